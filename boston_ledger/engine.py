@@ -1,0 +1,295 @@
+"""The pure engine: (tariff, state before a deal, deal) -> the transfers of that deal.
+
+No I/O. Parties are seats (0-based, in seat order) or BASKET. Every chip that moves is one
+Transfer between two parties, so balances plus basket always sum to zero.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from typing import Iterable, Sequence
+
+from .errors import LedgerError
+from .tariff import PASS, Contract, Schedule, Tariff
+
+BASKET = None  # the party that is the pool in the middle of the table
+Party = int | None
+
+# Why chips moved; the order in which a breakdown shows them.
+REASONS = ("stake", "all-pass", "consolation", "overtricks", "undertricks", "slam",
+           "basket", "labet", "boston")
+
+
+class DealError(LedgerError):
+    """A deal that the tariff or the table does not allow."""
+
+
+@dataclass(frozen=True)
+class Deal:
+    """One deal as entered at the table; seats are 0-based positions in seat order."""
+
+    contract: str
+    declarer: int | None = None
+    partner: int | None = None
+    tricks: int | None = None
+    partner_tricks: int | None = None
+    rank: str | None = None
+    boston: int | None = None
+
+
+@dataclass(frozen=True)
+class Transfer:
+    payer: Party
+    payee: Party
+    chips: int
+    reason: str
+
+
+@dataclass(frozen=True)
+class State:
+    """What the engine needs of the past: balances, basket, deals played, whether a stake is due."""
+
+    balances: tuple[int, ...]
+    basket: int = 0
+    deals: int = 0
+    stake_due: bool = True
+
+    @classmethod
+    def start(cls, players: int) -> State:
+        return cls(balances=(0,) * players)
+
+
+@dataclass(frozen=True)
+class Position:
+    """Where a deal falls: who deals, which tour of which partie, the payment multiplier."""
+
+    number: int  # 1-based deal number in the session
+    dealer: int
+    partie: int
+    tour: int
+    multiplier: int
+
+    @property
+    def double(self) -> bool:
+        return self.multiplier > 1
+
+
+@dataclass(frozen=True)
+class Outcome:
+    transfers: tuple[Transfer, ...]
+    made: bool | None  # None for an all-pass
+    basket_won: bool
+
+
+def position(tariff: Tariff, deals_before: int) -> Position:
+    """The position of the deal that follows `deals_before` deals."""
+    per_partie = tariff.deals_per_partie
+    in_partie = deals_before % per_partie
+    tour = in_partie // tariff.players
+    return Position(
+        number=deals_before + 1,
+        dealer=deals_before % tariff.players,
+        partie=deals_before // per_partie + 1,
+        tour=tour + 1,
+        multiplier=tariff.tours[tour],
+    )
+
+
+def schedule_of(contract: Contract, deal: Deal) -> Schedule:
+    schedule = contract.with_partner if deal.partner is not None else contract.alone
+    assert schedule is not None  # validate() guarantees it
+    return schedule
+
+
+def validate(tariff: Tariff, deal: Deal) -> None:
+    """Raise DealError unless the deal can be scored under this tariff."""
+    n = tariff.players
+    seats = [("declarer", deal.declarer), ("partner", deal.partner), ("boston", deal.boston)]
+    for what, seat in seats:
+        if seat is not None and not 0 <= seat < n:
+            raise DealError(f"{what} seat {seat} is not at this table of {n}")
+    if deal.contract == PASS:
+        extra = [name for name, value in (
+            ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
+            ("--partner-tricks", deal.partner_tricks), ("--rank", deal.rank), ("--boston", deal.boston),
+        ) if value is not None]
+        if extra:
+            raise DealError(f"an all-pass is not played, so it takes no {extra[0]}; drop it")
+        return
+    contract = tariff.contracts.get(deal.contract)
+    if contract is None:
+        raise DealError(f"the {tariff.name} tariff has no contract {deal.contract!r}; "
+                        f"it has {', '.join(tariff.contracts)} and pass")
+    if deal.declarer is None:
+        raise DealError(f"{deal.contract} needs --declarer NAME")
+    if deal.partner is not None:
+        if deal.partner == deal.declarer:
+            raise DealError("the partner cannot be the declarer; name another player or drop --partner")
+        if contract.with_partner is None:
+            raise DealError(f"{deal.contract} is played alone; drop --partner")
+        if deal.partner_tricks is None:
+            raise DealError("a deal with a partner needs --partner-tricks N (the partner's own tricks)")
+    else:
+        if contract.alone is None:
+            raise DealError(f"{deal.contract} is played with a partner; add --partner NAME")
+        if deal.partner_tricks is not None:
+            raise DealError("--partner-tricks needs --partner NAME; drop it when the declarer plays alone")
+    if deal.tricks is None:
+        raise DealError(f"{deal.contract} needs --tricks N (the declarer's own tricks)")
+    for what, t in (("--tricks", deal.tricks), ("--partner-tricks", deal.partner_tricks)):
+        if t is not None and not 0 <= t <= tariff.tricks:
+            raise DealError(f"{what} must be a whole number from 0 to {tariff.tricks}, not {t}")
+    if (deal.tricks or 0) + (deal.partner_tricks or 0) > tariff.tricks:
+        raise DealError(f"declarer and partner took {deal.tricks} + {deal.partner_tricks} tricks, "
+                        f"more than the {tariff.tricks} of a deal")
+    if deal.rank is not None and deal.rank not in contract.ranks:
+        allowed = ", ".join(contract.ranks)
+        raise DealError(f"{deal.contract} has no rank {deal.rank!r}; "
+                        + (f"it is played as {allowed}" if allowed else "it is played without a rank; drop --rank"))
+    if deal.boston is not None and "holder" not in (contract.boston_made, contract.boston_failed):
+        raise DealError(f"{deal.contract} is played without boston; drop --boston")
+
+
+def lines(schedule: Schedule, taken: int, tricks: int) -> tuple[bool, list[tuple[str, int]]]:
+    """Whether the contract is made with `taken` tricks, and the per-opponent payment lines.
+
+    Each line is (reason, chips) before the rank and tour multipliers: consolation, over- or
+    undertricks, and the slam line that doubles the rest at all tricks made or none taken.
+    """
+    if schedule.kind == "null":
+        return taken == 0, [("consolation", schedule.consolation)]
+    made = taken >= schedule.bar
+    if made:
+        count, reason, slam = taken - schedule.bar, "overtricks", taken == tricks
+    elif taken == 0:
+        count, reason, slam = schedule.slam_against_undertricks, "undertricks", True
+    else:
+        count, reason, slam = schedule.bar - taken, "undertricks", False
+    out = [("consolation", schedule.consolation), (reason, count * schedule.per_trick)]
+    if slam and schedule.slam > 1:
+        out.append(("slam", (schedule.consolation + count * schedule.per_trick) * (schedule.slam - 1)))
+    return made, [line for line in out if line[1] > 0]
+
+
+def made(tariff: Tariff, deal: Deal) -> bool | None:
+    """Whether a deal's contract was made; None for an all-pass."""
+    if deal.contract == PASS:
+        return None
+    schedule = schedule_of(tariff.contracts[deal.contract], deal)
+    return lines(schedule, (deal.tricks or 0) + (deal.partner_tricks or 0), tariff.tricks)[0]
+
+
+def _split(total: int, parties: Sequence[int]) -> list[int]:
+    """Equal shares of `total` among parties, rounded down (the remainder is left over)."""
+    return [total // len(parties)] * len(parties)
+
+
+def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
+    """The transfers of one deal. Raises DealError for a deal the tariff does not allow."""
+    validate(tariff, deal)
+    n = tariff.players
+    pos = position(tariff, state.deals)
+    out: list[Transfer] = []
+    basket = state.basket
+
+    def move(payer: Party, payee: Party, chips: int, reason: str) -> None:
+        nonlocal basket
+        if chips <= 0:
+            return
+        out.append(Transfer(payer, payee, chips, reason))
+        basket += (payee is BASKET) * chips - (payer is BASKET) * chips
+
+    if state.stake_due:
+        for seat in range(n):
+            move(seat, BASKET, tariff.stake, "stake")
+
+    if deal.contract == PASS:
+        content = basket  # the basket doubles: each pays a share, the dealer any remainder
+        for seat in range(n):
+            if seat != pos.dealer:
+                move(seat, BASKET, content // n, "all-pass")
+        move(pos.dealer, BASKET, content - content // n * (n - 1), "all-pass")
+        return Outcome(tuple(out), made=None, basket_won=False)
+
+    contract = tariff.contracts[deal.contract]
+    schedule = schedule_of(contract, deal)
+    rank = deal.rank or (contract.ranks[0] if contract.ranks else None)
+    factor = (tariff.ranks[rank].multiplier if rank else 1) * pos.multiplier
+    assert deal.declarer is not None and deal.tricks is not None
+    side = [deal.declarer] + ([deal.partner] if deal.partner is not None else [])
+    opponents = [s for s in range(n) if s not in side]
+    own = {deal.declarer: deal.tricks, deal.partner: deal.partner_tricks}
+    made, pay = lines(schedule, sum(own[s] or 0 for s in side), tariff.tricks)
+    basket_won = False
+
+    if made:
+        for member in side:
+            for opponent in opponents:
+                for reason, chips in pay:
+                    move(opponent, member, chips * factor, reason)
+        for member, share in zip(side, _split(basket, side)):
+            move(BASKET, member, share, "basket")
+        basket_won = True
+    else:
+        failing = side if not schedule.shares else [
+            s for s, share in zip(side, schedule.shares) if (own[s] or 0) < share
+        ]
+        for member in failing:
+            for opponent in opponents:
+                for reason, chips in pay:
+                    move(member, opponent, chips * factor, reason)
+        if schedule.failed_basket == "labet":
+            labet = basket
+            shares = _split(labet, failing)
+            shares[0] += labet - sum(shares)  # the declarer (first of the side) pays any odd chip
+            for member, share in zip(failing, shares):
+                move(member, BASKET, share, "labet")
+        else:  # "opponents": the basket goes to the opponents, a remainder staying in it
+            for opponent, share in zip(opponents, _split(basket, opponents)):
+                move(BASKET, opponent, share, "basket")
+            basket_won = True
+
+    rule = contract.boston_made if made else contract.boston_failed
+    amount = tariff.boston * pos.multiplier
+    if rule == "holder" and deal.boston is not None:
+        for seat in range(n):
+            if seat != deal.boston:
+                move(seat, deal.boston, amount, "boston")
+    elif rule == "declarer-pays":
+        for seat in range(n):
+            if seat != deal.declarer:
+                move(deal.declarer, seat, amount, "boston")
+    return Outcome(tuple(out), made=made, basket_won=basket_won)
+
+
+def advance(state: State, outcome: Outcome) -> State:
+    """The state after a deal with this outcome."""
+    balances = list(state.balances)
+    basket = state.basket
+    for t in outcome.transfers:
+        if t.payer is BASKET:
+            basket -= t.chips
+        else:
+            balances[t.payer] -= t.chips
+        if t.payee is BASKET:
+            basket += t.chips
+        else:
+            balances[t.payee] += t.chips
+    return replace(state, balances=tuple(balances), basket=basket, deals=state.deals + 1,
+                   stake_due=outcome.basket_won)
+
+
+def replay(tariff: Tariff, deals: Iterable[Deal]) -> tuple[State, list[Outcome]]:
+    """Play deals from the start of a session; the state after them and every outcome."""
+    state = State.start(tariff.players)
+    outcomes = []
+    for deal in deals:
+        outcome = play(tariff, state, deal)
+        outcomes.append(outcome)
+        state = advance(state, outcome)
+    return state, outcomes
+
+
+def zero_sum(state: State) -> bool:
+    """The double-entry invariant: balances plus basket are zero."""
+    return sum(state.balances) + state.basket == 0

@@ -1,0 +1,187 @@
+"""What a table does with its ledger: start a session, enter a deal, take one back, settle.
+
+Each operation is one transaction that reads, checks and writes; the engine computes, the
+storage keeps. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from decimal import Decimal, InvalidOperation
+
+from . import engine, settlement, storage
+from .engine import Deal, Outcome, Position, State
+from .errors import LedgerError
+from .storage import Session
+from .tariff import Tariff
+
+RESERVED_NAMES = {"basket", "корзина"}
+
+
+def chip_value(text: str) -> Decimal:
+    """A positive decimal amount of money per chip, such as 0.10."""
+    try:
+        value = Decimal(text.strip().replace(",", "."))
+    except (InvalidOperation, AttributeError):
+        value = None
+    if value is None or not value.is_finite() or value <= 0 or value > Decimal("1e9"):
+        raise LedgerError(f"--chip-value must be a positive decimal amount such as 0.10, not {text!r}")
+    return value
+
+
+def currency(text: str) -> str:
+    code = text.strip()
+    if not code or len(code) > 8 or any(c.isspace() for c in code):
+        raise LedgerError(f"--currency must be a short code such as EUR or RUB, not {text!r}")
+    return code.upper() if code.isascii() else code
+
+
+def player_names(names: list[str], tariff: Tariff) -> list[str]:
+    """The names as given, checked: the tariff's number of players, each distinct and non-empty."""
+    cleaned = [" ".join(n.split()) for n in names]
+    if len(cleaned) != tariff.players:
+        raise LedgerError(f"the {tariff.name} tariff is for {tariff.players} players; "
+                          f"name {tariff.players} in seat order, not {len(cleaned)}")
+    seen: dict[str, str] = {}
+    for name in cleaned:
+        if not name:
+            raise LedgerError("a player's name cannot be empty; give every player a name")
+        if len(name) > 40:
+            raise LedgerError(f"the name {name[:20]!r}... is too long; keep names under 40 characters")
+        if not name.isprintable():
+            raise LedgerError(f"the name {name!r} has control characters; type a plain name")
+        key = name.casefold()
+        if key in RESERVED_NAMES:
+            raise LedgerError(f"{name!r} is the word for the pool in the middle; give the player another name")
+        if key in seen:
+            raise LedgerError(f"{name!r} is named twice; every player needs a distinct name")
+        seen[key] = name
+    return cleaned
+
+
+def new_session(conn: sqlite3.Connection, names: list[str], tariff: Tariff, value: Decimal,
+                code: str, name: str | None = None) -> int:
+    with storage.writing(conn):
+        return storage.create_session(conn, player_names(names, tariff), tariff, value, code, name)
+
+
+def current(conn: sqlite3.Connection) -> Session:
+    return storage.load_session(conn, storage.current_session_id(conn))
+
+
+def seat_of(session: Session, name: str, what: str) -> int:
+    """The seat of the player a user named (exactly, else ignoring case)."""
+    wanted = " ".join(name.split())
+    if wanted in session.players:
+        return session.players.index(wanted)
+    folded = [p.casefold() for p in session.players]
+    if wanted.casefold() in folded:
+        return folded.index(wanted.casefold())
+    raise LedgerError(f"{what}: no player {name!r} in this session; the players are {', '.join(session.players)}")
+
+
+@dataclass(frozen=True)
+class Entered:
+    number: int
+    position: Position
+    deal: Deal
+    outcome: Outcome
+    before: State
+    after: State
+
+
+@dataclass(frozen=True)
+class Walked:
+    """A recorded deal with where it fell and the state after it."""
+
+    recorded: storage.Recorded
+    position: Position
+    outcome: Outcome
+    after: State
+
+
+def walk(session: Session, recorded: list[storage.Recorded]) -> list[Walked]:
+    """The recorded deals in order with their positions and running states (no re-scoring)."""
+    t = session.tariff
+    state = State.start(len(session.players))
+    out = []
+    for r in recorded:
+        pos = engine.position(t, state.deals)
+        outcome = Outcome(r.transfers, made=engine.made(t, r.deal), basket_won=False)
+        state = engine.advance(state, outcome)
+        out.append(Walked(r, pos, outcome, state))
+    return out
+
+
+def open_for_deals(session: Session) -> None:
+    if session.settled:
+        raise LedgerError(f"session {session.id} is settled and takes no more deals; "
+                          "start another with `boston-ledger new`")
+
+
+def enter_deal(conn: sqlite3.Connection, deal: Deal) -> tuple[Session, Entered]:
+    """Score a deal of the current session and record it, all in one transaction."""
+    with storage.writing(conn):
+        session = current(conn)
+        open_for_deals(session)
+        before = storage.state(conn, session)
+        outcome = engine.play(session.tariff, before, deal)
+        after = engine.advance(before, outcome)
+        if not engine.zero_sum(after):  # by construction; checked all the same
+            raise LedgerError(f"internal error: deal would leave balances summing to "
+                              f"{sum(after.balances) + after.basket}; nothing recorded")
+        number = before.deals + 1
+        storage.record_deal(conn, session, number, deal, outcome)
+    pos = engine.position(session.tariff, before.deals)
+    return session, Entered(number, pos, deal, outcome, before, after)
+
+
+def undo_last(conn: sqlite3.Connection) -> tuple[Session, storage.Recorded, State]:
+    """Take back the last standing deal; it stays on record as undone."""
+    with storage.writing(conn):
+        session = current(conn)
+        if session.settled:
+            raise LedgerError(f"session {session.id} is settled; its deals can no longer be taken back")
+        standing = storage.deals(conn, session)
+        if not standing:
+            raise LedgerError("there is no deal to take back in this session")
+        last = standing[-1]
+        storage.undo(conn, last.id)
+        after = storage.state(conn, session)
+    return session, last, after
+
+
+def settlement_result(session: Session, state: State) -> dict:
+    """The settlement of a state as the JSON that `settle --json` prints and the ledger stores."""
+    result = settlement.settle(state.balances, state.basket, session.chip_value)
+    name = session.players
+    return {
+        "net_chips": {name[i]: _number(n) for i, n in enumerate(result.net_chips)},
+        "money": {name[i]: settlement.money(c) for i, c in enumerate(result.cents)},
+        "payments": [
+            {"from": name[p.payer], "to": name[p.payee], "amount": settlement.money(p.cents)}
+            for p in result.payments
+        ],
+        "basket": state.basket,
+        "chip_value": str(session.chip_value),
+        "currency": session.currency,
+        "deals": state.deals,
+    }
+
+
+def _number(value) -> int | float:
+    """A chip count for JSON: whole when it is whole (a basket share may be a fraction)."""
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def settle(conn: sqlite3.Connection) -> tuple[Session, dict, bool]:
+    """Settle the current session (once); returns the result and whether it was settled just now."""
+    with storage.writing(conn):
+        session = current(conn)
+        stored = storage.settlement(conn, session)
+        if stored is not None:
+            return session, stored, False
+        result = settlement_result(session, storage.state(conn, session))
+        storage.save_settlement(conn, session, result)
+    return session, result, True

@@ -1,0 +1,371 @@
+"""SQLite storage: sessions, players in seat order, deals as entered, the transfers they made.
+
+Deals are the record; balances are sums of their transfers. History is append-only: an undo
+is a row of its own, never a change to the deal it takes back.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from decimal import Decimal
+from pathlib import Path
+from typing import Iterator
+
+from .engine import BASKET, Deal, Outcome, State, Transfer
+from .errors import LedgerError
+from .tariff import Tariff, parse
+
+SCHEMA_VERSION = 1  # PRAGMA user_version after every migration has run
+APP_NAME = "boston-ledger"
+
+
+class StorageError(LedgerError):
+    """A database that cannot be used as it is."""
+
+
+def default_path() -> Path:
+    """The database used when neither --db nor $BOSTON_LEDGER_DB names one."""
+    from typer import get_app_dir
+
+    return Path(get_app_dir(APP_NAME)) / "ledger.db"
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+
+
+# ---- schema --------------------------------------------------------------------------------
+
+APPEND_ONLY = ("sessions", "players", "deals", "transfers", "undos", "settlements")
+
+INITIAL_SCHEMA = """
+CREATE TABLE sessions (
+    id INTEGER PRIMARY KEY,
+    name TEXT,
+    created_at TEXT NOT NULL,
+    tariff_name TEXT NOT NULL,
+    tariff_text TEXT NOT NULL,
+    tariff_hash TEXT NOT NULL,
+    chip_value TEXT NOT NULL,
+    currency TEXT NOT NULL
+) STRICT;
+CREATE TABLE players (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    seat INTEGER NOT NULL,
+    name TEXT NOT NULL,
+    UNIQUE (session_id, seat),
+    UNIQUE (session_id, name)
+) STRICT;
+CREATE TABLE deals (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    number INTEGER NOT NULL,
+    contract TEXT NOT NULL,
+    rank TEXT,
+    declarer INTEGER REFERENCES players(id),
+    partner INTEGER REFERENCES players(id),
+    tricks INTEGER,
+    partner_tricks INTEGER,
+    boston INTEGER REFERENCES players(id),
+    entered_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX deals_by_session ON deals (session_id, id);
+CREATE TABLE undos (
+    deal_id INTEGER PRIMARY KEY REFERENCES deals(id),
+    undone_at TEXT NOT NULL
+) STRICT;
+CREATE TABLE transfers (
+    id INTEGER PRIMARY KEY,
+    deal_id INTEGER NOT NULL REFERENCES deals(id),
+    payer INTEGER REFERENCES players(id),
+    payee INTEGER REFERENCES players(id),
+    chips INTEGER NOT NULL CHECK (chips > 0),
+    reason TEXT NOT NULL,
+    CHECK (payer IS NOT NULL OR payee IS NOT NULL)
+) STRICT;
+CREATE INDEX transfers_by_deal ON transfers (deal_id);
+CREATE TABLE settlements (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    settled_at TEXT NOT NULL,
+    result TEXT NOT NULL
+) STRICT;
+CREATE TABLE settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+) STRICT;
+""" + "".join(
+    f"""
+CREATE TRIGGER {t}_no_update BEFORE UPDATE ON {t}
+BEGIN SELECT RAISE(ABORT, '{t} are append-only: corrections are new entries'); END;
+CREATE TRIGGER {t}_no_delete BEFORE DELETE ON {t}
+BEGIN SELECT RAISE(ABORT, '{t} are append-only: corrections are new entries'); END;
+"""
+    for t in APPEND_ONLY
+)
+
+
+def _migrate(conn: sqlite3.Connection) -> None:
+    """Apply pending migrations with sqlite-utils (imported only when there are some)."""
+    from sqlite_utils import Database, Migrations
+
+    migrations = Migrations("boston_ledger")
+
+    @migrations(name="m001_initial")
+    def m001_initial(db: Database) -> None:
+        for statement in _statements(INITIAL_SCHEMA):
+            db.execute(statement)
+
+    migrations.apply(Database(conn))
+    conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+
+
+def _statements(script: str) -> list[str]:
+    """Split a schema script into statements, keeping trigger bodies whole."""
+    out, buf = [], []
+    for line in script.splitlines():
+        buf.append(line)
+        text = "\n".join(buf).strip()
+        if text and sqlite3.complete_statement(text):
+            out.append(text)
+            buf = []
+    return out
+
+
+# ---- opening -------------------------------------------------------------------------------
+
+
+def open_db(path: Path, create: bool = False) -> sqlite3.Connection:
+    """Open the ledger, migrating it if needed. Without `create`, a missing file is an error."""
+    if not path.exists():
+        if not create:
+            raise StorageError(
+                f"no ledger at {path} yet; start a session with `boston-ledger new NAME NAME NAME NAME`"
+            )
+        path.parent.mkdir(parents=True, exist_ok=True)
+    elif path.is_dir():
+        raise StorageError(f"{path} is a folder, not a ledger file; give --db a file path")
+    try:
+        conn = sqlite3.connect(path, timeout=60, isolation_level=None)
+        conn.row_factory = sqlite3.Row
+        conn.execute("PRAGMA foreign_keys = ON")
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        if version > SCHEMA_VERSION:
+            conn.close()
+            raise StorageError(
+                f"{path} was written by a newer boston-ledger (schema {version}, this one knows "
+                f"{SCHEMA_VERSION}); upgrade boston-ledger to use it"
+            )
+        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+            conn.execute("PRAGMA journal_mode = WAL")
+        conn.execute("PRAGMA synchronous = FULL")
+        if version < SCHEMA_VERSION:
+            _migrate(conn)
+    except sqlite3.DatabaseError as e:
+        raise StorageError(f"{path} is not a boston-ledger database ({e}); give --db another file") from None
+    return conn
+
+
+@contextmanager
+def writing(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One write transaction, taken before reading so that a read-check-write cannot race."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield conn
+    except BaseException:
+        conn.execute("ROLLBACK")
+        raise
+    conn.execute("COMMIT")
+
+
+# ---- sessions ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Session:
+    id: int
+    name: str | None
+    created_at: str
+    tariff: Tariff
+    chip_value: Decimal
+    currency: str
+    players: tuple[str, ...]
+    player_ids: tuple[int, ...]
+    settled: bool
+
+    def seat(self, player_id: int | None) -> int | None:
+        return None if player_id is None else self.player_ids.index(player_id)
+
+    def party_name(self, seat: int | None) -> str:
+        return "basket" if seat is BASKET else self.players[seat]
+
+
+def create_session(conn: sqlite3.Connection, players: list[str], tariff: Tariff,
+                   chip_value: Decimal, currency: str, name: str | None = None) -> int:
+    cur = conn.execute(
+        "INSERT INTO sessions (name, created_at, tariff_name, tariff_text, tariff_hash, chip_value, currency)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        (name, now(), tariff.name, tariff.text, tariff.digest, str(chip_value), currency),
+    )
+    session_id = cur.lastrowid
+    conn.executemany(
+        "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
+        [(session_id, seat, player) for seat, player in enumerate(players)],
+    )
+    conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('current_session', ?)", (str(session_id),))
+    return session_id
+
+
+def current_session_id(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT value FROM settings WHERE key = 'current_session'").fetchone()
+    if row is None:
+        raise StorageError("no session yet; start one with `boston-ledger new NAME NAME NAME NAME`")
+    return int(row[0])
+
+
+def load_session(conn: sqlite3.Connection, session_id: int) -> Session:
+    row = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    if row is None:
+        raise StorageError(f"no session {session_id} in this ledger")
+    players = conn.execute(
+        "SELECT id, name FROM players WHERE session_id = ? ORDER BY seat", (session_id,)
+    ).fetchall()
+    settled = conn.execute("SELECT 1 FROM settlements WHERE session_id = ?", (session_id,)).fetchone()
+    return Session(
+        id=row["id"], name=row["name"], created_at=row["created_at"],
+        tariff=parse(row["tariff_text"], origin=f"the tariff stored with session {session_id}"),
+        chip_value=Decimal(row["chip_value"]), currency=row["currency"],
+        players=tuple(p["name"] for p in players), player_ids=tuple(p["id"] for p in players),
+        settled=settled is not None,
+    )
+
+
+# ---- deals ---------------------------------------------------------------------------------
+
+STANDING = "NOT EXISTS (SELECT 1 FROM undos u WHERE u.deal_id = d.id)"
+
+
+@dataclass(frozen=True)
+class Recorded:
+    """A deal as stored, with its transfers."""
+
+    id: int
+    number: int
+    deal: Deal
+    entered_at: str
+    transfers: tuple[Transfer, ...]
+
+
+def state(conn: sqlite3.Connection, session: Session) -> State:
+    """The state after the session's standing deals, from sums and the last deal only."""
+    n = len(session.players)
+    balances = [0] * n
+    basket = 0
+    for row in conn.execute(
+        f"SELECT t.payer, t.payee, SUM(t.chips) FROM transfers t JOIN deals d ON d.id = t.deal_id"
+        f" WHERE d.session_id = ? AND {STANDING} GROUP BY t.payer, t.payee", (session.id,)
+    ):
+        payer, payee, chips = session.seat(row[0]), session.seat(row[1]), row[2]
+        if payer is BASKET:
+            basket -= chips
+        else:
+            balances[payer] -= chips
+        if payee is BASKET:
+            basket += chips
+        else:
+            balances[payee] += chips
+    count, last = conn.execute(
+        f"SELECT COUNT(*), MAX(d.id) FROM deals d WHERE d.session_id = ? AND {STANDING}", (session.id,)
+    ).fetchone()
+    stake_due = last is None or conn.execute(
+        "SELECT 1 FROM transfers WHERE deal_id = ? AND payer IS NULL AND reason = 'basket'", (last,)
+    ).fetchone() is not None
+    return State(balances=tuple(balances), basket=basket, deals=count, stake_due=stake_due)
+
+
+def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: Deal, outcome: Outcome) -> int:
+    pid = session.player_ids
+
+    def player(seat: int | None) -> int | None:
+        return None if seat is None else pid[seat]
+
+    cur = conn.execute(
+        "INSERT INTO deals (session_id, number, contract, rank, declarer, partner, tricks,"
+        " partner_tricks, boston, entered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (session.id, number, deal.contract, deal.rank, player(deal.declarer), player(deal.partner),
+         deal.tricks, deal.partner_tricks, player(deal.boston), now()),
+    )
+    deal_id = cur.lastrowid
+    conn.executemany(
+        "INSERT INTO transfers (deal_id, payer, payee, chips, reason) VALUES (?, ?, ?, ?, ?)",
+        [(deal_id, player(t.payer), player(t.payee), t.chips, t.reason) for t in outcome.transfers],
+    )
+    return deal_id
+
+
+def deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = True) -> list[Recorded]:
+    """The session's standing deals in order."""
+    seat = session.seat
+    by_deal: dict[int, list[Transfer]] = {}
+    if with_transfers:
+        for t in conn.execute(
+            f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t"
+            f" JOIN deals d ON d.id = t.deal_id WHERE d.session_id = ? AND {STANDING} ORDER BY t.id",
+            (session.id,),
+        ):
+            by_deal.setdefault(t[0], []).append(Transfer(seat(t[1]), seat(t[2]), t[3], t[4]))
+    rows = conn.execute(
+        f"SELECT * FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id", (session.id,)
+    ).fetchall()
+    return [
+        Recorded(
+            id=r["id"], number=i + 1, entered_at=r["entered_at"],
+            deal=Deal(contract=r["contract"], declarer=seat(r["declarer"]), partner=seat(r["partner"]),
+                      tricks=r["tricks"], partner_tricks=r["partner_tricks"], rank=r["rank"],
+                      boston=seat(r["boston"])),
+            transfers=tuple(by_deal.get(r["id"], ())),
+        )
+        for i, r in enumerate(rows)
+    ]
+
+
+def last_deal_id(conn: sqlite3.Connection, session: Session) -> int | None:
+    return conn.execute(
+        f"SELECT MAX(d.id) FROM deals d WHERE d.session_id = ? AND {STANDING}", (session.id,)
+    ).fetchone()[0]
+
+
+def undo(conn: sqlite3.Connection, deal_id: int) -> None:
+    conn.execute("INSERT INTO undos (deal_id, undone_at) VALUES (?, ?)", (deal_id, now()))
+
+
+def undone_count(conn: sqlite3.Connection, session: Session) -> int:
+    return conn.execute(
+        "SELECT COUNT(*) FROM undos u JOIN deals d ON d.id = u.deal_id WHERE d.session_id = ?", (session.id,)
+    ).fetchone()[0]
+
+
+def save_settlement(conn: sqlite3.Connection, session: Session, result: dict) -> None:
+    conn.execute(
+        "INSERT INTO settlements (session_id, settled_at, result) VALUES (?, ?, ?)",
+        (session.id, now(), json.dumps(result, ensure_ascii=False)),
+    )
+
+
+def settlement(conn: sqlite3.Connection, session: Session) -> dict | None:
+    row = conn.execute(
+        "SELECT result FROM settlements WHERE session_id = ? ORDER BY id DESC LIMIT 1", (session.id,)
+    ).fetchone()
+    return None if row is None else json.loads(row[0])
+
+
+def resolve_path(db: str | None) -> Path:
+    """--db, else $BOSTON_LEDGER_DB, else the app directory's ledger."""
+    chosen = db or os.environ.get("BOSTON_LEDGER_DB")
+    return Path(chosen).expanduser() if chosen else default_path()

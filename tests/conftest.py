@@ -1,0 +1,51 @@
+"""Every test gets its own ledger: BOSTON_LEDGER_DB and the app directory point into tmp_path."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from boston_ledger.cli import app
+
+PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+
+
+@pytest.fixture(autouse=True)
+def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    db = tmp_path / "ledger.db"
+    monkeypatch.setenv("BOSTON_LEDGER_DB", str(db))
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "config"))
+    monkeypatch.setenv("HOME", str(tmp_path / "home"))
+    monkeypatch.setenv("COLUMNS", "120")
+    monkeypatch.setenv("NO_COLOR", "1")
+    return db
+
+
+class Cli:
+    """Run boston-ledger commands in-process; stdout and stderr kept apart."""
+
+    def __init__(self) -> None:
+        self.runner = CliRunner()
+
+    def __call__(self, *args: str, code: int = 0):
+        result = self.runner.invoke(app, list(args), catch_exceptions=False)
+        assert result.exit_code == code, (args, result.exit_code, result.stdout, result.stderr)
+        return result
+
+    def json(self, *args: str):
+        return json.loads(self(*args, "--json").stdout)
+
+
+@pytest.fixture
+def cli() -> Cli:
+    return Cli()
+
+
+@pytest.fixture
+def table(cli: Cli) -> Cli:
+    """A fresh classic session of Anna, Boris, Vera, Gleb."""
+    cli("new", *PLAYERS, "--chip-value", "0.10")
+    return cli
