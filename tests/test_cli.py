@@ -1,0 +1,120 @@
+"""Whole evenings through the command line: RULES.md's worked example, status, history, undo."""
+
+from __future__ import annotations
+
+import os
+import sqlite3
+import subprocess
+import sys
+
+from conftest import PLAYERS
+
+WORKED = [
+    ("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5",
+     "--partner-tricks", "4", "--boston", "Vera"),
+    ("deal", "pass"),
+    ("deal", "senior", "--declarer", "Anna", "--tricks", "6"),
+]
+
+
+def test_worked_example_through_the_cli(table) -> None:
+    expected = [
+        ({"Anna": -20, "Boris": 16, "Vera": -12, "Gleb": 16}, 0),
+        ({"Anna": -40, "Boris": -4, "Vera": -32, "Gleb": -4}, 80),
+        ({"Anna": 64, "Boris": -12, "Vera": -40, "Gleb": -12}, 0),
+    ]
+    for args, (balances, basket) in zip(WORKED, expected):
+        table(*args)
+        status = table.json("status")
+        assert status["balances"] == balances
+        assert status["basket"] == basket
+    assert status["deals"] == 3
+    assert (status["tour"], status["multiplier"], status["dealer"]) == (1, 1, "Gleb")
+
+
+def test_deal_prints_what_moved_and_why(table) -> None:
+    out = table(*WORKED[0]).stdout
+    assert "Deal 1 · partie 1, tour 1 (simple tour) · dealer Anna" in out
+    for word in ("stake", "consolation", "overtricks", "basket won", "boston", "balance"):
+        assert word in out
+    balance_row = next(line for line in out.splitlines() if "balance" in line)
+    assert [c.strip() for c in balance_row.split("│")[1:-1]] == ["balance", "-20", "16", "-12", "16", "0"]
+
+
+def test_russian_aliases(table) -> None:
+    table("deal", "младшая", "--declarer", "boris", "--partner", "GLEB", "--tricks", "5",
+          "--partner-tricks", "4", "--boston", "Vera")
+    table("deal", "пас")
+    table("deal", "соло", "--declarer", "Anna", "--tricks", "8", "--rank", "старшая")
+    status = table.json("status")
+    assert status["deals"] == 3
+    assert status["balances"]["Anna"] == -40 + 32 * 3 + 80
+
+
+def test_status_reports_tour_double_and_dealer(table) -> None:
+    for _ in range(32):
+        table("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5",
+              "--partner-tricks", "3")
+    status = table.json("status")
+    assert (status["deals"], status["tour"], status["multiplier"], status["dealer"]) == (32, 9, 2, "Anna")
+    text = table("status").stdout
+    assert "double tour ×2" in text and "dealer Anna" in text
+
+
+def test_history_lists_deals_and_undo_keeps_record(table, isolated) -> None:
+    for args in WORKED:
+        table(*args)
+    out = table("undo").stdout
+    assert "Deal 3" in out and "undone" in out
+    status = table.json("status")
+    assert status["balances"] == {"Anna": -40, "Boris": -4, "Vera": -32, "Gleb": -4}
+    assert status["basket"] == 80 and status["deals"] == 2 and status["dealer"] == "Vera"
+    history = table("history").stdout
+    assert "all pass" in history and "junior" in history and "senior" not in history
+    assert "1 deal taken back" in history
+    with sqlite3.connect(isolated) as conn:
+        assert conn.execute("SELECT COUNT(*) FROM deals").fetchone()[0] == 3
+        assert conn.execute("SELECT COUNT(*) FROM undos").fetchone()[0] == 1
+    # the deal entered again gives back exactly the state before the undo
+    table(*WORKED[2])
+    assert table.json("status")["balances"] == {"Anna": 64, "Boris": -12, "Vera": -40, "Gleb": -12}
+
+
+def test_undo_then_new_stake_state(table) -> None:
+    table(*WORKED[0])
+    table("undo")
+    status = table.json("status")
+    assert status["balances"] == dict.fromkeys(PLAYERS, 0) and status["stake_due"] is True
+
+
+def test_sessions_are_separate_and_new_makes_current(cli) -> None:
+    cli("new", *PLAYERS)
+    cli(*WORKED[0])
+    cli("new", "Аня", "Борис", "Вера", "Глеб")
+    status = cli.json("status")
+    assert status["players"] == ["Аня", "Борис", "Вера", "Глеб"] and status["deals"] == 0
+
+
+def test_tariffs_show_and_list(cli) -> None:
+    out = cli("tariffs", "show", "classic").stdout
+    assert "+24" in out and "-56" in out and "+144" in out and "128" in out
+    listing = cli("tariffs", "list").stdout
+    assert listing.startswith("classic\t")
+
+
+def test_demo_plays_an_evening_with_a_double_tour(cli, isolated) -> None:
+    out = cli("demo").stdout
+    assert "double tour ×2" in out and "labet" in out and "misere" in out
+    assert "all pass" in out and " pays " in out
+    assert not isolated.exists()  # the demo never touches the user's ledger
+
+
+def test_installed_entry_points(tmp_path) -> None:
+    env = {**os.environ, "BOSTON_LEDGER_DB": str(tmp_path / "x.db")}
+    for cmd in (["boston-ledger", "--help"], [sys.executable, "-m", "boston_ledger", "--help"]):
+        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert "deal" in done.stdout and "settle" in done.stdout
+    done = subprocess.run(["boston-ledger", "status"], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
+    assert not (tmp_path / "x.db").exists()

@@ -1,0 +1,58 @@
+"""CSV export read back: deals, transfers, balances after each deal, settlement."""
+
+from __future__ import annotations
+
+import csv
+from collections import defaultdict
+from decimal import Decimal
+from pathlib import Path
+
+NAMES = ["Аня", "Борис", "Вера", "Глеб"]
+
+
+def read(path: Path) -> list[dict]:
+    raw = path.read_bytes()
+    assert raw.startswith(b"\xef\xbb\xbf")  # UTF-8 with a BOM: spreadsheets read Cyrillic right
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_export_reads_back(cli, tmp_path: Path) -> None:
+    cli("new", *NAMES, "--chip-value", "0.10")
+    cli("deal", "junior", "--declarer", "Борис", "--partner", "Глеб", "--tricks", "5",
+        "--partner-tricks", "4", "--boston", "Вера")
+    cli("deal", "pass")
+    cli("deal", "senior", "--declarer", "Аня", "--tricks", "6")
+    cli("deal", "solo", "--declarer", "Вера", "--tricks", "7")
+    out = tmp_path / "вечер"
+    cli("export", str(out))
+    names = sorted(p.name for p in out.iterdir())
+    assert names == ["balances.csv", "deals.csv", "transfers.csv"]
+
+    deals = read(out / "deals.csv")
+    assert [d["contract"] for d in deals] == ["junior", "pass", "senior", "solo"]
+    assert [d["dealer"] for d in deals] == NAMES
+    assert [d["result"] for d in deals] == ["made", "all pass", "made", "failed"]
+    assert deals[0]["declarer"] == "Борис" and deals[0]["boston"] == "Вера"
+
+    net: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    for t in read(out / "transfers.csv"):
+        net[t["deal"]][t["from"]] -= int(t["chips"])
+        net[t["deal"]][t["to"]] += int(t["chips"])
+    assert all(sum(v.values()) == 0 for v in net.values())
+    assert net["1"]["Вера"] == -12 and net["1"]["basket"] == 0
+
+    balances = read(out / "balances.csv")
+    status = cli.json("status")
+    last = balances[-1]
+    assert {n: int(last[n]) for n in NAMES} == status["balances"]
+    assert int(last["basket"]) == status["basket"]
+    assert [int(b["Аня"]) for b in balances[:3]] == [-20, -40, 64]
+
+    result = cli.json("settle")
+    cli("export", str(out))
+    settled = read(out / "settlement.csv")
+    assert {r["player"]: r["money"] for r in settled} == result["money"]
+    payments = read(out / "payments.csv")
+    assert sum(Decimal(p["amount"]) for p in payments) == sum(
+        -Decimal(m) for m in result["money"].values() if m.startswith("-"))

@@ -1,0 +1,98 @@
+"""Every number of the seed's classic tariff (seed 000 «Тариф платежей Бостон», RULES.md),
+reproduced by playing deals through the engine."""
+
+from __future__ import annotations
+
+import pytest
+
+from boston_ledger import engine
+from boston_ledger.engine import Deal, State
+from boston_ledger.tariff import load
+
+CLASSIC = load("classic")
+TRICKS = list(range(13, -1, -1))
+
+# RULES.md tables (junior); the senior suit pays exactly double every entry.
+PAIR = [24, 10, 8, 6, 4, 2, -4, -6, -8, -10, -12, -14, -16, -56]
+ALONE = [36, 16, 14, 12, 10, 8, 6, 4, 2, -4, -6, -8, -10, -24]
+SOLO = [72, 32, 28, 24, 20, 16, -20, -24, -28, -32, -36, -40, -44, -136]
+NINE = [72, 32, 28, 24, 20, -24, -28, -32, -36, -40, -44, -48, -52, -144]
+
+# The seed's own words for the senior suit (typo "13 взяток — 64" read as 12, RULES.md):
+# «За положенные взятки 32 фиши; за 9 взяток — 40; за 10 взяток — 48; за 11 взяток — 56;
+# за [12] взяток — 64 фиши. При тринадцатой взятке ... всего 144 фиши».
+SOLO_SENIOR_MADE = {8: 32, 9: 40, 10: 48, 11: 56, 12: 64, 13: 144}
+# «Прикуп младшей ... за 9 взяток — 4; за 10 — 6; за 11—8; за 12 — 10 ... Всех же фиш ... 24»
+PAIR_JUNIOR_MADE = {8: 2, 9: 4, 10: 6, 11: 8, 12: 10, 13: 24}
+# «Прикуп старшей ... За положенные взятки — 4 фиши; за 9 взяток—[8]; за 10 взяток—12;
+# за 11 взяток—16; за 12 взяток — 20 фиш»
+PAIR_SENIOR_MADE = {8: 4, 9: 8, 10: 12, 11: 16, 12: 20, 13: 48}
+
+
+def per_opponent(contract: str, team: int, partnered: bool, rank: str | None = None) -> int:
+    """Chips the declarer receives from (+) or pays to (-) one opponent, contract lines only."""
+    if partnered:
+        declarer_tricks = team - 3 if team >= 8 else min(team, 4)
+        deal = Deal(contract, 1, 3, declarer_tricks, team - declarer_tricks, rank)
+    else:
+        deal = Deal(contract, 1, None, team, None, rank)
+    outcome = engine.play(CLASSIC, State.start(4), deal)
+    net = 0
+    for t in outcome.transfers:
+        if t.reason in ("consolation", "overtricks", "undertricks", "slam"):
+            if t.payer == 0 and t.payee == 1:
+                net += t.chips
+            elif t.payer == 1 and t.payee == 0:
+                net -= t.chips
+    return net
+
+
+@pytest.mark.parametrize("rank, factor", [("junior", 1), ("senior", 2)])
+def test_pair_table(rank: str, factor: int) -> None:
+    assert [per_opponent(rank, t, True) for t in TRICKS] == [v * factor for v in PAIR]
+
+
+@pytest.mark.parametrize("rank, factor", [("junior", 1), ("senior", 2)])
+def test_alone_table(rank: str, factor: int) -> None:
+    assert [per_opponent(rank, t, False) for t in TRICKS] == [v * factor for v in ALONE]
+
+
+@pytest.mark.parametrize("rank, factor", [("junior", 1), ("senior", 2)])
+def test_solo_table(rank: str, factor: int) -> None:
+    assert [per_opponent("solo", t, False, rank) for t in TRICKS] == [v * factor for v in SOLO]
+
+
+@pytest.mark.parametrize("rank, factor", [("junior", 1), ("senior", 2)])
+def test_nine_table_house_extrapolation(rank: str, factor: int) -> None:
+    assert [per_opponent("nine", t, False, rank) for t in TRICKS] == [v * factor for v in NINE]
+
+
+def test_seed_sentences() -> None:
+    assert {t: per_opponent("solo", t, False, "senior") for t in SOLO_SENIOR_MADE} == SOLO_SENIOR_MADE
+    assert {t: per_opponent("junior", t, True) for t in PAIR_JUNIOR_MADE} == PAIR_JUNIOR_MADE
+    assert {t: per_opponent("senior", t, True) for t in PAIR_SENIOR_MADE} == PAIR_SENIOR_MADE
+    # «за несыгранную игру — 4 фиши; за шлем по 4 фиши за взятку — 52. Всего 56 фиш»
+    assert per_opponent("junior", 0, True) == -56
+    # «за несыгранную игру — 32 фиши; за тринадцать взяток ... итого 104. Всего 136 фиш»
+    assert per_opponent("solo", 0, False) == -136
+    # lone purchase: «за восемь взяток сверх положенных ... Всего 36 фиш»; «Всего 24 фиши»
+    assert per_opponent("junior", 13, False) == 36
+    assert per_opponent("junior", 0, False) == -24
+
+
+@pytest.mark.parametrize("contract, value", [
+    ("misere", 16), ("grand-misere", 32), ("misere-ouvert", 64), ("grand-misere-ouvert", 128)])
+def test_misere_ladder(contract: str, value: int) -> None:
+    assert per_opponent(contract, 0, False) == value
+    for tricks in (1, 5, 13):
+        assert per_opponent(contract, tricks, False) == -value
+
+
+def test_consolation_is_its_own_line() -> None:
+    outcome = engine.play(CLASSIC, State.start(4), Deal("junior", 1, 3, 5, 4))
+    lines = {(t.reason, t.payer, t.payee): t.chips for t in outcome.transfers}
+    assert lines[("consolation", 0, 1)] == 2
+    assert lines[("overtricks", 0, 1)] == 2
+    slam = engine.play(CLASSIC, State.start(4), Deal("junior", 1, 3, 10, 3))
+    got = {t.reason: t.chips for t in slam.transfers if t.payer == 0 and t.payee == 1}
+    assert got == {"consolation": 2, "overtricks": 10, "slam": 12}
