@@ -131,6 +131,9 @@ def enter_deal(conn: sqlite3.Connection, deal: Deal) -> tuple[Session, Entered]:
         if not engine.zero_sum(after):  # by construction; checked all the same
             raise LedgerError(f"internal error: deal would leave balances summing to "
                               f"{sum(after.balances) + after.basket}; nothing recorded")
+        if max([abs(after.basket), *map(abs, after.balances)]) > storage.MAX_CHIPS:
+            raise LedgerError("this deal would take the basket or a balance beyond what the ledger can "
+                              "hold; settle the session and start a new one")
         number = before.deals + 1
         storage.record_deal(conn, session, number, deal, outcome)
     pos = engine.position(session.tariff, before.deals)

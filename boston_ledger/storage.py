@@ -22,6 +22,7 @@ from .tariff import Tariff, parse
 
 SCHEMA_VERSION = 1  # PRAGMA user_version after every migration has run
 APP_NAME = "boston-ledger"
+MAX_CHIPS = 2**62  # SQLite INTEGER holds 2**63 - 1; sums of a session's transfers must fit too
 
 
 class StorageError(LedgerError):

@@ -82,3 +82,13 @@ def test_schema_is_strict_with_foreign_keys(tmp_path: Path) -> None:
     assert {"sessions", "players", "deals", "transfers", "undos", "settlements"} <= strict
     with pytest.raises(sqlite3.IntegrityError):
         conn.execute("INSERT INTO deals (session_id, number, contract, entered_at) VALUES (99, 1, 'pass', 'x')")
+
+
+def test_a_runaway_basket_is_refused_not_crashed(tmp_path: Path) -> None:
+    conn = storage.open_db(tmp_path / "t.db", create=True)
+    ledger.new_session(conn, PLAYERS, CLASSIC, Decimal("0.1"), "")
+    with pytest.raises(ledger.LedgerError, match="beyond what the ledger can hold"):
+        for _ in range(80):  # 40 chips doubled 80 times
+            ledger.enter_deal(conn, engine.Deal("pass"))
+    state = storage.state(conn, ledger.current(conn))
+    assert engine.zero_sum(state) and 0 < state.basket <= storage.MAX_CHIPS

@@ -1,0 +1,64 @@
+"""Whole-process wall time of `boston-ledger deal` and `status` next to `python -c pass`.
+
+Run: python benchmarks/startup.py [--runs 21]
+
+The commands run in turn (pass, deal, status, pass, deal, status, ...) against a throw-away
+ledger, so a drift in the machine's speed touches all alike; the medians and the ratio of
+medians are printed. Cross-check one run with `/usr/bin/time -v boston-ledger status`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+
+def timed(cmd: list[str], env: dict[str, str]) -> float:
+    start = time.perf_counter()
+    done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(cmd)} failed: {done.stderr.decode().strip()}")
+    return elapsed
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=21)
+    args = parser.parse_args()
+    exe = shutil.which("boston-ledger")
+    if exe is None:
+        sys.exit("boston-ledger is not installed; run `pip install .` first")
+    with tempfile.TemporaryDirectory() as tmp:
+        env = {**os.environ, "BOSTON_LEDGER_DB": str(Path(tmp) / "bench.db")}
+        subprocess.run([exe, "new", "Anna", "Boris", "Vera", "Gleb"], env=env, check=True,
+                       stdout=subprocess.DEVNULL)
+        commands = {
+            "python -c pass": [sys.executable, "-c", "pass"],
+            "boston-ledger deal": [exe, "deal", "junior", "--declarer", "Boris", "--partner", "Gleb",
+                                   "--tricks", "5", "--partner-tricks", "4", "--boston", "Vera"],
+            "boston-ledger status": [exe, "status"],
+        }
+        for cmd in commands.values():  # warm-up: caches, .pyc files
+            timed(cmd, env)
+        times: dict[str, list[float]] = {name: [] for name in commands}
+        for _ in range(args.runs):
+            for name, cmd in commands.items():
+                times[name].append(timed(cmd, env))
+    base = statistics.median(times["python -c pass"])
+    print(f"{args.runs} runs each, alternating; wall-clock seconds")
+    print(f"{'command':<24}{'min':>8}{'median':>8}{'max':>8}{'× python -c pass':>20}")
+    for name, values in times.items():
+        med = statistics.median(values)
+        print(f"{name:<24}{min(values):8.3f}{med:8.3f}{max(values):8.3f}{med / base:20.1f}")
+
+
+if __name__ == "__main__":
+    main()
