@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Iterable, Sequence
 
+from rich import box
 from rich.console import Console, Group
 from rich.table import Table
 from rich.text import Text
@@ -129,11 +130,25 @@ def status_lines(session: Session, state: State) -> list[str]:
     return lines
 
 
+def brief(session: Session, deal: Deal) -> str:
+    """A deal in a few words for the history: 'junior Boris 5 + Gleb 4'."""
+    if deal.contract == PASS:
+        return "all pass"
+    name = session.players
+    assert deal.declarer is not None
+    contract = session.tariff.contracts.get(deal.contract)
+    rank = f" {deal.rank}" if deal.rank and contract is not None and len(contract.ranks) > 1 else ""
+    who = f"{name[deal.declarer]} {deal.tricks}"
+    if deal.partner is not None:
+        who += f" + {name[deal.partner]} {deal.partner_tricks}"
+    return f"{deal.contract}{rank} {who}"
+
+
 def history_table(session: Session, rows: Sequence[tuple[int, Position, Deal, Outcome, State]]) -> Table:
     n = len(session.players)
-    table = Table()
-    for col in ("#", "tour", "dealer", "deal", "result"):
-        table.add_column(col, justify="right" if col == "#" else "left")
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    for col in ("#", "tour", "dealer", "deal", "boston"):
+        table.add_column(col, justify="right" if col == "#" else "left", no_wrap=col != "deal")
     for name in session.players:
         table.add_column(name, justify="right")
     table.add_column("basket", justify="right", style="cyan")
@@ -143,8 +158,9 @@ def history_table(session: Session, rows: Sequence[tuple[int, Position, Deal, Ou
             change[n if t.payer is BASKET else t.payer] -= t.chips
             change[n if t.payee is BASKET else t.payee] += t.chips
         tour = f"{pos.partie}.{pos.tour}" + (f" ×{pos.multiplier}" if pos.double else "")
-        table.add_row(str(number), tour, session.players[pos.dealer], describe(session, deal),
-                      result_word(outcome), *map(signed, change[:n]), str(after.basket))
+        holder = "" if deal.boston is None else session.players[deal.boston]
+        table.add_row(str(number), tour, session.players[pos.dealer], brief(session, deal)
+                      + ("" if outcome.made is None else f": {result_word(outcome)}"), holder, *map(signed, change[:n]), str(after.basket))
     return table
 
 
