@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
 import sys
 from pathlib import Path
@@ -35,9 +36,14 @@ class _Group(TyperGroup):
             message = e.format_message() if hasattr(e, "format_message") else str(e)
             ctx = getattr(e, "ctx", None)
             path = ctx.command_path if ctx is not None else PROG
+            words = list(sys.argv[1:] if args is None else args)
+            if path == PROG and words and words[0] in self.commands:
+                path = f"{PROG} {words[0]}"
             fail(f"{message.rstrip('.')} (see `{path} --help`)")
         except sqlite3.Error as e:
             fail(f"the ledger database failed: {e}; nothing was recorded")
+        except OSError as e:
+            fail(f"{e.strerror or e}: {e.filename or ''}; nothing was recorded")
         except KeyboardInterrupt:
             sys.exit(130)
         sys.exit(code if isinstance(code, int) else 0)
@@ -97,10 +103,9 @@ def whole(text: str | None, option: str, low: int = 0, high: int = 13) -> int | 
     """A whole number typed by a user, or a clear error."""
     if text is None:
         return None
-    try:
-        value = int(text.strip())
-    except ValueError:
-        raise LedgerError(f"{option} must be a whole number from {low} to {high}, not {text!r}") from None
+    if not re.fullmatch(r"[+-]?[0-9]{1,9}", text.strip()):
+        raise LedgerError(f"{option} must be a whole number from {low} to {high}, not {ledger.clip(text)}")
+    value = int(text.strip())
     if not low <= value <= high:
         raise LedgerError(f"{option} must be a whole number from {low} to {high}, not {value}")
     return value

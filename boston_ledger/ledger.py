@@ -7,6 +7,7 @@ storage keeps. Nothing here prints.
 from __future__ import annotations
 
 import sqlite3
+import unicodedata
 from dataclasses import dataclass
 from decimal import Decimal, InvalidOperation
 
@@ -17,6 +18,14 @@ from .storage import Session
 from .tariff import Tariff
 
 RESERVED_NAMES = {"basket", "корзина"}
+MIN_CHIP_VALUE = Decimal("0.000001")
+MAX_CHIP_VALUE = Decimal("1000000")
+JOINERS = {"\u200c", "\u200d"}  # zero-width (non-)joiners inside emoji and some scripts
+
+
+def clean_name(name: str) -> str:
+    """A name as stored and matched: NFC-normalised, inner whitespace collapsed."""
+    return unicodedata.normalize("NFC", " ".join(name.split()))
 
 
 def chip_value(text: str) -> Decimal:
@@ -25,9 +34,16 @@ def chip_value(text: str) -> Decimal:
         value = Decimal(text.strip().replace(",", "."))
     except (InvalidOperation, AttributeError):
         value = None
-    if value is None or not value.is_finite() or value <= 0 or value > Decimal("1e9"):
-        raise LedgerError(f"--chip-value must be a positive decimal amount such as 0.10, not {text!r}")
-    return value
+    if (value is None or not value.is_finite() or not MIN_CHIP_VALUE <= value <= MAX_CHIP_VALUE
+            or value.as_tuple().exponent < MIN_CHIP_VALUE.as_tuple().exponent):
+        raise LedgerError(f"--chip-value must be a positive decimal amount such as 0.10, from "
+                          f"{MIN_CHIP_VALUE} to {MAX_CHIP_VALUE} with at most six decimals, not {clip(text)}")
+    return value.normalize() if value == value.to_integral_value() else value
+
+
+def clip(text: str, limit: int = 24) -> str:
+    """A user's text quoted back in an error, cut short when it is long."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
 
 
 def currency(text: str) -> str:
@@ -39,7 +55,7 @@ def currency(text: str) -> str:
 
 def player_names(names: list[str], tariff: Tariff) -> list[str]:
     """The names as given, checked: the tariff's number of players, each distinct and non-empty."""
-    cleaned = [" ".join(n.split()) for n in names]
+    cleaned = [clean_name(n) for n in names]
     if len(cleaned) != tariff.players:
         raise LedgerError(f"the {tariff.name} tariff is for {tariff.players} players; "
                           f"name {tariff.players} in seat order, not {len(cleaned)}")
@@ -49,7 +65,7 @@ def player_names(names: list[str], tariff: Tariff) -> list[str]:
             raise LedgerError("a player's name cannot be empty; give every player a name")
         if len(name) > 40:
             raise LedgerError(f"the name {name[:20]!r}... is too long; keep names under 40 characters")
-        if not name.isprintable():
+        if not all(c.isprintable() or c in JOINERS for c in name):
             raise LedgerError(f"the name {name!r} has control characters; type a plain name")
         key = name.casefold()
         if key in RESERVED_NAMES:
@@ -72,13 +88,13 @@ def current(conn: sqlite3.Connection) -> Session:
 
 def seat_of(session: Session, name: str, what: str) -> int:
     """The seat of the player a user named (exactly, else ignoring case)."""
-    wanted = " ".join(name.split())
+    wanted = clean_name(name)
     if wanted in session.players:
         return session.players.index(wanted)
     folded = [p.casefold() for p in session.players]
     if wanted.casefold() in folded:
         return folded.index(wanted.casefold())
-    raise LedgerError(f"{what}: no player {name!r} in this session; the players are {', '.join(session.players)}")
+    raise LedgerError(f"{what}: no player {clip(name)} in this session; the players are {', '.join(session.players)}")
 
 
 @dataclass(frozen=True)

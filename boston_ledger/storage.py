@@ -149,7 +149,11 @@ def open_db(path: Path, create: bool = False) -> sqlite3.Connection:
             raise StorageError(
                 f"no ledger at {path} yet; start a session with `boston-ledger new NAME NAME NAME NAME`"
             )
-        path.parent.mkdir(parents=True, exist_ok=True)
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+        except OSError as e:
+            raise StorageError(f"cannot make the folder for the ledger {path}: {e.strerror}; "
+                               "give --db a path in a folder you can write") from None
     elif path.is_dir():
         raise StorageError(f"{path} is a folder, not a ledger file; give --db a file path")
     try:
@@ -163,13 +167,26 @@ def open_db(path: Path, create: bool = False) -> sqlite3.Connection:
                 f"{path} was written by a newer boston-ledger (schema {version}, this one knows "
                 f"{SCHEMA_VERSION}); upgrade boston-ledger to use it"
             )
+        if version == 0:
+            tables = conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
+            if tables:
+                conn.close()
+                raise StorageError(f"{path} is an SQLite database of something else, not a "
+                                   "boston-ledger database; give --db another file")
+            if not create:
+                conn.close()
+                raise StorageError(f"no ledger in {path} yet; start a session with "
+                                   "`boston-ledger new NAME NAME NAME NAME`")
         if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
             conn.execute("PRAGMA journal_mode = WAL")
         conn.execute("PRAGMA synchronous = FULL")
         if version < SCHEMA_VERSION:
             _migrate(conn)
     except sqlite3.DatabaseError as e:
-        raise StorageError(f"{path} is not a boston-ledger database ({e}); give --db another file") from None
+        if "not a database" in str(e) or "malformed" in str(e):
+            raise StorageError(f"{path} is not a boston-ledger database ({e}); give --db another file") from None
+        raise StorageError(f"cannot use the ledger {path}: {e}; check that the file and its folder "
+                           "are writable") from None
     return conn
 
 

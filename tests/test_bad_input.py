@@ -1,0 +1,411 @@
+"""Bad input never hurts: one line on stderr, exit status 2, no traceback, the ledger untouched.
+
+The contract for every input a user can get wrong:
+
+* exactly one line on stderr, starting with ``boston-ledger: error: ``;
+* exit status 2, and no traceback (in-process an escaping exception fails the test; through
+  the installed entry point, "Traceback" must not appear on stderr);
+* nothing on stdout (so nothing that looks like success);
+* the ledger unchanged: its ``iterdump()`` is the same before and after, and when no session
+  exists yet the database file is not even created;
+* every other file involved (tariff files, a junk --db file, a folder) byte-identical, and no
+  new file anywhere under the test's tmp_path.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sqlite3
+import subprocess
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+from conftest import PLAYERS
+
+PREFIX = "boston-ledger: error: "
+CLASSIC = Path(__file__).resolve().parent.parent / "tariffs" / "classic.toml"
+JUNK = b"this is not an SQLite file \x00\x01\x02\xff" * 64
+
+
+# ---- helpers -------------------------------------------------------------------------------
+
+
+def dump(db: Path) -> list[str]:
+    conn = sqlite3.connect(db)
+    try:
+        return list(conn.iterdump())
+    finally:
+        conn.close()
+
+
+def snapshot(root: Path, skip: Path | None = None) -> dict[str, bytes]:
+    """Every file under root with its bytes, leaving out the ledger (and its -wal/-shm)."""
+    out = {}
+    for p in sorted(root.rglob("*")):
+        if p.is_file() and not (skip is not None and p.name.startswith(skip.name) and p.parent == skip.parent):
+            out[str(p.relative_to(root))] = p.read_bytes()
+    return out
+
+
+def ledger_files(db: Path) -> list[Path]:
+    return [p for p in db.parent.iterdir() if p.name.startswith(db.name)]
+
+
+def assert_one_error_line(stdout: str, stderr: str) -> None:
+    assert "Traceback" not in stderr, stderr
+    lines = stderr.splitlines()
+    assert len(lines) == 1, f"expected one line on stderr, got {len(lines)}: {stderr!r}"
+    assert lines[0].startswith(PREFIX), lines[0]
+    assert lines[0].strip() != PREFIX.strip(), "the error line says nothing"
+    assert stdout.strip() == "", f"stdout should be empty on an error, got {stdout!r}"
+
+
+def expand(args: tuple[str, ...], inputs: Path) -> list[str]:
+    return [a.replace("{in}", str(inputs)) for a in args]
+
+
+@pytest.fixture
+def inputs(tmp_path: Path) -> Path:
+    """Files a user might wrongly point at: broken tariffs, a junk file, a foreign SQLite db."""
+    d = tmp_path / "in"
+    d.mkdir()
+    classic = CLASSIC.read_text(encoding="utf-8")
+    assert "stake = 10" in classic
+    (d / "not-toml.toml").write_text("this is [not toml\n = = \n", encoding="utf-8")
+    (d / "missing-tables.toml").write_text(
+        '[tariff]\nname = "x"\ntitle = "x"\nsource = "x"\nscoring = "chips"\nplayers = 4\ntricks = 13\n',
+        encoding="utf-8")
+    (d / "empty.toml").write_text("", encoding="utf-8")
+    (d / "negative-stake.toml").write_text(classic.replace("stake = 10", "stake = -10"), encoding="utf-8")
+    (d / "unknown-key.toml").write_text(classic.replace("stake = 10", "stake = 10\nbogus = 1"), encoding="utf-8")
+    (d / "unknown-table.toml").write_text(classic + "\n[bogus]\nx = 1\n", encoding="utf-8")
+    (d / "binary.toml").write_bytes(b"\xff\xfe\x00" + JUNK)
+    (d / "junk.db").write_bytes(JUNK)
+    (d / "folder").mkdir()
+    foreign = sqlite3.connect(d / "foreign.sqlite")
+    foreign.execute("CREATE TABLE notes (id INTEGER PRIMARY KEY, body TEXT)")
+    foreign.execute("INSERT INTO notes (body) VALUES ('someone else''s data')")
+    foreign.commit()
+    foreign.close()
+    return d
+
+
+# ---- the cases -----------------------------------------------------------------------------
+
+ALONE = ("--declarer", "Anna", "--tricks", "8")
+
+DEAL_CASES = [
+    # players the session does not have
+    pytest.param(("deal", "junior", "--declarer", "Zed", "--tricks", "5"), id="declarer-unknown"),
+    pytest.param(("deal", "junior", "--declarer", "Anna", "--partner", "Zed", "--tricks", "5",
+                  "--partner-tricks", "3"), id="partner-unknown"),
+    pytest.param(("deal", "solo", *ALONE, "--boston", "Zed"), id="boston-unknown"),
+    pytest.param(("deal", "solo", "--declarer", "", "--tricks", "8"), id="declarer-empty"),
+    pytest.param(("deal", "solo", "--declarer", "   ", "--tricks", "8"), id="declarer-blank"),
+    pytest.param(("deal", "solo", "--declarer", "basket", "--tricks", "8"), id="declarer-basket"),
+    # partner = declarer
+    pytest.param(("deal", "junior", "--declarer", "Anna", "--partner", "Anna", "--tricks", "5",
+                  "--partner-tricks", "3"), id="partner-is-declarer"),
+    pytest.param(("deal", "junior", "--declarer", "Anna", "--partner", " ANNA ", "--tricks", "5",
+                  "--partner-tricks", "3"), id="partner-is-declarer-other-case"),
+    # tricks outside 0..13 or not a whole number
+    pytest.param(("deal", "solo", "--declarer", "Anna", "--tricks", "-1"), id="tricks--1"),
+    pytest.param(("deal", "solo", "--declarer", "Anna", "--tricks", "14"), id="tricks-14"),
+    pytest.param(("deal", "solo", "--declarer", "Anna", "--tricks", "99999999999999999999"), id="tricks-huge"),
+    pytest.param(("deal", "solo", "--declarer", "Anna", "--tricks", "9" * 5000), id="tricks-5000-digits"),
+    pytest.param(("deal", "solo", "--declarer", "Anna", "--tricks", "five"), id="tricks-five"),
+    pytest.param(("deal", "solo", "--declarer", "Anna", "--tricks", "5.5"), id="tricks-5.5"),
+    pytest.param(("deal", "solo", "--declarer", "Anna", "--tricks", ""), id="tricks-empty"),
+    pytest.param(("deal", "solo", "--declarer", "Anna", "--tricks", " "), id="tricks-blank"),
+    pytest.param(("deal", "solo", "--declarer", "Anna", "--tricks", "1_0"), id="tricks-1_0"),
+    pytest.param(("deal", "junior", "--declarer", "Anna", "--partner", "Boris", "--tricks", "5",
+                  "--partner-tricks", "14"), id="partner-tricks-14"),
+    pytest.param(("deal", "junior", "--declarer", "Anna", "--partner", "Boris", "--tricks", "5",
+                  "--partner-tricks", "three"), id="partner-tricks-three"),
+    pytest.param(("deal", "junior", "--declarer", "Anna", "--partner", "Boris", "--tricks", "8",
+                  "--partner-tricks", "6"), id="tricks-sum-over-13"),
+    # contracts and ranks the tariff lacks
+    pytest.param(("deal", "grand-slam", *ALONE), id="contract-grand-slam"),
+    pytest.param(("deal", "", *ALONE), id="contract-empty"),
+    pytest.param(("deal", "junior", "--rank", "senior", "--declarer", "Anna", "--tricks", "5"),
+                 id="junior-rank-senior"),
+    pytest.param(("deal", "misere", "--rank", "senior", "--declarer", "Anna", "--tricks", "0"),
+                 id="misere-rank-senior"),
+    pytest.param(("deal", "solo", "--rank", "purple", *ALONE), id="solo-rank-purple"),
+    # a partner for a contract played alone
+    pytest.param(("deal", "solo", "--declarer", "Anna", "--partner", "Boris", "--tricks", "5",
+                  "--partner-tricks", "3"), id="solo-with-partner"),
+    pytest.param(("deal", "nine", "--declarer", "Anna", "--partner", "Boris", "--tricks", "6",
+                  "--partner-tricks", "3"), id="nine-with-partner"),
+    pytest.param(("deal", "misere", "--declarer", "Anna", "--partner", "Boris", "--tricks", "0",
+                  "--partner-tricks", "0"), id="misere-with-partner"),
+    # missing or stray options
+    pytest.param(("deal", "junior", "--declarer", "Anna", "--partner", "Boris", "--tricks", "5"),
+                 id="partner-without-partner-tricks"),
+    pytest.param(("deal", "junior", "--declarer", "Anna", "--tricks", "5", "--partner-tricks", "3"),
+                 id="partner-tricks-without-partner"),
+    pytest.param(("deal", "junior", "--tricks", "5"), id="missing-declarer"),
+    pytest.param(("deal", "junior", "--declarer", "Anna"), id="missing-tricks"),
+    pytest.param(("deal", "misere", "--declarer", "Anna", "--tricks", "0", "--boston", "Boris"),
+                 id="boston-on-misere"),
+    pytest.param(("deal", "grand-misere-ouvert", "--declarer", "Anna", "--tricks", "1", "--boston", "Anna"),
+                 id="boston-on-grand-misere-ouvert"),
+    # an all-pass takes no option
+    pytest.param(("deal", "pass", "--declarer", "Anna"), id="pass-declarer"),
+    pytest.param(("deal", "pass", "--partner", "Boris"), id="pass-partner"),
+    pytest.param(("deal", "pass", "--tricks", "0"), id="pass-tricks"),
+    pytest.param(("deal", "pass", "--partner-tricks", "0"), id="pass-partner-tricks"),
+    pytest.param(("deal", "pass", "--rank", "junior"), id="pass-rank"),
+    pytest.param(("deal", "pass", "--boston", "Anna"), id="pass-boston"),
+    # nothing to take back
+    pytest.param(("undo",), id="undo-before-any-deal"),
+    # command line syntax
+    pytest.param(("deal", "junior", *ALONE, "--bogus"), id="deal-unknown-option"),
+    pytest.param(("deal", "junior", "--declarer"), id="deal-option-without-value"),
+    pytest.param(("deal",), id="deal-without-contract"),
+    pytest.param(("deal", "pass", "extra"), id="deal-extra-argument"),
+    pytest.param(("status", "--bogus"), id="status-unknown-option"),
+    pytest.param(("frobnicate",), id="unknown-command"),
+    pytest.param(("tariffs", "frobnicate"), id="tariffs-unknown-command"),
+    pytest.param(("tariffs", "show", "nosuch"), id="tariffs-show-nosuch"),
+    pytest.param(("tariffs", "show", "{in}/not-toml.toml"), id="tariffs-show-not-toml"),
+    # --db that cannot be a ledger
+    pytest.param(("status", "--db", "{in}/folder"), id="status-db-folder"),
+    pytest.param(("deal", "pass", "--db", "{in}/folder"), id="deal-db-folder"),
+    pytest.param(("status", "--db", "{in}/junk.db"), id="status-db-junk"),
+    pytest.param(("deal", "pass", "--db", "{in}/junk.db"), id="deal-db-junk"),
+    pytest.param(("undo", "--db", "{in}/junk.db"), id="undo-db-junk"),
+    pytest.param(("status", "--db", "{in}/nowhere/ledger.db"), id="status-db-missing"),
+    pytest.param(("status", "--db", "{in}/foreign.sqlite"), id="status-db-foreign-sqlite"),
+    pytest.param(("deal", "pass", "--db", "{in}/foreign.sqlite"), id="deal-db-foreign-sqlite"),
+    pytest.param(("export", "{in}/junk.db"), id="export-into-a-file"),
+]
+
+NEW = ("new", *PLAYERS)
+NFD = unicodedata.normalize("NFD", "Ёлка")
+assert NFD != "Ёлка"
+
+NEW_CASES = [
+    # wrong number of players
+    pytest.param(("new",), id="no-players"),
+    pytest.param(("new", "Anna"), id="one-player"),
+    pytest.param(("new", "Anna", "Boris", "Vera"), id="three-players"),
+    pytest.param(("new", *PLAYERS, "Dima"), id="five-players"),
+    # a player named twice
+    pytest.param(("new", "Anna", "Boris", "Vera", "Anna"), id="named-twice"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "ANNA"), id="named-twice-case"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "  Anna   "), id="named-twice-spaces"),
+    pytest.param(("new", "Anna Maria", "Boris", "Vera", "anna   maria"), id="named-twice-inner-spaces"),
+    pytest.param(("new", "Ёлка", "Boris", "Vera", NFD), id="named-twice-unicode-normalization"),
+    # empty, blank, reserved, unusable names
+    pytest.param(("new", "Anna", "Boris", "Vera", ""), id="name-empty"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "   "), id="name-blank"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "basket"), id="name-basket"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "BASKET"), id="name-basket-upper"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "корзина"), id="name-basket-russian"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "x" * 41), id="name-too-long"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "Gl\x07eb"), id="name-control-character"),
+    # tariffs
+    pytest.param((*NEW, "--tariff", "nosuch"), id="tariff-nosuch"),
+    pytest.param((*NEW, "--tariff", "{in}/missing.toml"), id="tariff-missing-file"),
+    pytest.param((*NEW, "--tariff", "{in}/folder"), id="tariff-folder"),
+    pytest.param((*NEW, "--tariff", "{in}/not-toml.toml"), id="tariff-not-toml"),
+    pytest.param((*NEW, "--tariff", "{in}/binary.toml"), id="tariff-binary"),
+    pytest.param((*NEW, "--tariff", "{in}/empty.toml"), id="tariff-empty"),
+    pytest.param((*NEW, "--tariff", "{in}/missing-tables.toml"), id="tariff-missing-tables"),
+    pytest.param((*NEW, "--tariff", "{in}/negative-stake.toml"), id="tariff-negative-stake"),
+    pytest.param((*NEW, "--tariff", "{in}/unknown-key.toml"), id="tariff-unknown-key"),
+    pytest.param((*NEW, "--tariff", "{in}/unknown-table.toml"), id="tariff-unknown-table"),
+    pytest.param((*NEW, "--tariff"), id="tariff-without-value"),
+    # chip values
+    pytest.param((*NEW, "--chip-value", "0"), id="chip-0"),
+    pytest.param((*NEW, "--chip-value", "0.00"), id="chip-0.00"),
+    pytest.param((*NEW, "--chip-value", "-1"), id="chip--1"),
+    pytest.param((*NEW, "--chip-value", "abc"), id="chip-abc"),
+    pytest.param((*NEW, "--chip-value", "NaN"), id="chip-NaN"),
+    pytest.param((*NEW, "--chip-value", "sNaN"), id="chip-sNaN"),
+    pytest.param((*NEW, "--chip-value", "inf"), id="chip-inf"),
+    pytest.param((*NEW, "--chip-value", "-Infinity"), id="chip--Infinity"),
+    pytest.param((*NEW, "--chip-value", ""), id="chip-empty"),
+    pytest.param((*NEW, "--chip-value", "1e999999999"), id="chip-1e999999999"),
+    pytest.param((*NEW, "--chip-value", "1e-999999999"), id="chip-1e-999999999"),
+    pytest.param((*NEW, "--currency", "   "), id="currency-blank"),
+    pytest.param((*NEW, "--currency", "NOT A CODE"), id="currency-with-spaces"),
+    # syntax and --db
+    pytest.param((*NEW, "--bogus"), id="new-unknown-option"),
+    pytest.param((*NEW, "--db", "{in}/folder"), id="new-db-folder"),
+    pytest.param((*NEW, "--db", "{in}/junk.db"), id="new-db-junk"),
+    pytest.param((*NEW, "--db", "{in}/junk.db/sub/ledger.db"), id="new-db-under-a-file"),
+]
+
+BEFORE_NEW_CASES = [
+    pytest.param(("deal", "pass"), id="deal-pass"),
+    pytest.param(("deal", "junior", "--declarer", "Anna", "--tricks", "5"), id="deal-junior"),
+    pytest.param(("undo",), id="undo"),
+    pytest.param(("status",), id="status"),
+    pytest.param(("status", "--json"), id="status-json"),
+    pytest.param(("history",), id="history"),
+    pytest.param(("settle",), id="settle"),
+    pytest.param(("settle", "--json"), id="settle-json"),
+    pytest.param(("export", "{in}/out"), id="export"),
+    pytest.param(("deal", "pass", "--db", "{in}/other.db"), id="deal-pass-other-db"),
+    pytest.param(("tariffs", "show", "{in}/unknown-key.toml"), id="tariffs-show-unknown-key"),
+]
+
+AFTER_SETTLE_CASES = [
+    pytest.param(("deal", "pass"), id="deal-pass"),
+    pytest.param(("deal", "solo", "--declarer", "Boris", "--tricks", "9"), id="deal-solo"),
+    pytest.param(("undo",), id="undo"),
+]
+
+
+# ---- the tests -----------------------------------------------------------------------------
+
+
+def bad(cli, args: list[str]) -> None:
+    result = cli(*args, code=2)
+    assert_one_error_line(result.stdout, result.stderr)
+
+
+@pytest.mark.parametrize("args", DEAL_CASES)
+def test_bad_input_in_a_session(table, isolated: Path, inputs: Path, tmp_path: Path, args):
+    """Against a fresh session: an error line, and the ledger and every other file unchanged."""
+    before, files = dump(isolated), snapshot(tmp_path, skip=isolated)
+    bad(table, expand(args, inputs))
+    assert dump(isolated) == before
+    assert snapshot(tmp_path, skip=isolated) == files
+
+
+@pytest.mark.parametrize("args", NEW_CASES)
+def test_bad_new_with_a_session(table, isolated: Path, inputs: Path, tmp_path: Path, args):
+    """A bad `new` leaves the current session, and everything else, as it was."""
+    before, files = dump(isolated), snapshot(tmp_path, skip=isolated)
+    bad(table, expand(args, inputs))
+    assert dump(isolated) == before
+    assert snapshot(tmp_path, skip=isolated) == files
+    assert table.json("status")["players"] == PLAYERS
+
+
+@pytest.mark.parametrize("args", NEW_CASES)
+def test_bad_new_creates_no_ledger(cli, isolated: Path, inputs: Path, tmp_path: Path, args):
+    """A bad `new` before any session: no database file appears, nothing else is touched."""
+    files = snapshot(tmp_path)
+    bad(cli, expand(args, inputs))
+    assert not isolated.exists()
+    assert ledger_files(isolated) == []
+    assert snapshot(tmp_path) == files
+
+
+@pytest.mark.parametrize("args", BEFORE_NEW_CASES)
+def test_before_any_session(cli, isolated: Path, inputs: Path, tmp_path: Path, args):
+    """Commands before `new`: an error, and the database file is not created."""
+    files = snapshot(tmp_path)
+    bad(cli, expand(args, inputs))
+    assert not isolated.exists()
+    assert ledger_files(isolated) == []
+    assert snapshot(tmp_path) == files  # no --db file, no export folder either
+
+
+@pytest.mark.parametrize("args", AFTER_SETTLE_CASES)
+def test_after_settle(table, isolated: Path, args):
+    """A settled session takes no more deals and gives none back."""
+    table("deal", "junior", "--declarer", "Anna", "--partner", "Boris", "--tricks", "5", "--partner-tricks", "3")
+    table("settle")
+    before = dump(isolated)
+    bad(table, list(args))
+    assert dump(isolated) == before
+    assert table.json("status")["settled"] is True
+
+
+def test_junk_db_stays_byte_identical(cli, inputs: Path):
+    """Pointing every command at a junk file changes not one byte of it."""
+    junk = inputs / "junk.db"
+    for args in (["new", *PLAYERS], ["deal", "pass"], ["undo"], ["status"], ["history"], ["settle"]):
+        bad(cli, [*args, "--db", str(junk)])
+    assert junk.read_bytes() == JUNK
+    assert sorted(p.name for p in inputs.iterdir() if p.name.startswith("junk.db")) == ["junk.db"]
+
+
+# ---- names that must work ------------------------------------------------------------------
+
+GOOD_NAMES = [
+    pytest.param(["Анна", "Борис", "Вера", "Глеб"], "анна", id="cyrillic"),
+    pytest.param(["O'Brien", 'Say "hi"', "back\\slash", "`tick`"], "o'brien", id="quotes"),
+    pytest.param(["😀", "🂡 Ace", "Вера 🌲", "Gleb"], "😀", id="emoji"),
+    pytest.param(["Robert'); DROP TABLE deals;--", "x' OR '1'='1", "%_*", "Gleb; --"],
+                 "robert'); drop table deals;--", id="sql-looking"),
+    pytest.param(["👩‍💻", "Boris", "Vera", "Gleb"], "👩‍💻", id="emoji-zwj-sequence"),
+]
+
+
+@pytest.mark.parametrize(("names", "typed"), GOOD_NAMES)
+def test_unusual_names_are_accepted(cli, isolated: Path, names: list[str], typed: str):
+    """Cyrillic, quotes, emoji and SQL-looking names start a session and work in `deal`."""
+    cli("new", *names, "--chip-value", "0.10")
+    result = cli("deal", "junior", "--declarer", typed, "--partner", names[2], "--tricks", "5",
+                 "--partner-tricks", "3", "--boston", names[3])
+    assert result.stderr == ""
+    status = cli.json("status")
+    assert status["players"] == names
+    assert status["deals"] == 1
+    assert sum(status["balances"].values()) + status["basket"] == 0
+    assert status["balances"][names[0]] > 0  # the declarer made junior with her partner
+    history = cli("history")
+    assert names[0] in history.stdout
+    conn = sqlite3.connect(isolated)
+    try:
+        assert conn.execute("SELECT COUNT(*) FROM deals").fetchone()[0] == 1
+        stored = [r[0] for r in conn.execute("SELECT name FROM players ORDER BY seat")]
+    finally:
+        conn.close()
+    assert stored == names
+    # and the same names still refuse what is wrong
+    bad(cli, ["deal", "junior", "--declarer", names[1], "--partner", names[1], "--tricks", "5",
+              "--partner-tricks", "3"])
+
+
+# ---- through the installed entry point -----------------------------------------------------
+
+ENTRY = shutil.which("boston-ledger")
+
+SUBPROCESS_CASES = [
+    pytest.param(False, ("deal", "pass"), id="deal-before-new"),
+    pytest.param(False, ("new", "Anna", "Boris", "Vera"), id="three-players"),
+    pytest.param(False, (*NEW, "--tariff", "{in}/not-toml.toml"), id="tariff-not-toml"),
+    pytest.param(False, (*NEW, "--chip-value", "NaN"), id="chip-NaN"),
+    pytest.param(False, (*NEW, "--db", "{in}/junk.db"), id="db-junk"),
+    pytest.param(False, ("frobnicate",), id="unknown-command"),
+    pytest.param(False, (*NEW, "--db", "{in}/junk.db/sub/ledger.db"), id="db-under-a-file"),
+    pytest.param(True, ("deal", "junior", "--declarer", "Zed", "--tricks", "5"), id="declarer-unknown"),
+    pytest.param(True, ("deal", "solo", "--declarer", "Anna", "--tricks", "99999999999999999999"),
+                 id="tricks-huge"),
+    pytest.param(True, ("deal", "pass", "--declarer", "Anna"), id="pass-declarer"),
+    pytest.param(True, ("undo",), id="undo-before-any-deal"),
+]
+
+
+@pytest.mark.skipif(ENTRY is None, reason="the boston-ledger entry point is not installed")
+@pytest.mark.parametrize(("session", "args"), SUBPROCESS_CASES)
+def test_entry_point(isolated: Path, inputs: Path, session: bool, args):
+    """The real `boston-ledger` program: one error line, status 2, never a traceback."""
+    env = {**os.environ, "BOSTON_LEDGER_DB": str(isolated)}
+
+    def run(*argv: str) -> subprocess.CompletedProcess:
+        return subprocess.run([ENTRY, *argv], env=env, capture_output=True, text=True,
+                              encoding="utf-8", timeout=30)
+
+    if session:
+        assert run(*NEW, "--chip-value", "0.10").returncode == 0
+        before = dump(isolated)
+    proc = run(*expand(args, inputs))
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == 2, (proc.returncode, proc.stdout, proc.stderr)
+    assert_one_error_line(proc.stdout, proc.stderr)
+    if session:
+        assert dump(isolated) == before
+    else:
+        assert not isolated.exists()
+    assert (inputs / "junk.db").read_bytes() == JUNK
