@@ -27,6 +27,9 @@ REASON_LABELS = {
 }
 
 
+FAILED_BASKET = {"labet": "labet", "opponents": "to opponents"}
+
+
 def signed(n: int) -> Text:
     """A change of chips, green for gains and red for losses."""
     if n > 0:
@@ -215,6 +218,7 @@ def tariff_tables(t: Tariff) -> list[Table | str]:
                         "each opponent, by tricks taken", title_justify="left")
     table.add_column("contract")
     table.add_column("bar", justify="right")
+    table.add_column("failed: basket")
     for taken in range(t.tricks, -1, -1):
         table.add_column(str(taken), justify="right")
     nulls = Table(title="Misères and other no-trick contracts (made when the declarer takes no trick)",
@@ -222,13 +226,15 @@ def tariff_tables(t: Tariff) -> list[Table | str]:
     nulls.add_column("contract")
     nulls.add_column("made: each opponent pays", justify="right")
     nulls.add_column("failed: pays each opponent", justify="right")
+    nulls.add_column("failed: basket")
     for key, contract in t.contracts.items():
         ways = [("with a partner", contract.with_partner), ("alone", contract.alone)]
         for way, schedule in ways:
             if schedule is None:
                 continue
             if schedule.kind == "null":
-                nulls.add_row(key, str(schedule.consolation), str(schedule.consolation))
+                nulls.add_row(key, str(schedule.consolation), str(schedule.consolation),
+                              FAILED_BASKET[schedule.failed_basket])
                 continue
             for rank in contract.ranks or [None]:
                 factor = t.ranks[rank].multiplier if rank else 1
@@ -236,7 +242,8 @@ def tariff_tables(t: Tariff) -> list[Table | str]:
                 if contract.with_partner is not None and contract.alone is not None:
                     label += f", {way}"
                 bar = str(schedule.bar) + (f" ({'+'.join(map(str, schedule.shares))})" if schedule.shares else "")
-                table.add_row(label, bar, *schedule_row(schedule, t.tricks, factor))
+                table.add_row(label, bar, FAILED_BASKET[schedule.failed_basket],
+                              *schedule_row(schedule, t.tricks, factor))
     out.append(table)
     if nulls.row_count:
         out.append(nulls)

@@ -95,9 +95,20 @@ def test_sessions_are_separate_and_new_makes_current(cli) -> None:
     assert status["players"] == ["Аня", "Борис", "Вера", "Глеб"] and status["deals"] == 0
 
 
-def test_tariffs_show_and_list(cli) -> None:
+def test_tariffs_show_and_list(cli, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
     out = cli("tariffs", "show", "classic").stdout
-    assert "+24" in out and "-56" in out and "+144" in out and "128" in out
+    rows = {}
+    for line in out.splitlines():
+        cells = [c.strip() for c in line.split("│")[1:-1]]
+        if cells:
+            rows[cells[0]] = cells[1:]
+    assert rows["junior, with a partner"] == ["8 (5+3)", "labet", "+24", "+10", "+8", "+6", "+4", "+2",
+                                              "-4", "-6", "-8", "-10", "-12", "-14", "-16", "-56"]
+    assert rows["junior, alone"][1] == "to opponents"
+    assert rows["solo (senior)"][2:] == ["+144", "+64", "+56", "+48", "+40", "+32", "-40", "-48", "-56",
+                                         "-64", "-72", "-80", "-88", "-272"]
+    assert rows["grand-misere-ouvert"] == ["128", "128", "labet"]
     listing = cli("tariffs", "list").stdout
     assert listing.startswith("classic\t")
 
