@@ -95,6 +95,12 @@ def console():
     return Console(highlight=False, markup=False)
 
 
+def emit_json(data: Any) -> None:
+    """JSON on stdout, non-ASCII escaped only when the output cannot carry UTF-8."""
+    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "")
+    print(json.dumps(data, ensure_ascii=not encoding.startswith("utf"), indent=2))
+
+
 def connect(db: str | None, create: bool = False) -> sqlite3.Connection:
     return storage.open_db(storage.resolve_path(db), create=create)
 
@@ -133,7 +139,7 @@ def new(
     value = ledger.chip_value(chip_value)
     code = ledger.currency(currency) if currency else ""
     names = ledger.player_names(players, t)
-    label = " ".join(name.split()) if name else None
+    label = ledger.session_name(name)
     conn = connect(db, create=True)
     session_id = ledger.new_session(conn, names, t, value, code, label)
     out = console()
@@ -183,10 +189,14 @@ def deal(
         rank=rank_key,
         boston=None if boston is None else ledger.seat_of(session, boston, "--boston"),
     )
-    session, entered = ledger.enter_deal(conn, d)
+    session, entered = ledger.enter_deal(conn, d, session.id)
     out = console()
     out.print(render.deal_table(session, entered.number, entered.position, entered.deal,
                                 entered.outcome, entered.after))
+    if d.boston is None and d.contract in t.contracts and "holder" in (
+            t.contracts[d.contract].boston_made, t.contracts[d.contract].boston_failed):
+        out.print("No boston claimed. If somebody held it, `boston-ledger undo` and enter the deal "
+                  "again with --boston NAME.", style="dim")
 
 
 @app.command()
@@ -202,7 +212,7 @@ def status(db: DbOption = None, as_json: JsonOption = False) -> None:
     state = storage.state(conn, session)
     pos = engine.position(session.tariff, state.deals)
     if as_json:
-        print(json.dumps({
+        emit_json({
             "session": session.id,
             "name": session.name,
             "tariff": session.tariff.name,
@@ -220,7 +230,7 @@ def status(db: DbOption = None, as_json: JsonOption = False) -> None:
             "chip_value": str(session.chip_value),
             "currency": session.currency,
             "settled": session.settled,
-        }, ensure_ascii=False, indent=2))
+        })
         return
     from . import render
 
@@ -277,7 +287,7 @@ def settle(db: DbOption = None, as_json: JsonOption = False) -> None:
     conn = connect(db)
     session, result, fresh = ledger.settle(conn)
     if as_json:
-        print(json.dumps(result, ensure_ascii=False, indent=2))
+        emit_json(result)
         return
     from . import render
 
@@ -352,4 +362,8 @@ def tariffs_show(name: Annotated[str, typer.Argument(metavar="NAME|PATH", help="
 
 
 def main() -> None:
+    """The `boston-ledger` program: a terminal that cannot show a character gets a stand-in."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
     app()

@@ -12,6 +12,7 @@ import tempfile
 from pathlib import Path
 
 from . import ledger, storage
+from .engine import Deal
 from .errors import LedgerError
 from .storage import Session
 
@@ -32,6 +33,21 @@ def _write(path: Path, header: list[str], rows: list[list]) -> None:
         raise
 
 
+ENTERED = ["contract", "rank", "declarer", "partner", "tricks", "partner_tricks", "boston"]
+
+
+def _entered(session: Session, d: Deal) -> list:
+    """A deal's fields as the players entered them, names for seats, blanks for what was not given."""
+    def name(seat: int | None) -> str:
+        return "" if seat is None else session.players[seat]
+
+    def count(n: int | None) -> int | str:
+        return "" if n is None else n
+
+    return [d.contract, d.rank or "", name(d.declarer), name(d.partner), count(d.tricks),
+            count(d.partner_tricks), name(d.boston)]
+
+
 def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[Path]:
     """Write the session's CSV files into `directory` (made if missing); the paths written."""
     try:
@@ -45,23 +61,22 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     deal_rows, transfer_rows, balance_rows = [], [], []
     for w in ledger.walk(session, storage.deals(conn, session)):
         r, pos, outcome, state = w.recorded, w.position, w.outcome, w.after
-        d = r.deal
         result = "all pass" if outcome.made is None else "made" if outcome.made else "failed"
-        deal_rows.append([
-            r.number, pos.partie, pos.tour, pos.multiplier, names[pos.dealer], d.contract, d.rank or "",
-            "" if d.declarer is None else names[d.declarer], "" if d.partner is None else names[d.partner],
-            "" if d.tricks is None else d.tricks, "" if d.partner_tricks is None else d.partner_tricks,
-            "" if d.boston is None else names[d.boston], result, r.entered_at,
-        ])
+        deal_rows.append([r.number, pos.partie, pos.tour, pos.multiplier, names[pos.dealer],
+                          *_entered(session, r.deal), result, r.entered_at])
         transfer_rows += [[r.number, party(x.payer), party(x.payee), x.chips, x.reason] for x in r.transfers]
         balance_rows.append([r.number, *state.balances, state.basket])
     out = directory
     files = [
-        (out / "deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", "contract", "rank", "declarer",
-                             "partner", "tricks", "partner_tricks", "boston", "result", "entered_at"], deal_rows),
+        (out / "deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *ENTERED, "result", "entered_at"],
+         deal_rows),
         (out / "transfers.csv", ["deal", "from", "to", "chips", "reason"], transfer_rows),
         (out / "balances.csv", ["deal", *names, "basket"], balance_rows),
     ]
+    taken_back = storage.undone(conn, session)
+    if taken_back:
+        files.append((out / "undone.csv", ["deal", *ENTERED, "entered_at", "undone_at"],
+                      [[r.number, *_entered(session, r.deal), r.entered_at, at] for r, at in taken_back]))
     settled = storage.settlement(conn, session)
     if settled is not None:
         files.append((out / "settlement.csv", ["player", "net_chips", "money", "currency"],

@@ -38,7 +38,7 @@ def chip_value(text: str) -> Decimal:
             or value.as_tuple().exponent < MIN_CHIP_VALUE.as_tuple().exponent):
         raise LedgerError(f"--chip-value must be a positive decimal amount such as 0.10, from "
                           f"{MIN_CHIP_VALUE} to {MAX_CHIP_VALUE} with at most six decimals, not {clip(text)}")
-    return value.normalize() if value == value.to_integral_value() else value
+    return value.quantize(Decimal(1)) if value.as_tuple().exponent > 0 else value  # 1E+1 -> 10
 
 
 def clip(text: str, limit: int = 24) -> str:
@@ -74,6 +74,16 @@ def player_names(names: list[str], tariff: Tariff) -> list[str]:
             raise LedgerError(f"{name!r} is named twice; every player needs a distinct name")
         seen[key] = name
     return cleaned
+
+
+def session_name(text: str | None) -> str | None:
+    """A session's name, checked like a player's name."""
+    if text is None:
+        return None
+    name = clean_name(text)
+    if not name or len(name) > 80 or not all(c.isprintable() or c in JOINERS for c in name):
+        raise LedgerError(f"--name must be plain printable text of 1 to 80 characters, not {clip(text)}")
+    return name
 
 
 def new_session(conn: sqlite3.Connection, names: list[str], tariff: Tariff, value: Decimal,
@@ -136,10 +146,14 @@ def open_for_deals(session: Session) -> None:
                           "start another with `boston-ledger new`")
 
 
-def enter_deal(conn: sqlite3.Connection, deal: Deal) -> tuple[Session, Entered]:
-    """Score a deal of the current session and record it, all in one transaction."""
+def enter_deal(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None) -> tuple[Session, Entered]:
+    """Score a deal and record it, all in one transaction.
+
+    `session_id` is the session whose players the deal's seats refer to (default: the current
+    one), so a `new` in another terminal meanwhile cannot shift the deal into another session.
+    """
     with storage.writing(conn):
-        session = current(conn)
+        session = current(conn) if session_id is None else storage.load_session(conn, session_id)
         open_for_deals(session)
         before = storage.state(conn, session)
         outcome = engine.play(session.tariff, before, deal)

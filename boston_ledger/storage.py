@@ -327,6 +327,13 @@ def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: D
     return deal_id
 
 
+def _deal_of(session: Session, row: sqlite3.Row) -> Deal:
+    seat = session.seat
+    return Deal(contract=row["contract"], declarer=seat(row["declarer"]), partner=seat(row["partner"]),
+                tricks=row["tricks"], partner_tricks=row["partner_tricks"], rank=row["rank"],
+                boston=seat(row["boston"]))
+
+
 def deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = True) -> list[Recorded]:
     """The session's standing deals in order."""
     seat = session.seat
@@ -344,12 +351,22 @@ def deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = Tru
     return [
         Recorded(
             id=r["id"], number=i + 1, entered_at=r["entered_at"],
-            deal=Deal(contract=r["contract"], declarer=seat(r["declarer"]), partner=seat(r["partner"]),
-                      tricks=r["tricks"], partner_tricks=r["partner_tricks"], rank=r["rank"],
-                      boston=seat(r["boston"])),
-            transfers=tuple(by_deal.get(r["id"], ())),
+            deal=_deal_of(session, r), transfers=tuple(by_deal.get(r["id"], ())),
         )
         for i, r in enumerate(rows)
+    ]
+
+
+def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:
+    """The deals taken back with undo, with when, in the order they were entered."""
+    rows = conn.execute(
+        "SELECT d.*, u.undone_at FROM deals d JOIN undos u ON u.deal_id = d.id"
+        " WHERE d.session_id = ? ORDER BY d.id", (session.id,)
+    ).fetchall()
+    return [
+        (Recorded(id=r["id"], number=r["number"], entered_at=r["entered_at"],
+                  deal=_deal_of(session, r), transfers=()), r["undone_at"])
+        for r in rows
     ]
 
 

@@ -294,6 +294,10 @@ class _Reader:
             found[way] = schedules[name]
         if found["alone"] is None and found["with_partner"] is None:
             raise self.fail(where, "needs `alone` or `with_partner` (a schedule name)")
+        alone = found["alone"]
+        if alone is not None and alone.shares:
+            raise self.fail(f"{where} alone", f"schedule {alone.key!r} has `shares`, which need a partner; "
+                                              "name a schedule without `shares`")
         partnered = found["with_partner"]
         if partnered is not None and (partnered.kind != "tricks" or not partnered.shares):
             raise self.fail(f"{where} with_partner", "must name a `tricks` schedule with `shares`")

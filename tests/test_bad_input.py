@@ -409,3 +409,14 @@ def test_entry_point(isolated: Path, inputs: Path, session: bool, args):
     else:
         assert not isolated.exists()
     assert (inputs / "junk.db").read_bytes() == JUNK
+
+
+def test_a_tariff_giving_shares_to_a_lone_player_is_refused(cli, tmp_path: Path) -> None:
+    text = CLASSIC.read_text(encoding="utf-8").replace(
+        'ranks = ["junior"]\nwith_partner = "pair"\nalone = "alone"',
+        'ranks = ["junior"]\nwith_partner = "pair"\nalone = "pair"')
+    bad = tmp_path / "bad.toml"
+    bad.write_text(text, encoding="utf-8")
+    result = cli("new", *PLAYERS, "--tariff", str(bad), code=2)
+    assert_one_error_line(result.stdout, result.stderr)
+    assert "[contracts.junior] alone" in result.stderr and "shares" in result.stderr

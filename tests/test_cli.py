@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import sqlite3
 import subprocess
@@ -129,3 +130,43 @@ def test_installed_entry_points(tmp_path) -> None:
     done = subprocess.run(["boston-ledger", "status"], capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert not (tmp_path / "x.db").exists()
+
+
+def test_whole_chip_values_print_plainly(cli) -> None:
+    assert "Chip value 10." in cli("new", *PLAYERS, "--chip-value", "10").stdout
+    assert cli.json("status")["chip_value"] == "10"
+    cli("new", *PLAYERS, "--chip-value", "1e2")
+    assert cli.json("status")["chip_value"] == "100"
+
+
+def test_missing_boston_gets_a_reminder(table) -> None:
+    out = table("deal", "solo", "--declarer", "Anna", "--tricks", "8").stdout
+    assert "No boston claimed" in out
+    assert "No boston claimed" not in table("deal", "misere", "--declarer", "Anna", "--tricks", "0").stdout
+    assert "No boston claimed" not in table("deal", "solo", "--declarer", "Anna", "--tricks", "8",
+                                            "--boston", "Vera").stdout
+
+
+def test_a_deal_goes_to_the_session_its_names_came_from(tmp_path) -> None:
+    from decimal import Decimal
+
+    from boston_ledger import engine, ledger, storage
+    from boston_ledger.tariff import load
+
+    conn = storage.open_db(tmp_path / "t.db", create=True)
+    first = ledger.new_session(conn, PLAYERS, load("classic"), Decimal("1"), "")
+    ledger.new_session(conn, ["W", "X", "Y", "Z"], load("classic"), Decimal("1"), "")  # another terminal
+    session, _ = ledger.enter_deal(conn, engine.Deal("pass"), first)
+    assert session.id == first and session.players == tuple(PLAYERS)
+    assert storage.state(conn, ledger.current(conn)).deals == 0
+
+
+def test_a_terminal_without_utf8_gets_no_traceback(tmp_path) -> None:
+    env = {**os.environ, "BOSTON_LEDGER_DB": str(tmp_path / "x.db"), "PYTHONIOENCODING": "ascii"}
+    for args in (["new", "Анна", "Борис", "Вера", "Глеб"], ["deal", "pass"], ["status", "--json"],
+                 ["deal", "pass", "--declarer", "Жора"]):
+        done = subprocess.run(["boston-ledger", *args], capture_output=True, text=True, env=env, timeout=60)
+        assert "Traceback" not in done.stderr, done.stderr
+        assert done.returncode == (2 if "--declarer" in args else 0), done.stderr
+        if args[0] == "status":
+            assert json.loads(done.stdout)["balances"]["Анна"] == -20

@@ -116,6 +116,22 @@ def test_zero_sum_after_every_deal(ds: list[Deal]) -> None:
     for d in ds:
         out = engine.play(CLASSIC, state, d)
         assert all(t.chips > 0 and t.payer != t.payee for t in out.transfers)
-        state = engine.advance(state, out)
-        assert engine.zero_sum(state)
-        assert state.basket >= 0
+        after = engine.advance(state, out)
+        assert engine.zero_sum(after)
+        # the basket rules, checked from the outside: what it holds after each kind of deal
+        staked = state.basket + (40 if state.stake_due else 0)
+        assert sum(c for *_, c in by_reason(out, "stake")) == staked - state.basket
+        made = engine.made(CLASSIC, d)
+        if made is None:
+            assert after.basket == 2 * staked and not after.stake_due
+        elif made:
+            side = 1 + (d.partner is not None)
+            assert after.basket == staked % side and after.stake_due
+        elif d.partner is None and d.contract in ("junior", "senior"):
+            assert after.basket == staked % 3 and after.stake_due
+        else:
+            assert after.basket == 2 * staked and not after.stake_due
+        # only the declaring side and its opponents pay each other; the basket never pays a loser
+        losers = set() if made in (None, True) else {d.declarer, d.partner}
+        assert not any(t.payer is BASKET and t.payee in losers for t in out.transfers)
+        state = after

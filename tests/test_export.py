@@ -56,3 +56,15 @@ def test_export_reads_back(cli, tmp_path: Path) -> None:
     payments = read(out / "payments.csv")
     assert sum(Decimal(p["amount"]) for p in payments) == sum(
         -Decimal(m) for m in result["money"].values() if m.startswith("-"))
+
+
+def test_export_keeps_undone_deals(cli, tmp_path: Path) -> None:
+    cli("new", *NAMES)
+    cli("deal", "solo", "--declarer", "Вера", "--tricks", "7")
+    cli("undo")
+    cli("deal", "solo", "--declarer", "Вера", "--tricks", "8")
+    cli("export", str(tmp_path / "x"))
+    undone = read(tmp_path / "x" / "undone.csv")
+    assert [(u["deal"], u["declarer"], u["tricks"]) for u in undone] == [("1", "Вера", "7")]
+    assert undone[0]["undone_at"]
+    assert [d["tricks"] for d in read(tmp_path / "x" / "deals.csv")] == ["8"]

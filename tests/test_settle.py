@@ -43,7 +43,6 @@ def rebuild(payments, n: int) -> list[int]:
 def test_money_sums_to_zero_and_payments_rebuild_it(three: list[int], basket: int, value: str) -> None:
     balances = [*three, -sum(three) - basket]
     result = settlement.settle(balances, basket, Decimal(value))
-    assert sum(result.net_chips) == 0
     assert sum(result.cents) == 0
     for net, cents in zip(result.net_chips, result.cents):
         assert abs(net * Fraction(Decimal(value)) * 100 - cents) < 1  # rounded, never by a cent or more
