@@ -43,8 +43,8 @@ def balance(n: int) -> Text:
     return Text(str(n), style="bold green" if n > 0 else "bold red" if n < 0 else "bold")
 
 
-def describe(session: Session, deal: Deal) -> str:
-    """A deal in words: 'junior: Boris (5) with Gleb (4)'."""
+def describe(session: Session, deal: Deal, boston: bool = True) -> str:
+    """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'."""
     if deal.contract == PASS:
         return "all pass"
     name = session.players
@@ -53,14 +53,14 @@ def describe(session: Session, deal: Deal) -> str:
     rank = deal.rank
     if rank is None and contract is not None and len(contract.ranks) > 1:
         rank = contract.ranks[0]
-    head = deal.contract + (f" ({rank})" if rank and rank != deal.contract else "")
-    who = f"{name[deal.declarer]} ({deal.tricks})"
+    head = deal.contract + (f" {rank}" if rank and rank != deal.contract else "")
+    who = f"{name[deal.declarer]} {deal.tricks}"
     if deal.partner is not None:
-        who += f" with {name[deal.partner]} ({deal.partner_tricks})"
+        who += f" + {name[deal.partner]} {deal.partner_tricks}"
     elif contract is not None and contract.with_partner is not None:
         who += " alone"
-    extra = f", boston {name[deal.boston]}" if deal.boston is not None else ""
-    return f"{head}: {who}{extra}"
+    holder = f", boston {name[deal.boston]}" if boston and deal.boston is not None else ""
+    return f"{head} {who}{holder}"
 
 
 def result_word(outcome: Outcome) -> str:
@@ -133,20 +133,6 @@ def status_lines(session: Session, state: State) -> list[str]:
     return lines
 
 
-def brief(session: Session, deal: Deal) -> str:
-    """A deal in a few words for the history: 'junior Boris 5 + Gleb 4'."""
-    if deal.contract == PASS:
-        return "all pass"
-    name = session.players
-    assert deal.declarer is not None
-    contract = session.tariff.contracts.get(deal.contract)
-    rank = f" {deal.rank}" if deal.rank and contract is not None and len(contract.ranks) > 1 else ""
-    who = f"{name[deal.declarer]} {deal.tricks}"
-    if deal.partner is not None:
-        who += f" + {name[deal.partner]} {deal.partner_tricks}"
-    return f"{deal.contract}{rank} {who}"
-
-
 def history_table(session: Session, rows: Sequence[tuple[int, Position, Deal, Outcome, State]]) -> Table:
     n = len(session.players)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
@@ -162,7 +148,7 @@ def history_table(session: Session, rows: Sequence[tuple[int, Position, Deal, Ou
             change[n if t.payee is BASKET else t.payee] += t.chips
         tour = f"{pos.partie}.{pos.tour}" + (f" ×{pos.multiplier}" if pos.double else "")
         holder = "" if deal.boston is None else session.players[deal.boston]
-        table.add_row(str(number), tour, session.players[pos.dealer], brief(session, deal)
+        table.add_row(str(number), tour, session.players[pos.dealer], describe(session, deal, boston=False)
                       + ("" if outcome.made is None else f": {result_word(outcome)}"), holder, *map(signed, change[:n]), str(after.basket))
     return table
 
