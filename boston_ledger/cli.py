@@ -127,24 +127,35 @@ def new(
     chip_value: Annotated[str, typer.Option("--chip-value", help="Money per chip, a positive decimal.")] = "1",
     currency: Annotated[str, typer.Option(help="Currency code shown with money, e.g. EUR or RUB.")] = "",
     name: Annotated[Optional[str], typer.Option(help="A name for the session.")] = None,
+    condition: Annotated[Optional[list[str]], typer.Option(
+        "--condition", metavar="NAME", help="A condition of play agreed for the session (repeatable); "
+                                            "`boston-ledger tariffs show NAME` lists them.")] = None,
+    deals: Annotated[Optional[str], typer.Option("--deals", metavar="N",
+                                                 help="The agreed length of the session in deals.")] = None,
     db: DbOption = None,
 ) -> None:
     """Start a session and make it current.
 
-    Example: boston-ledger new Anna Boris Vera Gleb --tariff classic --chip-value 0.10
+    Example: boston-ledger new Anna Boris Vera Gleb --tariff classic --chip-value 0.10 --condition remise
     """
     from .tariff import load
 
-    t = load(tariff)
+    t = load(tariff, condition or ())
+    agreed = whole(deals, "--deals", 1, 100_000)
     value = ledger.chip_value(chip_value)
     code = ledger.currency(currency) if currency else ""
     names = ledger.player_names(players, t)
     label = ledger.session_name(name)
     conn = connect(db, create=True)
-    session_id = ledger.new_session(conn, names, t, value, code, label)
+    session_id = ledger.new_session(conn, names, t, value, code, label, agreed)
     out = console()
     out.print(f"Session {session_id} started: {', '.join(names)} (seat order; {names[0]} deals first).")
-    out.print(f"Tariff {t.name} ({t.digest}): {t.title}. Chip value {value}{' ' + code if code else ''}.")
+    unit = "chip" if t.has_basket else "point"
+    out.print(f"Tariff {t.name} ({t.digest}): {t.title}. One {unit} = {value}{' ' + code if code else ''}.")
+    if t.applied:
+        out.print(f"Conditions: {', '.join(t.applied)}.")
+    if agreed:
+        out.print(f"The session lasts {agreed} deals.")
 
 
 @app.command()
@@ -159,6 +170,10 @@ def deal(
     rank: Annotated[Optional[str], typer.Option(metavar="junior|senior",
                                                 help="The suit's rank, for solo and nine [default: junior].")] = None,
     boston: Annotated[Optional[str], typer.Option(metavar="NAME", help="Who held the boston (jack of diamonds).")] = None,
+    ace_turned: Annotated[bool, typer.Option("--ace-turned", help="The trump the dealer turned is an ace "
+                                                                  "(remise condition).")] = False,
+    carte_blanche: Annotated[Optional[str], typer.Option("--carte-blanche", metavar="NAME",
+                                                         help="Who declared a blank hand (Fontainebleau).")] = None,
     db: DbOption = None,
 ) -> None:
     """Record one deal of the current session and show what moved and why.
@@ -169,7 +184,7 @@ def deal(
 
     conn = connect(db)
     session = ledger.current(conn)
-    ledger.open_for_deals(session)
+    ledger.open_for_deals(session, storage.state(conn, session).deals)
     t = session.tariff
     key = t.contract_key(contract)
     if key is None:
@@ -188,12 +203,15 @@ def deal(
         partner_tricks=whole(partner_tricks, "--partner-tricks", 0, t.tricks),
         rank=rank_key,
         boston=None if boston is None else ledger.seat_of(session, boston, "--boston"),
+        ace_turned=ace_turned,
+        carte_blanche=None if carte_blanche is None else ledger.seat_of(session, carte_blanche, "--carte-blanche"),
     )
     session, entered = ledger.enter_deal(conn, d, session.id)
     out = console()
+    sheet = None if t.has_basket else ledger.sheet(conn, session)
     out.print(render.deal_table(session, entered.number, entered.position, entered.deal,
-                                entered.outcome, entered.after))
-    if d.boston is None and d.contract in t.contracts and "holder" in (
+                                entered.outcome, entered.after, sheet))
+    if t.boston and d.boston is None and d.contract in t.contracts and "holder" in (
             t.contracts[d.contract].boston_made, t.contracts[d.contract].boston_failed):
         out.print("No boston claimed. If somebody held it, `boston-ledger undo` and enter the deal "
                   "again with --boston NAME.", style="dim")
@@ -211,15 +229,23 @@ def status(db: DbOption = None, as_json: JsonOption = False) -> None:
     session = ledger.current(conn)
     state = storage.state(conn, session)
     pos = engine.position(session.tariff, state.deals)
+    points = not session.tariff.has_basket
+    shown = ledger.sheet(conn, session) if points else state.balances
+    left = None if session.agreed_deals is None else session.agreed_deals - state.deals
     if as_json:
         emit_json({
             "session": session.id,
             "name": session.name,
             "tariff": session.tariff.name,
             "tariff_hash": session.tariff.digest,
+            "scoring": session.tariff.scoring,
+            "conditions": list(session.tariff.applied),
             "players": list(session.players),
-            "balances": dict(zip(session.players, state.balances)),
+            "balances": dict(zip(session.players, shown)),
+            "net": dict(zip(session.players, state.balances)),
             "basket": state.basket,
+            "agreed_deals": session.agreed_deals,
+            "deals_left": left,
             "deals": state.deals,
             "partie": pos.partie,
             "tour": pos.tour,
@@ -237,7 +263,7 @@ def status(db: DbOption = None, as_json: JsonOption = False) -> None:
     out = console()
     for line in render.status_lines(session, state):
         out.print(line)
-    out.print(render.balances_table(session, state))
+    out.print(render.balances_table(session, shown, None if points else state.basket))
 
 
 @app.command()
@@ -275,7 +301,8 @@ def undo(db: DbOption = None) -> None:
     out = console()
     out.print(f"Deal {last.number} ({render.describe(session, last.deal)}) taken back; "
               "it stays on record as undone.")
-    out.print(render.balances_table(session, after))
+    out.print(render.balances_table(session, ledger.sheet(conn, session) if not session.tariff.has_basket
+                                    else after.balances, after.basket if session.tariff.has_basket else None))
 
 
 @app.command()
@@ -346,19 +373,59 @@ def tariffs_list() -> None:
 
     for name in shipped():
         t = load(name)
-        typer.echo(f"{name}\t{t.title}\t{t.source}")
+        conditions = f"\tconditions: {', '.join(t.conditions)}" if t.conditions else ""
+        typer.echo(f"{name}\t{t.title}\tsource: {t.source}{conditions}")
 
 
 @tariffs_app.command("show")
-def tariffs_show(name: Annotated[str, typer.Argument(metavar="NAME|PATH", help="A shipped tariff or a file.")]) -> None:
-    """The tariff's tables laid out like the seed's, to check at the table.
+def tariffs_show(
+    name: Annotated[str, typer.Argument(metavar="NAME|PATH", help="A shipped tariff or a file.")],
+    condition: Annotated[Optional[list[str]], typer.Option("--condition", metavar="NAME",
+                                                           help="Show it with this condition on (repeatable).")] = None,
+) -> None:
+    """The tariff's tables laid out like the seed's, and the conditions it supports.
 
-    Example: boston-ledger tariffs show classic
+    Example: boston-ledger tariffs show classic --condition philadelphia
     """
     from . import render
     from .tariff import load
 
-    render.print_all(console(), render.tariff_tables(load(name)))
+    render.print_all(console(), render.tariff_tables(load(name, condition or ())))
+
+
+@tariffs_app.command("check")
+def tariffs_check(path: Annotated[str, typer.Argument(metavar="FILE", help="A tariff file to validate.")]) -> None:
+    """Validate a tariff file: every problem with its location, exit 2 when there is any.
+
+    Example: boston-ledger tariffs check my-club.toml
+    """
+    from .tariff import check
+
+    tariff, problems = check(path)
+    if problems:
+        for problem in problems:
+            print(f"{PROG}: error: {' '.join(problem.split())}", file=sys.stderr)
+        sys.exit(2)
+    assert tariff is not None
+    print(f"ok: {path} is a valid tariff: {tariff.name}, {len(tariff.contracts)} contracts, "
+          f"{len(tariff.conditions)} conditions")
+
+
+@tariffs_app.command("new")
+def tariffs_new(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The new tariff's name; written to NAME.toml.")],
+    source: Annotated[str, typer.Option("--from", metavar="NAME|PATH", help="The tariff to start from.")] = "classic",
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+) -> None:
+    """Write a starting copy of a tariff for you to edit, then use it with `new --tariff FILE`.
+
+    Example: boston-ledger tariffs new my-club --from classic
+    """
+    from .tariff import write_copy
+
+    path = write_copy(name, source, force)
+    print(f"wrote {path}: edit it, check it with `{PROG} tariffs check {path}`, "
+          f"use it with `{PROG} new ... --tariff {path}`")
 
 
 def main() -> None:

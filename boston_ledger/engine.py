@@ -16,8 +16,8 @@ BASKET = None  # the party that is the pool in the middle of the table
 Party = int | None
 
 # Why chips moved; the order in which a breakdown shows them.
-REASONS = ("stake", "all-pass", "consolation", "overtricks", "undertricks", "slam",
-           "basket", "labet", "boston")
+REASONS = ("stake", "remise", "all-pass", "consolation", "contract", "overtricks", "undertricks", "slam",
+           "basket", "labet", "boston", "carte-blanche")
 
 
 class DealError(LedgerError):
@@ -35,6 +35,8 @@ class Deal:
     partner_tricks: int | None = None
     rank: str | None = None
     boston: int | None = None
+    ace_turned: bool = False  # remise: the trump turned by the dealer is an ace
+    carte_blanche: int | None = None  # the seat that declared a blank hand
 
 
 @dataclass(frozen=True)
@@ -79,6 +81,7 @@ class Outcome:
     transfers: tuple[Transfer, ...]
     made: bool | None  # None for an all-pass
     basket_won: bool
+    scores: tuple[int, ...] = ()  # what each seat writes on a points score sheet for this deal
 
 
 def position(tariff: Tariff, deals_before: int) -> Position:
@@ -104,10 +107,18 @@ def schedule_of(contract: Contract, deal: Deal) -> Schedule:
 def validate(tariff: Tariff, deal: Deal) -> None:
     """Raise DealError unless the deal can be scored under this tariff."""
     n = tariff.players
-    seats = [("declarer", deal.declarer), ("partner", deal.partner), ("boston", deal.boston)]
+    seats = [("declarer", deal.declarer), ("partner", deal.partner), ("boston", deal.boston),
+             ("carte-blanche", deal.carte_blanche)]
     for what, seat in seats:
         if seat is not None and not 0 <= seat < n:
             raise DealError(f"{what} seat {seat} is not at this table of {n}")
+    if deal.ace_turned and not tariff.remise:
+        raise DealError("--ace-turned counts only with the remise condition, which this session "
+                        "does not play; drop it")
+    if deal.carte_blanche is not None and not tariff.carte_blanche:
+        raise DealError(f"the {tariff.name} tariff pays nothing for a blank hand; drop --carte-blanche")
+    if deal.boston is not None and not tariff.boston:
+        raise DealError(f"the {tariff.name} tariff pays no boston; drop --boston")
     if deal.contract == PASS:
         extra = [name for name, value in (
             ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
@@ -146,37 +157,49 @@ def validate(tariff: Tariff, deal: Deal) -> None:
         allowed = ", ".join(contract.ranks)
         raise DealError(f"{deal.contract} has no rank {deal.rank!r}; "
                         + (f"it is played as {allowed}" if allowed else "it is played without a rank; drop --rank"))
+    if deal.rank is None and contract.ranks and contract.default_rank is None:
+        raise DealError(f"{deal.contract} needs --rank ({', '.join(contract.ranks)})")
     if deal.boston is not None and "holder" not in (contract.boston_made, contract.boston_failed):
         raise DealError(f"{deal.contract} is played without boston; drop --boston")
 
 
-def lines(schedule: Schedule, taken: int, tricks: int) -> tuple[bool, list[tuple[str, int]]]:
+def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,
+          base_reason: str = "consolation") -> tuple[bool, list[tuple[str, int]]]:
     """Whether the contract is made with `taken` tricks, and the per-opponent payment lines.
 
-    Each line is (reason, chips) before the rank and tour multipliers: consolation, over- or
-    undertricks, and the slam line that doubles the rest at all tricks made or none taken.
+    Each line is (reason, chips) before the rank and tour multipliers: the base payment
+    (consolation), over- or undertricks, and the slam line that multiplies the rest at all
+    tricks made or none taken.
     """
+    base = schedule.base(rank)
     if schedule.kind == "null":
-        return taken == 0, [("consolation", schedule.consolation)]
+        return taken == 0, [(base_reason, base)]
     made = taken >= schedule.bar
     if made:
-        count, reason, slam = taken - schedule.bar, "overtricks", taken == tricks
+        count, reason, per, slam = taken - schedule.bar, "overtricks", schedule.per_trick, \
+            schedule.slam if taken == tricks else 1
     elif taken == 0:
-        count, reason, slam = schedule.slam_against_undertricks, "undertricks", True
+        count, reason, per, slam = schedule.slam_against_undertricks, "undertricks", schedule.per_undertrick, \
+            schedule.slam_against
     else:
-        count, reason, slam = schedule.bar - taken, "undertricks", False
-    out = [("consolation", schedule.consolation), (reason, count * schedule.per_trick)]
-    if slam and schedule.slam > 1:
-        out.append(("slam", (schedule.consolation + count * schedule.per_trick) * (schedule.slam - 1)))
+        count, reason, per, slam = schedule.bar - taken, "undertricks", schedule.per_undertrick, 1
+    out = [(base_reason, base), (reason, count * per)]
+    if slam > 1:
+        out.append(("slam", (base + count * per) * (slam - 1)))
     return made, [line for line in out if line[1] > 0]
+
+
+def rank_of(contract: Contract, deal: Deal) -> str | None:
+    return deal.rank or contract.default_rank
 
 
 def made(tariff: Tariff, deal: Deal) -> bool | None:
     """Whether a deal's contract was made; None for an all-pass."""
     if deal.contract == PASS:
         return None
-    schedule = schedule_of(tariff.contracts[deal.contract], deal)
-    return lines(schedule, (deal.tricks or 0) + (deal.partner_tricks or 0), tariff.tricks)[0]
+    contract = tariff.contracts[deal.contract]
+    taken = (deal.tricks or 0) + (deal.partner_tricks or 0)
+    return lines(schedule_of(contract, deal), taken, tariff.tricks, rank_of(contract, deal))[0]
 
 
 def _split(total: int, parties: Sequence[int]) -> list[int]:
@@ -200,41 +223,55 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         basket += (payee is BASKET) * chips - (payer is BASKET) * chips
 
     if state.stake_due:
-        for seat in range(n):
+        for seat in (range(n) if tariff.stake_payer == "each" else [pos.dealer]):
             move(seat, BASKET, tariff.stake, "stake")
+    if deal.ace_turned:
+        move(pos.dealer, BASKET, tariff.remise, "remise")
+    if deal.carte_blanche is not None:
+        for seat in range(n):
+            if seat != deal.carte_blanche:
+                move(seat, deal.carte_blanche, tariff.carte_blanche * pos.multiplier, "carte-blanche")
 
     if deal.contract == PASS:
-        content = basket  # the basket doubles: each pays a share, the dealer any remainder
-        for seat in range(n):
-            if seat != pos.dealer:
-                move(seat, BASKET, content // n, "all-pass")
-        move(pos.dealer, BASKET, content - content // n * (n - 1), "all-pass")
-        return Outcome(tuple(out), made=None, basket_won=False)
+        if tariff.all_pass == "double":
+            content = basket  # the basket doubles: each pays a share, the dealer any remainder
+            for seat in range(n):
+                if seat != pos.dealer:
+                    move(seat, BASKET, content // n, "all-pass")
+            move(pos.dealer, BASKET, content - content // n * (n - 1), "all-pass")
+        return Outcome(tuple(out), made=None, basket_won=False, scores=(0,) * n)
 
     contract = tariff.contracts[deal.contract]
     schedule = schedule_of(contract, deal)
-    rank = deal.rank or (contract.ranks[0] if contract.ranks else None)
+    rank = rank_of(contract, deal)
     factor = (tariff.ranks[rank].multiplier if rank else 1) * pos.multiplier
     assert deal.declarer is not None and deal.tricks is not None
     side = [deal.declarer] + ([deal.partner] if deal.partner is not None else [])
     opponents = [s for s in range(n) if s not in side]
     own = {deal.declarer: deal.tricks, deal.partner: deal.partner_tricks}
-    made, pay = lines(schedule, sum(own[s] or 0 for s in side), tariff.tricks)
+    taken = sum(own[s] or 0 for s in side)
+    base_reason = "consolation" if tariff.scoring == "chips" else "contract"
+    made, pay = lines(schedule, taken, tariff.tricks, rank, base_reason)
+    total = sum(chips for _, chips in pay) * factor
+    scores = [0] * n
     basket_won = False
 
     if made:
         for member in side:
+            scores[member] = total
             for opponent in opponents:
                 for reason, chips in pay:
                     move(opponent, member, chips * factor, reason)
-        for member, share in zip(side, _split(basket, side)):
-            move(BASKET, member, share, "basket")
-        basket_won = True
+        if tariff.has_basket:
+            for member, share in zip(side, _split(basket, side)):
+                move(BASKET, member, share, "basket")
+            basket_won = True
     else:
         failing = side if not schedule.shares else [
             s for s, share in zip(side, schedule.shares) if (own[s] or 0) < share
         ]
         for member in failing:
+            scores[member] = -total
             for opponent in opponents:
                 for reason, chips in pay:
                     move(member, opponent, chips * factor, reason)
@@ -244,13 +281,14 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
             shares[0] += labet - sum(shares)  # the declarer (first of the side) pays any odd chip
             for member, share in zip(failing, shares):
                 move(member, BASKET, share, "labet")
-        else:  # "opponents": the basket goes to the opponents, a remainder staying in it
+        elif schedule.failed_basket == "opponents":  # the basket goes to them, a remainder staying
             for opponent, share in zip(opponents, _split(basket, opponents)):
                 move(BASKET, opponent, share, "basket")
             basket_won = True
 
     rule = contract.boston_made if made else contract.boston_failed
-    amount = tariff.boston * pos.multiplier
+    slam = made and schedule.kind == "tricks" and taken == tariff.tricks
+    amount = tariff.boston * pos.multiplier * (tariff.boston_slam if slam else 1)
     if rule == "holder" and deal.boston is not None:
         for seat in range(n):
             if seat != deal.boston:
@@ -259,7 +297,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         for seat in range(n):
             if seat != deal.declarer:
                 move(deal.declarer, seat, amount, "boston")
-    return Outcome(tuple(out), made=made, basket_won=basket_won)
+    return Outcome(tuple(out), made=made, basket_won=basket_won, scores=tuple(scores))
 
 
 def advance(state: State, outcome: Outcome) -> State:

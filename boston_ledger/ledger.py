@@ -87,9 +87,10 @@ def session_name(text: str | None) -> str | None:
 
 
 def new_session(conn: sqlite3.Connection, names: list[str], tariff: Tariff, value: Decimal,
-                code: str, name: str | None = None) -> int:
+                code: str, name: str | None = None, agreed_deals: int | None = None) -> int:
     with storage.writing(conn):
-        return storage.create_session(conn, player_names(names, tariff), tariff, value, code, name)
+        return storage.create_session(conn, player_names(names, tariff), tariff, value, code, name,
+                                      agreed_deals)
 
 
 def current(conn: sqlite3.Connection) -> Session:
@@ -140,10 +141,13 @@ def walk(session: Session, recorded: list[storage.Recorded]) -> list[Walked]:
     return out
 
 
-def open_for_deals(session: Session) -> None:
+def open_for_deals(session: Session, played: int | None = None) -> None:
     if session.settled:
         raise LedgerError(f"session {session.id} is settled and takes no more deals; "
                           "start another with `boston-ledger new`")
+    if played is not None and session.agreed_deals is not None and played >= session.agreed_deals:
+        raise LedgerError(f"the {session.agreed_deals} agreed deals of session {session.id} are played; "
+                          "settle it with `boston-ledger settle`")
 
 
 def enter_deal(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None) -> tuple[Session, Entered]:
@@ -154,8 +158,8 @@ def enter_deal(conn: sqlite3.Connection, deal: Deal, session_id: int | None = No
     """
     with storage.writing(conn):
         session = current(conn) if session_id is None else storage.load_session(conn, session_id)
-        open_for_deals(session)
         before = storage.state(conn, session)
+        open_for_deals(session, before.deals)
         outcome = engine.play(session.tariff, before, deal)
         after = engine.advance(before, outcome)
         if not engine.zero_sum(after):  # by construction; checked all the same
@@ -183,6 +187,17 @@ def undo_last(conn: sqlite3.Connection) -> tuple[Session, storage.Recorded, Stat
         storage.undo(conn, last.id)
         after = storage.state(conn, session)
     return session, last, after
+
+
+def sheet(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
+    """A points session's score sheet: what each player has written, replayed from the deals."""
+    scores = [0] * len(session.players)
+    state = State.start(len(session.players))
+    for r in storage.deals(conn, session, with_transfers=False):
+        outcome = engine.play(session.tariff, state, r.deal)
+        state = engine.advance(state, outcome)
+        scores = [a + b for a, b in zip(scores, outcome.scores)]
+    return tuple(scores)
 
 
 def settlement_result(session: Session, state: State) -> dict:

@@ -27,7 +27,7 @@ REASON_LABELS = {
 }
 
 
-FAILED_BASKET = {"labet": "labet", "opponents": "to opponents"}
+FAILED_BASKET = {"labet": "labet", "opponents": "to opponents", "none": "—"}
 
 
 def signed(n: int) -> Text:
@@ -68,6 +68,7 @@ def result_word(outcome: Outcome) -> str:
 
 
 def where(pos: Position) -> str:
+    """Partie and tour, and whether the tour is double."""
     kind = f"double tour ×{pos.multiplier}" if pos.double else "simple tour"
     return f"partie {pos.partie}, tour {pos.tour} ({kind})"
 
@@ -87,12 +88,22 @@ def net_by_reason(transfers: Iterable[Transfer], n: int) -> dict[str, list[int]]
 
 
 def deal_table(session: Session, number: int, pos: Position, deal: Deal, outcome: Outcome,
-               after: State) -> Group:
-    """What moved and why in one deal, then everyone's balance."""
+               after: State, sheet: Sequence[int] | None = None) -> Group:
+    """What moved and why in one deal, then everyone's balance (or, on points, the score sheet)."""
     n = len(session.players)
-    heading = Text(f"Deal {number} · {where(pos)} · dealer {session.players[pos.dealer]}\n", style="bold")
+    place = where(pos) if len(session.tariff.tours) > 1 else f"of {session.agreed_deals}" if session.agreed_deals else ""
+    heading = Text(f"Deal {number}{' · ' + place if place else ''} · dealer {session.players[pos.dealer]}\n",
+                   style="bold")
     heading.append(describe(session, deal) + (f" — {result_word(outcome)}" if outcome.made is not None else ""),
                    style="not bold")
+    if sheet is not None:
+        table = Table()
+        table.add_column("")
+        for name in session.players:
+            table.add_column(name, justify="right")
+        table.add_row("this deal", *map(signed, outcome.scores))
+        table.add_row(Text("score", style="bold"), *map(balance, sheet))
+        return Group(heading, table)
     table = Table()
     table.add_column("why")
     for name in session.players:
@@ -108,12 +119,16 @@ def deal_table(session: Session, number: int, pos: Position, deal: Deal, outcome
     return Group(heading, table)
 
 
-def balances_table(session: Session, state: State) -> Table:
-    table = Table(title_justify="left")
+def balances_table(session: Session, values: Sequence[int], basket: int | None) -> Table:
+    """Each player's balance (or score), and the basket when the tariff has one."""
+    table = Table()
     for name in session.players:
         table.add_column(name, justify="right")
-    table.add_column("basket", justify="right", style="cyan")
-    table.add_row(*map(balance, [*state.balances, state.basket]))
+    cells = list(values)
+    if basket is not None:
+        table.add_column("basket", justify="right", style="cyan")
+        cells.append(basket)
+    table.add_row(*map(balance, cells))
     return table
 
 
@@ -121,15 +136,25 @@ def status_lines(session: Session, state: State) -> list[str]:
     pos = engine.position(session.tariff, state.deals)
     t = session.tariff
     label = f"session {session.id}" + (f" “{session.name}”" if session.name else "")
+    unit = "chip" if t.has_basket else "point"
+    conditions = f" with {', '.join(t.applied)}" if t.applied else ""
     lines = [
-        f"{label}: {', '.join(session.players)} · tariff {t.name} ({t.digest}) · "
-        f"chip {session.chip_value}{' ' + session.currency if session.currency else ''}",
+        f"{label}: {', '.join(session.players)} · tariff {t.name}{conditions} ({t.digest}) · "
+        f"{unit} {session.chip_value}{' ' + session.currency if session.currency else ''}",
         f"{state.deals} deal{'s' if state.deals != 1 else ''} played"
         + (" · settled" if session.settled else
-           f" · next: deal {pos.number}, {where(pos)}, dealer {session.players[pos.dealer]}"),
+           f" · next: deal {pos.number}, " + (f"{where(pos)}, " if len(t.tours) > 1 else "")
+           + f"dealer {session.players[pos.dealer]}"),
     ]
     if not session.settled and state.stake_due and t.stake:
-        lines.append(f"the next deal opens with a stake of {t.stake} from each player")
+        who = "each player" if t.stake_payer == "each" else f"the dealer, {session.players[pos.dealer]}"
+        lines.append(f"the next deal opens with a stake of {t.stake} from {who}")
+    if session.agreed_deals is not None:
+        left = session.agreed_deals - state.deals
+        lines.append(f"{left} of the {session.agreed_deals} agreed deals remain" if left else
+                     f"all {session.agreed_deals} agreed deals are played; settle the session")
+    if not t.has_basket:
+        lines.append("scores as written on the sheet:")
     return lines
 
 
@@ -179,62 +204,91 @@ def payment_lines(session: Session, result: dict) -> list[str]:
     return [f"{p['from']} pays {p['to']} {p['amount']}{code}" for p in result["payments"]]
 
 
-def schedule_row(schedule: Schedule, tricks: int, factor: int) -> list[str]:
+def schedule_row(schedule: Schedule, tricks: int, factor: int, rank: str | None = None) -> list[str]:
     """A schedule's amounts from all tricks down to none, signed as the seed prints them."""
     out = []
     for taken in range(tricks, -1, -1):
-        made, pay = engine.lines(schedule, taken, tricks)
+        made, pay = engine.lines(schedule, taken, tricks, rank)
         amount = sum(c for _, c in pay) * factor
         out.append(f"+{amount}" if made else f"-{amount}")
     return out
 
 
+def _rules(t: Tariff) -> list[str]:
+    """The tariff's mechanisms in words."""
+    if not t.has_basket:
+        lines = [f"{t.players} players; a score sheet of points: no basket, no stake, no boston; "
+                 "all pass scores nothing; settled by the pairwise differences of the scores"]
+    else:
+        payer = "each player" if t.stake_payer == "each" else "the dealer alone"
+        lines = [f"{t.players} players; stake {t.stake} from {payer} at the first deal and after the basket is won; "
+                 f"all pass: the basket doubles; boston pays {t.boston} from each other player"
+                 + (f" (×{t.boston_slam} in a slam)" if t.boston_slam > 1 else "")]
+        if t.remise:
+            lines.append(f"remise: the dealer pays {t.remise} into the basket when the turned trump is an ace")
+        if t.carte_blanche:
+            lines.append(f"carte blanche: {t.carte_blanche} from each other player to who declares a blank hand")
+    if len(t.tours) > 1:
+        lines.append(f"a partie is {len(t.tours)} tours of {t.players} deals; tour multipliers "
+                     + " ".join(str(m) for m in t.tours)
+                     + " (payments between players" + ("; the basket is never multiplied)" if t.has_basket else ")"))
+    return lines
+
+
 def tariff_tables(t: Tariff) -> list[Table | str]:
     """The tariff laid out like the seed's: one row per contract, way and rank, by tricks."""
     out: list[Table | str] = [
-        f"{t.title} — {t.name} ({t.digest})",
+        f"{t.title} — {t.name} ({t.digest})" + (f", with {', '.join(t.applied)}" if t.applied else ""),
         f"source: {t.source}",
-        f"{t.players} players; stake {t.stake} each at the first deal and after the basket is won; "
-        f"all pass: the basket doubles; boston pays {t.boston} from each other player",
-        f"a partie is {len(t.tours)} tours of {t.players} deals; tour multipliers "
-        + " ".join(str(m) for m in t.tours)
-        + " (payments between players; the basket is never multiplied)",
+        *_rules(t),
+        *t.notes,
     ]
-    table = Table(title="Chips each member of the declaring side receives from (+) or pays to (-) "
-                        "each opponent, by tricks taken", title_justify="left")
+    what = ("Chips each member of the declaring side receives from (+) or pays to (-) each opponent"
+            if t.has_basket else "Points each member of the declaring side scores (+) or loses (-)")
+    table = Table(title=f"{what}, by tricks taken", title_justify="left")
     table.add_column("contract")
     table.add_column("bar", justify="right")
     table.add_column("failed: basket")
     for taken in range(t.tricks, -1, -1):
         table.add_column(str(taken), justify="right")
-    nulls = Table(title="Misères and other no-trick contracts (made when the declarer takes no trick)",
+    nulls = Table(title="Misères, nulls and other no-trick contracts (made when the declarer takes no trick)",
                   title_justify="left")
     nulls.add_column("contract")
-    nulls.add_column("made: each opponent pays", justify="right")
-    nulls.add_column("failed: pays each opponent", justify="right")
+    nulls.add_column("made: each opponent pays" if t.has_basket else "made: scores", justify="right")
+    nulls.add_column("failed: pays each opponent" if t.has_basket else "failed: loses", justify="right")
     nulls.add_column("failed: basket")
     for key, contract in t.contracts.items():
         ways = [("with a partner", contract.with_partner), ("alone", contract.alone)]
         for way, schedule in ways:
             if schedule is None:
                 continue
-            if schedule.kind == "null":
-                nulls.add_row(key, str(schedule.consolation), str(schedule.consolation),
-                              FAILED_BASKET[schedule.failed_basket])
-                continue
             for rank in contract.ranks or [None]:
                 factor = t.ranks[rank].multiplier if rank else 1
                 label = key + (f" ({rank})" if rank and rank != key else "")
                 if contract.with_partner is not None and contract.alone is not None:
                     label += f", {way}"
+                if schedule.kind == "null":
+                    value = str(schedule.base(rank) * factor)
+                    nulls.add_row(label, value, value, FAILED_BASKET[schedule.failed_basket])
+                    continue
                 bar = str(schedule.bar) + (f" ({'+'.join(map(str, schedule.shares))})" if schedule.shares else "")
                 table.add_row(label, bar, FAILED_BASKET[schedule.failed_basket],
-                              *schedule_row(schedule, t.tricks, factor))
-    out.append(table)
+                              *schedule_row(schedule, t.tricks, factor, rank))
+    if table.row_count:
+        out.append(table)
     if nulls.row_count:
         out.append(nulls)
-    out.append("with a partner, the columns are the pair's tricks together; a member who took his "
-               "share neither pays nor receives when the pair fails")
+    out.append("with a partner, the columns are the pair's tricks together"
+               + ("; a member who took his share neither pays nor receives when the pair fails"
+                  if any(s.shares for s in t.schedules.values()) else ""))
+    if t.conditions:
+        conditions = Table(title="Conditions a session may agree (new --condition NAME)", title_justify="left")
+        conditions.add_column("condition")
+        conditions.add_column("what it changes")
+        for key, c in t.conditions.items():
+            state = " (on)" if key in t.applied else " (already so in this tariff)" if c.in_force else ""
+            conditions.add_row(key + state, c.title)
+        out.append(conditions)
     return out
 
 

@@ -53,7 +53,8 @@ CREATE TABLE sessions (
     tariff_text TEXT NOT NULL,
     tariff_hash TEXT NOT NULL,
     chip_value TEXT NOT NULL,
-    currency TEXT NOT NULL
+    currency TEXT NOT NULL,
+    agreed_deals INTEGER CHECK (agreed_deals > 0)
 ) STRICT;
 CREATE TABLE players (
     id INTEGER PRIMARY KEY,
@@ -74,6 +75,8 @@ CREATE TABLE deals (
     tricks INTEGER,
     partner_tricks INTEGER,
     boston INTEGER REFERENCES players(id),
+    ace_turned INTEGER NOT NULL DEFAULT 0 CHECK (ace_turned IN (0, 1)),
+    carte_blanche INTEGER REFERENCES players(id),
     entered_at TEXT NOT NULL
 ) STRICT;
 CREATE INDEX deals_by_session ON deals (session_id, id);
@@ -216,6 +219,7 @@ class Session:
     players: tuple[str, ...]
     player_ids: tuple[int, ...]
     settled: bool
+    agreed_deals: int | None = None
 
     def seat(self, player_id: int | None) -> int | None:
         return None if player_id is None else self.player_ids.index(player_id)
@@ -225,11 +229,12 @@ class Session:
 
 
 def create_session(conn: sqlite3.Connection, players: list[str], tariff: Tariff,
-                   chip_value: Decimal, currency: str, name: str | None = None) -> int:
+                   chip_value: Decimal, currency: str, name: str | None = None,
+                   agreed_deals: int | None = None) -> int:
     cur = conn.execute(
-        "INSERT INTO sessions (name, created_at, tariff_name, tariff_text, tariff_hash, chip_value, currency)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?)",
-        (name, now(), tariff.name, tariff.text, tariff.digest, str(chip_value), currency),
+        "INSERT INTO sessions (name, created_at, tariff_name, tariff_text, tariff_hash, chip_value, currency,"
+        " agreed_deals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (name, now(), tariff.name, tariff.text, tariff.digest, str(chip_value), currency, agreed_deals),
     )
     session_id = cur.lastrowid
     conn.executemany(
@@ -260,7 +265,7 @@ def load_session(conn: sqlite3.Connection, session_id: int) -> Session:
         tariff=parse(row["tariff_text"], origin=f"the tariff stored with session {session_id}"),
         chip_value=Decimal(row["chip_value"]), currency=row["currency"],
         players=tuple(p["name"] for p in players), player_ids=tuple(p["id"] for p in players),
-        settled=settled is not None,
+        settled=settled is not None, agreed_deals=row["agreed_deals"],
     )
 
 
@@ -315,9 +320,11 @@ def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: D
 
     cur = conn.execute(
         "INSERT INTO deals (session_id, number, contract, rank, declarer, partner, tricks,"
-        " partner_tricks, boston, entered_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " partner_tricks, boston, ace_turned, carte_blanche, entered_at)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (session.id, number, deal.contract, deal.rank, player(deal.declarer), player(deal.partner),
-         deal.tricks, deal.partner_tricks, player(deal.boston), now()),
+         deal.tricks, deal.partner_tricks, player(deal.boston), int(deal.ace_turned),
+         player(deal.carte_blanche), now()),
     )
     deal_id = cur.lastrowid
     conn.executemany(
@@ -331,7 +338,8 @@ def _deal_of(session: Session, row: sqlite3.Row) -> Deal:
     seat = session.seat
     return Deal(contract=row["contract"], declarer=seat(row["declarer"]), partner=seat(row["partner"]),
                 tricks=row["tricks"], partner_tricks=row["partner_tricks"], rank=row["rank"],
-                boston=seat(row["boston"]))
+                boston=seat(row["boston"]), ace_turned=bool(row["ace_turned"]),
+                carte_blanche=seat(row["carte_blanche"]))
 
 
 def deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = True) -> list[Recorded]:

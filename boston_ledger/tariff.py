@@ -1,25 +1,36 @@
 """Tariff files: read, validate and look up the numbers of a Boston system.
 
 A tariff is a TOML file under `tariffs/`. This module knows its shape, never its numbers.
+A file may `extends` another (its tables are merged over the base's), and a session may
+turn on the file's `[conditions.NAME]`, each a set of changes merged over the tariff.
 """
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable, Iterable
 
 from .errors import LedgerError
 
 PASS = "pass"
 BOSTON_RULES = ("holder", "none", "declarer-pays")
-FAILED_BASKET = ("labet", "opponents")
+FAILED_BASKET = ("labet", "opponents", "none")
+SCORING = ("chips", "points")
+ALL_PASS = ("double", "nothing")
+STAKE_PAYERS = ("each", "dealer")
+LIMIT = 10**6  # no tariff number is larger than this
 
 
 class TariffError(LedgerError):
     """A tariff file that cannot be used; the message says where and what is expected."""
+
+    def __init__(self, message: str, problems: list[str] | None = None):
+        super().__init__(message)
+        self.problems = problems or [message]
 
 
 @dataclass(frozen=True)
@@ -31,17 +42,26 @@ class Rank:
 
 @dataclass(frozen=True)
 class Schedule:
-    """How a contract pays: a trick table (`tricks`) or a flat value made on no trick (`null`)."""
+    """How a contract pays: a trick table (`tricks`) or a value made on no trick (`null`).
+
+    `consolation` is the base payment: one number, or one per rank (`by_rank`).
+    """
 
     key: str
     kind: str
     bar: int
     consolation: int
     per_trick: int
+    per_undertrick: int
     slam: int
+    slam_against: int
     slam_against_undertricks: int
     shares: tuple[int, ...]
     failed_basket: str
+    by_rank: dict[str, int] = field(default_factory=dict)
+
+    def base(self, rank: str | None) -> int:
+        return self.by_rank[rank] if self.by_rank and rank is not None else self.consolation
 
 
 @dataclass(frozen=True)
@@ -49,6 +69,7 @@ class Contract:
     key: str
     names: tuple[str, ...]
     ranks: tuple[str, ...]
+    default_rank: str | None
     alone: Schedule | None
     with_partner: Schedule | None
     boston_made: str
@@ -56,30 +77,50 @@ class Contract:
 
 
 @dataclass(frozen=True)
+class Condition:
+    key: str
+    title: str
+    seed: str
+    in_force: bool  # already part of this tariff: turning it on changes nothing
+
+
+@dataclass(frozen=True)
 class Tariff:
     name: str
     title: str
     source: str
+    scoring: str
     players: int
     tricks: int
     ranks: dict[str, Rank]
     tours: tuple[int, ...]
     stake: int
+    stake_payer: str
+    remise: int
     all_pass: str
     pass_names: tuple[str, ...]
     boston: int
+    boston_slam: int
+    carte_blanche: int
     schedules: dict[str, Schedule]
     contracts: dict[str, Contract]
+    conditions: dict[str, Condition]
+    applied: tuple[str, ...]
+    notes: tuple[str, ...]
     text: str
 
     @property
     def digest(self) -> str:
-        """A short hash of the file's content, naming exactly this tariff."""
+        """A short hash of the tariff's full text, naming exactly this tariff."""
         return hashlib.sha256(self.text.encode()).hexdigest()[:12]
 
     @property
     def deals_per_partie(self) -> int:
         return self.players * len(self.tours)
+
+    @property
+    def has_basket(self) -> bool:
+        return self.scoring == "chips"
 
     def contract_key(self, word: str) -> str | None:
         """The contract (or `pass`) a player's word means, in English or Russian."""
@@ -99,6 +140,9 @@ class Tariff:
         return None
 
 
+# ---- finding and reading files -----------------------------------------------------------------
+
+
 def tariff_dirs() -> list[Path]:
     """Where shipped tariffs live: inside the installed package, or the source tree's `tariffs/`."""
     here = Path(__file__).resolve().parent
@@ -114,54 +158,240 @@ def shipped() -> dict[str, Path]:
     return found
 
 
-def locate(name_or_path: str) -> Path:
+def locate(name_or_path: str, relative_to: Path | None = None) -> Path:
     """The file a `--tariff` value names: a shipped tariff's name, or a path to a TOML file."""
     files = shipped()
     if name_or_path in files:
         return files[name_or_path]
     path = Path(name_or_path).expanduser()
+    if relative_to is not None and not path.is_absolute():
+        path = relative_to / path
     if path.is_file():
         return path
+    if path.is_dir():
+        raise TariffError(f"{path} is a folder; give the path of a tariff's TOML file")
     known = ", ".join(sorted(files)) or "none"
-    raise TariffError(
-        f"no tariff {name_or_path!r}: give a shipped tariff ({known}) or the path of a TOML file"
-    )
+    raise TariffError(f"no tariff {name_or_path!r}: give a shipped tariff ({known}) or the path of a TOML file")
 
 
-def load(name_or_path: str) -> Tariff:
-    """Read and validate a tariff by name or path."""
-    path = locate(name_or_path)
+def _read(path: Path) -> tuple[dict, str]:
     try:
         text = path.read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as e:
-        raise TariffError(f"cannot read tariff file {path}: {e}") from None
-    return parse(text, origin=str(path))
+    except UnicodeDecodeError:
+        raise TariffError(f"{path}: not a UTF-8 text file; a tariff is TOML text") from None
+    except OSError as e:
+        raise TariffError(f"cannot read tariff file {path}: {e.strerror}") from None
+    return _toml(text, str(path)), text
+
+
+def _toml(text: str, origin: str) -> dict:
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise TariffError(f"{origin}: not valid TOML: {e}") from None
+
+
+def merge(base: dict, over: dict) -> dict:
+    """`over` merged into a copy of `base`: tables merge key by key, anything else replaces."""
+    out = copy.deepcopy(base)
+    for key, value in over.items():
+        if isinstance(value, dict) and isinstance(out.get(key), dict):
+            out[key] = merge(out[key], value)
+        else:
+            out[key] = copy.deepcopy(value)
+    return out
+
+
+def _remove(data: dict, paths: Any, where: str) -> None:
+    if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
+        raise TariffError(f"{where} remove: must be a list of dotted key paths such as \"contracts.junior.with_partner\"")
+    for dotted in paths:
+        node = data
+        *parents, last = dotted.split(".")
+        for part in parents:
+            node = node.get(part) if isinstance(node, dict) else None
+        if not isinstance(node, dict) or last not in node:
+            raise TariffError(f"{where} remove: {dotted!r} is not in the tariff")
+        del node[last]
+
+
+def _resolve(data: dict, origin: str, folder: Path | None, seen: tuple[str, ...] = ()) -> tuple[dict, bool]:
+    """The tariff with its `extends` chain merged in; whether there was one."""
+    head = data.get("tariff")
+    base_name = head.get("extends") if isinstance(head, dict) else None
+    if base_name is None:
+        return data, False
+    if not isinstance(base_name, str) or not base_name.strip():
+        raise TariffError(f"{origin}: [tariff] extends: must name a shipped tariff or a file")
+    if base_name in seen:
+        raise TariffError(f"{origin}: [tariff] extends: {base_name!r} extends itself in a loop")
+    path = locate(base_name, relative_to=folder)
+    base, _ = _read(path)
+    base, _ = _resolve(base, str(path), path.parent, seen + (base_name,))
+    own = copy.deepcopy(data)
+    removals = own.pop("remove", [])
+    del own["tariff"]["extends"]
+    merged = merge(base, own)
+    _remove(merged, removals, f"{origin}:")
+    return merged, True
+
+
+def effective_text(data: dict, note: str) -> str:
+    """A resolved tariff as TOML, as stored with a session."""
+    import tomli_w
+
+    return f"# {note}\n" + tomli_w.dumps(data)
+
+
+def apply_conditions(data: dict, names: Iterable[str], origin: str) -> dict:
+    """The tariff with the named conditions turned on, in order."""
+    table = data.get("conditions", {})
+    out = copy.deepcopy(data)
+    applied = list(out.get("tariff", {}).get("conditions", []))
+    for name in names:
+        condition = table.get(name) if isinstance(table, dict) else None
+        if not isinstance(condition, dict):
+            known = ", ".join(table) if isinstance(table, dict) and table else "none"
+            raise TariffError(f"the tariff has no condition {name!r}; its conditions: {known}")
+        if name in applied:
+            raise TariffError(f"condition {name!r} is named twice; give each condition once")
+        out = merge(out, condition.get("set", {}))
+        _remove(out, condition.get("remove", []), f"{origin}: [conditions.{name}]")
+        applied.append(name)
+    out.setdefault("tariff", {})["conditions"] = applied
+    return out
+
+
+def load(name_or_path: str, conditions: Iterable[str] = ()) -> Tariff:
+    """Read, resolve and validate a tariff by name or path, with conditions turned on."""
+    path = locate(name_or_path)
+    data, text = _read(path)
+    data, extended = _resolve(data, str(path), path.parent)
+    conditions = list(conditions)
+    if conditions:
+        data = apply_conditions(data, conditions, str(path))
+    if extended or conditions:
+        what = f"{path.name}" + (f" with conditions {', '.join(conditions)}" if conditions else "")
+        text = effective_text(data, f"boston-ledger: the tariff in force: {what}")
+    return build(data, text, str(path))
 
 
 def parse(text: str, origin: str = "<tariff>") -> Tariff:
-    """Validate a tariff's TOML text and build the Tariff; TariffError names the first problem."""
+    """A tariff from its TOML text (as stored with a session, or a user's file)."""
+    data, extended = _resolve(_toml(text, origin), origin, None)
+    if extended:
+        text = effective_text(data, f"boston-ledger: the tariff in force: {origin}")
+    return build(data, text, origin)
+
+
+def check(path_text: str) -> tuple[Tariff | None, list[str]]:
+    """Every problem of a tariff file, each with its location; the tariff when there are none."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise TariffError(f"{origin}: not valid TOML: {e}") from None
-    return _Reader(origin).tariff(data, text)
+        path = locate(path_text)
+        data, text = _read(path)
+        data, _ = _resolve(data, str(path), path.parent)
+    except TariffError as e:
+        return None, e.problems
+    reader = _Reader(str(path), collect=True)
+    tariff = reader.tariff(data, text)
+    problems = list(reader.problems)
+    if not problems:
+        for name in data.get("conditions", {}) or {}:
+            try:
+                build(apply_conditions(data, [name], str(path)), text, f"{path} with condition {name}")
+            except TariffError as e:
+                problems += e.problems
+    return (None if problems else tariff), problems
+
+
+def write_copy(name: str, source: str, force: bool = False) -> Path:
+    """Write `source` (resolved) as NAME.toml for a user to edit; atomically, never over a file
+    unless `force`."""
+    import os
+    import tempfile
+
+    path = Path(name if name.endswith(".toml") else f"{name}.toml").expanduser()
+    stem = path.stem
+    if not stem or not all(c.isalnum() or c in "-_." for c in stem):
+        raise TariffError(f"a tariff name is letters, digits, '-' and '_', not {name!r}")
+    if path.exists() and not force:
+        raise TariffError(f"{path} already exists; choose another name or add --force to replace it")
+    origin = locate(source)
+    data, _ = _read(origin)
+    data, _ = _resolve(data, str(origin), origin.parent)
+    data.setdefault("tariff", {})["name"] = stem
+    data["tariff"].pop("conditions", None)
+    text = effective_text(data, f"boston-ledger tariff {stem!r}, a copy of {origin.name} to edit. "
+                                "Check it with `boston-ledger tariffs check FILE`.")
+    build(data, text, str(path))  # the copy must be valid before it is written
+    folder = path.parent if str(path.parent) else Path(".")
+    try:
+        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except OSError as e:
+        raise TariffError(f"cannot write {path}: {e.strerror}") from None
+    return path
+
+
+def build(data: dict, text: str, origin: str) -> Tariff:
+    reader = _Reader(origin, collect=True)
+    tariff = reader.tariff(data, text)
+    if reader.problems:
+        raise TariffError(reader.problems[0], reader.problems)
+    assert tariff is not None
+    return tariff
+
+
+# ---- validation -------------------------------------------------------------------------------
+
+
+class _Problem(Exception):
+    pass
+
+
+class _Skip(Exception):
+    """A table that refers to another table already reported broken: nothing more to say."""
 
 
 class _Reader:
-    """Validation with locations: every error says `file: [table] key: what is expected`."""
+    """Validation with locations: every error says `file: [table] key: what is expected`.
 
-    def __init__(self, origin: str):
+    Each table is checked on its own, so one run finds a problem in every table that has one.
+    """
+
+    def __init__(self, origin: str, collect: bool = False):
         self.origin = origin
+        self.problems: list[str] = []
 
-    def fail(self, where: str, message: str) -> TariffError:
-        return TariffError(f"{self.origin}: {where}: {message}")
+    def fail(self, where: str, message: str) -> _Problem:
+        return _Problem(f"{self.origin}: {where}: {message}")
+
+    def each(self, items: Iterable[tuple[str, Any]], build: Callable[[str, Any], Any]) -> dict:
+        out = {}
+        for key, raw in items:
+            try:
+                out[key] = build(key, raw)
+            except _Problem as e:
+                self.problems.append(str(e))
+            except _Skip:
+                pass
+        return out
+
+    def guard(self, fn: Callable[[], Any], default: Any = None) -> Any:
+        try:
+            return fn()
+        except _Problem as e:
+            self.problems.append(str(e))
+            return default
 
     def table(self, data: dict, key: str, where: str, required: bool = True) -> dict:
         value = data.get(key)
         if value is None and not required:
             return {}
         if not isinstance(value, dict):
-            raise self.fail(where, f"missing table [{key}]" if value is None else "must be a table")
+            raise self.fail(where, f"missing table [{key}]" if value is None else f"[{key}] must be a table")
         return value
 
     def keys(self, data: dict, where: str, allowed: set[str]) -> None:
@@ -177,7 +407,8 @@ class _Reader:
             raise self.fail(f"{where} {key}", f"must be a whole number {low}..{high}, not {value!r}")
         return value
 
-    def word(self, data: dict, key: str, where: str, choices: tuple[str, ...] | None = None, default: str | None = None) -> str:
+    def word(self, data: dict, key: str, where: str, choices: tuple[str, ...] | None = None,
+             default: str | None = None) -> str:
         value = data.get(key, default)
         if not isinstance(value, str) or not value.strip():
             raise self.fail(f"{where} {key}", f"must be a non-empty string, not {value!r}")
@@ -191,20 +422,62 @@ class _Reader:
             raise self.fail(f"{where} {key}", "must be a list of non-empty strings")
         return tuple(value)
 
-    def tariff(self, data: dict, text: str) -> Tariff:
-        self.keys(data, "top level", {"tariff", "ranks", "partie", "basket", "boston", "schedules", "contracts"})
+    def tariff(self, data: dict, text: str) -> Tariff | None:
+        top = {"tariff", "ranks", "partie", "basket", "boston", "bonuses", "schedules", "contracts",
+               "conditions", "notes"}
+        self.guard(lambda: self.keys(data, "top level", top))
+        head = self.guard(lambda: self.head(data), {})
+        players = self.guard(lambda: self.whole(head, "players", "[tariff]", 2, 8), 4)
+        tricks = self.guard(lambda: self.whole(head, "tricks", "[tariff]", 1, 52), 13)
+        scoring = self.guard(lambda: self.word(head, "scoring", "[tariff]", choices=SCORING), "chips")
+        ranks = self.each(self.guard(lambda: self.table(data, "ranks", "top level"), {}).items(), self.rank)
+        tours = self.guard(lambda: self.tours(data), (1,))
+        basket = self.guard(lambda: self.table(data, "basket", "top level"), {})
+        basket_values = self.guard(lambda: self.basket(basket, scoring), None)
+        boston = self.guard(lambda: self.table(data, "boston", "top level"), {})
+        boston_values = self.guard(lambda: self.boston(boston, scoring), None)
+        bonuses = self.guard(lambda: self.table(data, "bonuses", "top level", required=False), {})
+        carte_blanche = self.guard(lambda: self.bonuses(bonuses), 0)
+        schedules = self.each(self.guard(lambda: self.table(data, "schedules", "top level"), {}).items(),
+                              lambda k, raw: self.schedule(k, raw, tricks, scoring, ranks))
+        raw_schedules = data.get("schedules") if isinstance(data.get("schedules"), dict) else {}
+        broken = set(raw_schedules) - set(schedules)
+        contracts = self.each(self.guard(lambda: self.table(data, "contracts", "top level"), {}).items(),
+                              lambda k, raw: self.contract(k, raw, schedules, ranks, broken))
+        if not contracts and not any("[contracts" in p for p in self.problems):
+            self.problems.append(f"{self.origin}: [contracts]: no contract defined")
+        conditions = self.each(
+            self.guard(lambda: self.table(data, "conditions", "top level", required=False), {}).items(),
+            self.condition)
+        applied = self.guard(lambda: self.words(head, "conditions", "[tariff]"), ())
+        notes = self.guard(lambda: self.words(data, "notes", "top level"), ())
+        if self.problems or basket_values is None or boston_values is None:
+            return None
+        stake, stake_payer, remise, all_pass, pass_names = basket_values
+        return Tariff(
+            name=head["name"], title=head["title"], source=head["source"], scoring=scoring,
+            players=players, tricks=tricks, ranks=ranks, tours=tours,
+            stake=stake, stake_payer=stake_payer, remise=remise, all_pass=all_pass, pass_names=pass_names,
+            boston=boston_values[0], boston_slam=boston_values[1], carte_blanche=carte_blanche,
+            schedules=schedules, contracts=contracts, conditions=conditions, applied=applied,
+            notes=notes, text=text,
+        )
+
+    def head(self, data: dict) -> dict:
         head = self.table(data, "tariff", "top level")
-        self.keys(head, "[tariff]", {"name", "title", "source", "scoring", "players", "tricks"})
-        self.word(head, "scoring", "[tariff]", choices=("chips",))
-        players = self.whole(head, "players", "[tariff]", 2, 8)
-        tricks = self.whole(head, "tricks", "[tariff]", 1, 52)
-        ranks = {}
-        for key, raw in self.table(data, "ranks", "top level").items():
-            where = f"[ranks.{key}]"
-            if not isinstance(raw, dict):
-                raise self.fail(where, "must be a table")
-            self.keys(raw, where, {"names", "multiplier"})
-            ranks[key] = Rank(key, self.words(raw, "names", where), self.whole(raw, "multiplier", where, 1, 1000))
+        self.keys(head, "[tariff]", {"name", "title", "source", "scoring", "players", "tricks", "conditions"})
+        for key in ("name", "title", "source"):
+            self.word(head, key, "[tariff]")
+        return head
+
+    def rank(self, key: str, raw: Any) -> Rank:
+        where = f"[ranks.{key}]"
+        if not isinstance(raw, dict):
+            raise self.fail(where, "must be a table")
+        self.keys(raw, where, {"names", "multiplier"})
+        return Rank(key, self.words(raw, "names", where), self.whole(raw, "multiplier", where, 1, 1000, default=1))
+
+    def tours(self, data: dict) -> tuple[int, ...]:
         partie = self.table(data, "partie", "top level")
         self.keys(partie, "[partie]", {"tours"})
         tours = partie.get("tours")
@@ -212,49 +485,43 @@ class _Reader:
             isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= 100 for t in tours
         ):
             raise self.fail("[partie] tours", "must be a non-empty list of multipliers (whole numbers 1..100), one per tour")
-        basket = self.table(data, "basket", "top level")
-        self.keys(basket, "[basket]", {"stake", "all_pass", "pass_names"})
-        boston = self.table(data, "boston", "top level")
-        self.keys(boston, "[boston]", {"amount"})
-        schedules = {
-            key: self.schedule(key, raw, tricks)
-            for key, raw in self.table(data, "schedules", "top level").items()
-        }
-        contracts = {
-            key: self.contract(key, raw, schedules, ranks)
-            for key, raw in self.table(data, "contracts", "top level").items()
-        }
-        if not contracts:
-            raise self.fail("[contracts]", "no contract defined")
-        return Tariff(
-            name=self.word(head, "name", "[tariff]"),
-            title=self.word(head, "title", "[tariff]"),
-            source=self.word(head, "source", "[tariff]"),
-            players=players,
-            tricks=tricks,
-            ranks=ranks,
-            tours=tuple(tours),
-            stake=self.whole(basket, "stake", "[basket]", 0, 10**6),
-            all_pass=self.word(basket, "all_pass", "[basket]", choices=("double",)),
-            pass_names=self.words(basket, "pass_names", "[basket]"),
-            boston=self.whole(boston, "amount", "[boston]", 0, 10**6),
-            schedules=schedules,
-            contracts=contracts,
-            text=text,
-        )
+        return tuple(tours)
 
-    def schedule(self, key: str, raw: Any, tricks: int) -> Schedule:
+    def basket(self, basket: dict, scoring: str) -> tuple:
+        self.keys(basket, "[basket]", {"stake", "stake_payer", "remise", "all_pass", "pass_names"})
+        stake = self.whole(basket, "stake", "[basket]", 0, LIMIT)
+        payer = self.word(basket, "stake_payer", "[basket]", choices=STAKE_PAYERS, default="each")
+        remise = self.whole(basket, "remise", "[basket]", 0, LIMIT, default=0)
+        all_pass = self.word(basket, "all_pass", "[basket]", choices=ALL_PASS)
+        if scoring == "points" and (stake or remise or all_pass != "nothing"):
+            raise self.fail("[basket]", "a points tariff has no basket: stake = 0, no remise, all_pass = \"nothing\"")
+        return stake, payer, remise, all_pass, self.words(basket, "pass_names", "[basket]")
+
+    def boston(self, boston: dict, scoring: str) -> tuple[int, int]:
+        self.keys(boston, "[boston]", {"amount", "slam_multiplier"})
+        amount = self.whole(boston, "amount", "[boston]", 0, LIMIT)
+        if scoring == "points" and amount:
+            raise self.fail("[boston] amount", "a points tariff pays no boston: must be 0")
+        return amount, self.whole(boston, "slam_multiplier", "[boston]", 1, 100, default=1)
+
+    def bonuses(self, bonuses: dict) -> int:
+        self.keys(bonuses, "[bonuses]", {"carte_blanche"})
+        return self.whole(bonuses, "carte_blanche", "[bonuses]", 0, LIMIT, default=0)
+
+    def schedule(self, key: str, raw: Any, tricks: int, scoring: str, ranks: dict[str, Rank]) -> Schedule:
         where = f"[schedules.{key}]"
         if not isinstance(raw, dict):
             raise self.fail(where, "must be a table")
         kind = self.word(raw, "kind", where, choices=("tricks", "null"))
         failed_basket = self.word(raw, "failed_basket", where, choices=FAILED_BASKET)
+        if (scoring == "points") != (failed_basket == "none"):
+            raise self.fail(f"{where} failed_basket", "must be \"none\" exactly when the tariff scores points")
         if kind == "null":
             self.keys(raw, where, {"kind", "value", "failed_basket"})
-            value = self.whole(raw, "value", where, 0, 10**6)
-            return Schedule(key, kind, 0, value, 0, 1, 0, (), failed_basket)
-        self.keys(raw, where, {"kind", "bar", "shares", "consolation", "per_trick", "slam",
-                               "slam_against_undertricks", "failed_basket"})
+            value, by_rank = self.amount(raw, "value", where, ranks)
+            return Schedule(key, kind, 0, value, 0, 0, 1, 1, 0, (), failed_basket, by_rank)
+        self.keys(raw, where, {"kind", "bar", "shares", "consolation", "per_trick", "per_undertrick", "slam",
+                               "slam_against", "slam_against_undertricks", "failed_basket"})
         bar = self.whole(raw, "bar", where, 1, tricks)
         shares = raw.get("shares", [])
         if shares:
@@ -262,36 +529,66 @@ class _Reader:
                     or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in shares)
                     or sum(shares) != bar):
                 raise self.fail(f"{where} shares", f"must be two whole numbers (declarer, partner) summing to bar = {bar}")
+        consolation, by_rank = self.amount(raw, "consolation", where, ranks)
+        per_trick = self.whole(raw, "per_trick", where, 0, LIMIT)
+        slam = self.whole(raw, "slam", where, 1, 100, default=1)
         return Schedule(
-            key, kind, bar,
-            consolation=self.whole(raw, "consolation", where, 0, 10**6),
-            per_trick=self.whole(raw, "per_trick", where, 0, 10**6),
-            slam=self.whole(raw, "slam", where, 1, 100, default=1),
+            key, kind, bar, consolation, per_trick,
+            per_undertrick=self.whole(raw, "per_undertrick", where, 0, LIMIT, default=per_trick),
+            slam=slam,
+            slam_against=self.whole(raw, "slam_against", where, 1, 100, default=slam),
             slam_against_undertricks=self.whole(raw, "slam_against_undertricks", where, 0, tricks, default=bar),
-            shares=tuple(shares),
-            failed_basket=failed_basket,
+            shares=tuple(shares), failed_basket=failed_basket, by_rank=by_rank,
         )
 
-    def contract(self, key: str, raw: Any, schedules: dict[str, Schedule], ranks: dict[str, Rank]) -> Contract:
+    def amount(self, raw: dict, key: str, where: str, ranks: dict[str, Rank]) -> tuple[int, dict[str, int]]:
+        """A base amount: one whole number, or a table with one per rank."""
+        value = raw.get(key)
+        if isinstance(value, dict):
+            unknown = sorted(set(value) - set(ranks))
+            if unknown:
+                raise self.fail(f"{where} {key}", f"unknown rank {unknown[0]!r}; [ranks] defines {', '.join(ranks)}")
+            by_rank = {r: self.whole(value, r, f"{where} {key}", 0, LIMIT) for r in value}
+            if not by_rank:
+                raise self.fail(f"{where} {key}", "an empty table; give a value for each rank")
+            return 0, by_rank
+        return self.whole(raw, key, where, 0, LIMIT), {}
+
+    def contract(self, key: str, raw: Any, schedules: dict[str, Schedule], ranks: dict[str, Rank],
+                 broken: set[str] = frozenset()) -> Contract:
         where = f"[contracts.{key}]"
         if not isinstance(raw, dict):
             raise self.fail(where, "must be a table")
         if key == PASS:
             raise self.fail(where, f"{PASS!r} is the all-pass, not a contract")
-        self.keys(raw, where, {"names", "ranks", "alone", "with_partner", "boston_made", "boston_failed"})
+        self.keys(raw, where, {"names", "ranks", "default_rank", "alone", "with_partner", "boston_made",
+                               "boston_failed"})
         rank_keys = self.words(raw, "ranks", where)
         for r in rank_keys:
             if r not in ranks:
                 raise self.fail(f"{where} ranks", f"unknown rank {r!r}; [ranks] defines {', '.join(ranks) or 'none'}")
+        default_rank = raw.get("default_rank")
+        if default_rank is not None and default_rank not in rank_keys:
+            raise self.fail(f"{where} default_rank", f"must be one of the contract's ranks ({', '.join(rank_keys)})")
+        if default_rank is None and len(rank_keys) == 1:
+            default_rank = rank_keys[0]
         found: dict[str, Schedule | None] = {}
         for way in ("alone", "with_partner"):
             name = raw.get(way)
             if name is None:
                 found[way] = None
                 continue
+            if name in broken:
+                raise _Skip()
             if name not in schedules:
                 raise self.fail(f"{where} {way}", f"unknown schedule {name!r}; [schedules] defines {', '.join(schedules)}")
-            found[way] = schedules[name]
+            schedule = schedules[name]
+            if schedule.by_rank:
+                gaps = [r for r in rank_keys if r not in schedule.by_rank]
+                if gaps or not rank_keys:
+                    raise self.fail(f"[schedules.{name}]", f"its table has no value for rank "
+                                    f"{(gaps or ['(none)'])[0]!r}, which {where} is played in")
+            found[way] = schedule
         if found["alone"] is None and found["with_partner"] is None:
             raise self.fail(where, "needs `alone` or `with_partner` (a schedule name)")
         alone = found["alone"]
@@ -299,14 +596,24 @@ class _Reader:
             raise self.fail(f"{where} alone", f"schedule {alone.key!r} has `shares`, which need a partner; "
                                               "name a schedule without `shares`")
         partnered = found["with_partner"]
-        if partnered is not None and (partnered.kind != "tricks" or not partnered.shares):
-            raise self.fail(f"{where} with_partner", "must name a `tricks` schedule with `shares`")
+        if partnered is not None and partnered.kind != "tricks":
+            raise self.fail(f"{where} with_partner", "must name a `tricks` schedule")
         return Contract(
-            key=key,
-            names=self.words(raw, "names", where),
-            ranks=rank_keys,
-            alone=found["alone"],
-            with_partner=partnered,
+            key=key, names=self.words(raw, "names", where), ranks=rank_keys, default_rank=default_rank,
+            alone=alone, with_partner=partnered,
             boston_made=self.word(raw, "boston_made", where, choices=BOSTON_RULES, default="holder"),
             boston_failed=self.word(raw, "boston_failed", where, choices=BOSTON_RULES, default="holder"),
         )
+
+    def condition(self, key: str, raw: Any) -> Condition:
+        where = f"[conditions.{key}]"
+        if not isinstance(raw, dict):
+            raise self.fail(where, "must be a table")
+        self.keys(raw, where, {"title", "seed", "set", "remove", "in_force"})
+        if "set" in raw and not isinstance(raw["set"], dict):
+            raise self.fail(f"{where} set", "must be a table of changes merged over the tariff")
+        self.words(raw, "remove", where)
+        in_force = raw.get("in_force", False)
+        if not isinstance(in_force, bool):
+            raise self.fail(f"{where} in_force", "must be true or false")
+        return Condition(key, self.word(raw, "title", where), raw.get("seed", "") or "", in_force)

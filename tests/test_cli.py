@@ -133,7 +133,7 @@ def test_installed_entry_points(tmp_path) -> None:
 
 
 def test_whole_chip_values_print_plainly(cli) -> None:
-    assert "Chip value 10." in cli("new", *PLAYERS, "--chip-value", "10").stdout
+    assert "One chip = 10." in cli("new", *PLAYERS, "--chip-value", "10").stdout
     assert cli.json("status")["chip_value"] == "10"
     cli("new", *PLAYERS, "--chip-value", "1e2")
     assert cli.json("status")["chip_value"] == "100"
