@@ -273,7 +273,25 @@ def load(name_or_path: str, conditions: Iterable[str] = ()) -> Tariff:
     if extended or conditions:
         what = f"{path.name}" + (f" with conditions {', '.join(conditions)}" if conditions else "")
         text = effective_text(data, f"boston-ledger: the tariff in force: {what}")
-    return build(data, text, str(path))
+    tariff = build(data, text, str(path))
+    problems = _condition_problems(data, text, str(path), skip=conditions)
+    if problems:
+        raise TariffError(problems[0], problems)
+    return tariff
+
+
+def _condition_problems(data: dict, text: str, origin: str, skip: Iterable[str] = ()) -> list[str]:
+    """What goes wrong when each condition of the tariff is turned on by itself."""
+    problems: list[str] = []
+    table = data.get("conditions")
+    for name in table if isinstance(table, dict) else ():
+        if name in skip or name in data.get("tariff", {}).get("conditions", []):
+            continue
+        try:
+            build(apply_conditions(data, [name], origin), text, f"{origin} with condition {name}")
+        except TariffError as e:
+            problems += e.problems
+    return problems
 
 
 def parse(text: str, origin: str = "<tariff>") -> Tariff:
@@ -294,13 +312,7 @@ def check(path_text: str) -> tuple[Tariff | None, list[str]]:
         return None, e.problems
     reader = _Reader(str(path), collect=True)
     tariff = reader.tariff(data, text)
-    problems = list(reader.problems)
-    if not problems:
-        for name in data.get("conditions", {}) or {}:
-            try:
-                build(apply_conditions(data, [name], str(path)), text, f"{path} with condition {name}")
-            except TariffError as e:
-                problems += e.problems
+    problems = list(reader.problems) or _condition_problems(data, text, str(path))
     return (None if problems else tariff), problems
 
 

@@ -1,0 +1,291 @@
+"""Every Boston of the seeds: samouchitel, Fontainebleau, Tambov and the ten conditions."""
+
+from __future__ import annotations
+
+from decimal import Decimal
+from pathlib import Path
+
+import pytest
+
+from boston_ledger import engine
+from boston_ledger.engine import BASKET, Deal, State
+from boston_ledger.tariff import load
+from conftest import PLAYERS
+
+A, B, V, G = range(4)
+
+# Seed 003: «5 взяток 3 2 1 6 „ 8 7 6 7 „ 13 12 11 8 „ 18 17 16 9 „ 23 22 21 13 „ 50 49 48»
+SAMOUCHITEL = {"5": (3, 2, 1), "6": (8, 7, 6), "7": (13, 12, 11), "8": (18, 17, 16), "9": (23, 22, 21),
+               "13": (50, 49, 48)}
+# «М. нуль 15 Б. нуль 25 М. в открытую 35 Б. в открытую 45»
+NULLS = {"small-null": 15, "big-null": 25, "small-open": 35, "big-open": 45}
+
+
+def score(tariff, deal: Deal, state: State | None = None) -> tuple[int, ...]:
+    return engine.play(tariff, state or State.start(4), deal).scores
+
+
+def by_reason(outcome, reason):
+    return [(t.payer, t.payee, t.chips) for t in outcome.transfers if t.reason == reason]
+
+
+# ---- samouchitel ---------------------------------------------------------------------------
+
+SAM = load("samouchitel")
+
+
+@pytest.mark.parametrize("contract, values", SAMOUCHITEL.items())
+def test_samouchitel_trump_table(contract: str, values: tuple[int, int, int]) -> None:
+    bar = int(contract)
+    for rank, value in zip(("first", "second", "third"), values):
+        assert score(SAM, Deal(contract, A, None, bar, None, rank))[A] == value
+        if bar < 13:  # 2 points for every trick beyond what was owed
+            assert score(SAM, Deal(contract, A, None, bar + 1, None, rank))[A] == value + 2
+            assert score(SAM, Deal(contract, A, None, 13, None, rank))[A] == value + 2 * (13 - bar)
+        for short in (bar - 1, 0):  # the whole declared value is written off
+            assert score(SAM, Deal(contract, A, None, short, None, rank)) == (-value, 0, 0, 0)
+
+
+@pytest.mark.parametrize("contract, value", NULLS.items())
+def test_samouchitel_nulls(contract: str, value: int) -> None:
+    assert score(SAM, Deal(contract, B, None, 0)) == (0, value, 0, 0)
+    assert score(SAM, Deal(contract, B, None, 1)) == (0, -value, 0, 0)
+
+
+def test_samouchitel_partner_owes_three_more_together() -> None:
+    assert score(SAM, Deal("5", A, G, 5, 3, "second")) == (2, 0, 0, 2)  # 8 together: made
+    assert score(SAM, Deal("5", A, G, 6, 1, "second")) == (-2, 0, 0, -2)  # 7: both lose
+    assert score(SAM, Deal("6", A, G, 4, 7, "first")) == (12, 0, 0, 12)  # 11 of 9: +2 over
+    with pytest.raises(engine.DealError, match="played alone"):
+        engine.play(SAM, State.start(4), Deal("7", A, G, 5, 3, "first"))
+
+
+def test_samouchitel_session_through_the_cli(cli) -> None:
+    cli("new", *PLAYERS, "--tariff", "samouchitel", "--deals", "4", "--chip-value", "0.05")
+    cli("deal", "6", "--declarer", "Anna", "--partner", "Boris", "--tricks", "6", "--partner-tricks", "4",
+        "--rank", "first")  # 10 of 9 together: 8 + 2 each
+    cli("deal", "малый-нуль", "--declarer", "Vera", "--tricks", "1")  # failed: -15
+    cli("deal", "7", "--declarer", "Gleb", "--tricks", "6", "--rank", "третья")  # failed: -11
+    status = cli.json("status")
+    assert status["balances"] == {"Anna": 10, "Boris": 10, "Vera": -15, "Gleb": -11}
+    assert status["basket"] == 0 and status["deals_left"] == 1 and status["scoring"] == "points"
+    # each player's net is the sum over the others of (his score - theirs)
+    assert status["net"] == {"Anna": 0 + 25 + 21, "Boris": 0 + 25 + 21, "Vera": -25 - 25 - 4,
+                             "Gleb": -21 - 21 + 4}
+    cli("deal", "pass")
+    err = cli("deal", "pass", code=2).stderr
+    assert "4 agreed deals" in err
+    result = cli.json("settle")
+    assert result["net_chips"] == {"Anna": 46, "Boris": 46, "Vera": -54, "Gleb": -38}
+    assert result["money"] == {"Anna": "2.30", "Boris": "2.30", "Vera": "-2.70", "Gleb": "-1.90"}
+
+
+def test_samouchitel_refuses_what_it_does_not_have(cli) -> None:
+    cli("new", *PLAYERS, "--tariff", "samouchitel")
+    assert "needs --rank" in cli("deal", "5", "--declarer", "Anna", "--tricks", "5", code=2).stderr
+    assert "no boston" in cli("deal", "5", "--declarer", "Anna", "--tricks", "5", "--rank", "first",
+                              "--boston", "Vera", code=2).stderr
+    assert "no contract" in cli("deal", "solo", "--declarer", "Anna", "--tricks", "8", code=2).stderr
+    assert cli.json("status")["deals_left"] is None
+
+
+# ---- Fontainebleau -------------------------------------------------------------------------
+
+FONT = load("fontainebleau")
+
+
+def test_fontainebleau_dealer_stakes_fifty() -> None:
+    out = engine.play(FONT, State.start(4), Deal("pass"))
+    assert by_reason(out, "stake") == [(A, BASKET, 50)]
+    assert engine.advance(State.start(4), out).basket == 100
+
+
+def test_fontainebleau_carte_blanche_and_double_boston_in_a_slam() -> None:
+    out = engine.play(FONT, State.start(4), Deal("junior", B, G, 10, 3, boston=V, carte_blanche=A))
+    assert by_reason(out, "carte-blanche") == [(B, A, 10), (V, A, 10), (G, A, 10)]
+    assert by_reason(out, "boston") == [(A, V, 4), (B, V, 4), (G, V, 4)]  # doubled in a slam
+    plain = engine.play(FONT, State.start(4), Deal("junior", B, G, 5, 4, boston=V))
+    assert by_reason(plain, "boston") == [(A, V, 2), (B, V, 2), (G, V, 2)]
+    double_tour = State(balances=(0,) * 4, deals=32)
+    out = engine.play(FONT, double_tour, Deal("pass", carte_blanche=V))
+    assert by_reason(out, "carte-blanche") == [(A, V, 20), (B, V, 20), (G, V, 20)]
+
+
+def test_classic_has_no_carte_blanche(table) -> None:
+    assert "blank hand" in table("deal", "pass", "--carte-blanche", "Anna", code=2).stderr
+
+
+# ---- Tambov ----------------------------------------------------------------------------------
+
+TAMBOV = load("tambov")
+
+
+def per_opponent(tariff, deal: Deal) -> int:
+    out = engine.play(tariff, State.start(4), deal)
+    opponent = next(s for s in range(4) if s not in (deal.declarer, deal.partner))
+    return sum(c if p == opponent else -c for p, q, c in
+               [(t.payer, t.payee, t.chips) for t in out.transfers if t.reason in
+                ("consolation", "overtricks", "undertricks", "slam")]
+               if deal.declarer in (p, q) and opponent in (p, q))
+
+
+def test_tambov_six_and_eight_with_a_partner() -> None:
+    assert per_opponent(TAMBOV, Deal("six", A, G, 6, 4)) == 6
+    assert per_opponent(TAMBOV, Deal("six", A, G, 7, 5)) == 10
+    assert per_opponent(TAMBOV, Deal("six", A, G, 6, 3)) == 0  # the partner fell short, not the declarer
+    assert per_opponent(TAMBOV, Deal("six", A, G, 5, 4)) == -8
+    assert per_opponent(TAMBOV, Deal("eight", A, G, 8, 5)) == 24
+    assert per_opponent(TAMBOV, Deal("eight", A, G, 7, 5)) == -14
+    assert per_opponent(TAMBOV, Deal("junior", A, G, 5, 3)) == 2  # the classic purchase stays
+
+
+def test_tambov_six_alone_fails_to_the_opponents() -> None:
+    out = engine.play(TAMBOV, State.start(4), Deal("six", A, None, 5))
+    assert by_reason(out, "basket") == [(BASKET, B, 13), (BASKET, V, 13), (BASKET, G, 13)]
+    assert by_reason(out, "consolation") == [(A, B, 4), (A, V, 4), (A, G, 4)]
+
+
+# ---- the ten conditions ----------------------------------------------------------------------
+
+
+def test_remise_condition(cli) -> None:
+    cli("new", *PLAYERS, "--condition", "remise")
+    cli("deal", "pass", "--ace-turned")  # dealer Anna: stake 40, remise 2, doubled
+    status = cli.json("status")
+    assert status["basket"] == 84 and status["conditions"] == ["remise"]
+    assert status["balances"]["Anna"] == -10 - 2 - 12  # the dealer pays the remainder: 42 - 3 × 10
+    cli("new", *PLAYERS)
+    assert "remise" in cli("deal", "pass", "--ace-turned", code=2).stderr
+
+
+def test_with_purchase_has_no_partners(cli) -> None:
+    cli("new", *PLAYERS, "--condition", "with-purchase")
+    err = cli("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5",
+              "--partner-tricks", "3", code=2).stderr
+    assert "played alone" in err
+    cli("deal", "junior", "--declarer", "Anna", "--tricks", "5")
+
+
+def test_simple_game_has_no_double_tours() -> None:
+    t = load("classic", ["simple"])
+    assert engine.position(t, 32).multiplier == 1
+    assert engine.position(load("classic"), 32).multiplier == 2
+
+
+@pytest.mark.parametrize("condition, contract, made_at, base, zero", [
+    ("philadelphia", "philadelphia", 10, 24, 2 * 24 + 13 * 8),
+    ("sovereign", "sovereign", 12, 32, 2 * 32 + 13 * 8),
+    ("grand-sovereign", "grand-sovereign", 13, 72, 2 * 72 + 13 * 8),
+])
+def test_big_contracts_exist_only_with_their_condition(condition, contract, made_at, base, zero) -> None:
+    t = load("classic", [condition])
+    assert per_opponent(t, Deal(contract, A, None, made_at)) == base
+    assert per_opponent(t, Deal(contract, A, None, made_at - 1)) == -(base + 4)
+    assert per_opponent(t, Deal(contract, A, None, 0)) == -zero
+    assert per_opponent(t, Deal(contract, A, None, made_at, rank="senior")) == 2 * base
+    assert contract not in load("classic").contracts
+
+
+def test_conditions_already_in_force_change_nothing() -> None:
+    base = load("classic")
+    for name in ("labet", "solo", "misere-ouvert", "grand-misere-ouvert"):
+        on = load("classic", [name])
+        assert on.contracts == base.contracts and on.tours == base.tours and on.applied == (name,)
+
+
+def test_condition_errors(cli) -> None:
+    for args, words in [(("--condition", "nosuch"), "no condition 'nosuch'"),
+                        (("--condition", "remise", "--condition", "remise"), "named twice"),
+                        (("--tariff", "samouchitel", "--condition", "remise"), "no condition")]:
+        result = cli("new", *PLAYERS, *args, code=2)
+        assert words in result.stderr and result.stderr.count("\n") == 1
+
+
+# ---- tariff commands -------------------------------------------------------------------------
+
+
+def test_tariffs_list_names_every_system(cli) -> None:
+    lines = cli("tariffs", "list").stdout.splitlines()
+    assert [line.split("\t")[0] for line in lines] == ["classic", "fontainebleau", "samouchitel", "tambov"]
+    assert all("source: seed" in line for line in lines)
+
+
+def test_tariffs_show_lists_conditions(cli, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    out = cli("tariffs", "show", "classic", "--condition", "sovereign").stdout
+    assert "sovereign (on)" in out and "labet (already so in this tariff)" in out
+    assert "sovereign (junior)" in out
+    assert "dealer alone" in cli("tariffs", "show", "fontainebleau").stdout
+
+
+def test_tariffs_new_and_check(cli, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert "wrote club.toml" in cli("tariffs", "new", "club", "--from", "tambov").stdout
+    assert "ok: club.toml is a valid tariff: club" in cli("tariffs", "check", "club.toml").stdout
+    before = (tmp_path / "club.toml").read_bytes()
+    assert "already exists" in cli("tariffs", "new", "club", code=2).stderr
+    assert (tmp_path / "club.toml").read_bytes() == before
+    cli("tariffs", "new", "club", "--from", "samouchitel", "--force")
+    assert load(str(tmp_path / "club.toml")).scoring == "points"
+    cli("new", *PLAYERS, "--tariff", "club.toml", "--deals", "2")
+    assert cli.json("status")["tariff"] == "club"
+
+
+BAD_TARIFFS = {
+    "missing-tables": ("[tariff]\nname='x'\ntitle='x'\nsource='x'\nscoring='chips'\nplayers=4\ntricks=13\n",
+                       ["missing table [ranks]", "missing table [contracts]"]),
+    "wrong-type": (lambda t: t.replace("players = 4", "players = \"four\""), ["[tariff] players: must be a whole number"]),
+    "negative-stake": (lambda t: t.replace("stake = 10", "stake = -10"), ["[basket] stake: must be a whole number 0.."]),
+    "unknown-key": (lambda t: t.replace("stake = 10", "stake = 10\nstakes = 3"), ["[basket]: unknown key 'stakes'"]),
+    "fourteen-tricks": (lambda t: t.replace("bar = 9\n", "bar = 14\n"), ["[schedules.nine] bar: must be a whole number 1..13, not 14"]),
+    "gap-in-a-table": (lambda t: t.replace("consolation = { first = 8, second = 7, third = 6 }\nper_trick = 2\nper_undertrick = 0\nfailed_basket = \"none\"\n\n[schedules.six-pair]",
+                                           "consolation = { first = 8, third = 6 }\nper_trick = 2\nper_undertrick = 0\nfailed_basket = \"none\"\n\n[schedules.six-pair]"),
+                       ["[schedules.six]: its table has no value for rank 'second'"]),
+    "unknown-rank": (lambda t: t.replace('ranks = ["junior", "senior"]\ndefault_rank = "junior"\nalone = "solo"',
+                                         'ranks = ["junior", "purple"]\ndefault_rank = "junior"\nalone = "solo"'),
+                     ["[contracts.solo] ranks: unknown rank 'purple'"]),
+    "shares-not-summing": (lambda t: t.replace("shares = [5, 3]", "shares = [5, 4]"), ["[schedules.pair] shares: must be two"]),
+    "not-toml": ("this is [not toml", ["not valid TOML"]),
+    "bad-condition": (lambda t: t + "\n[conditions.odd]\ntitle = 'x'\nremove = ['contracts.nosuch']\n",
+                      ["'contracts.nosuch' is not in the tariff"]),
+}
+
+
+@pytest.mark.parametrize("case", BAD_TARIFFS)
+def test_malformed_tariffs_are_rejected_with_a_location(cli, tmp_path: Path, case: str) -> None:
+    make, expected = BAD_TARIFFS[case]
+    base = "samouchitel" if case == "gap-in-a-table" else "classic"
+    original = (Path(__file__).resolve().parent.parent / "tariffs" / f"{base}.toml").read_text(encoding="utf-8")
+    text = make(original) if callable(make) else make
+    assert text != original
+    path = tmp_path / f"{case}.toml"
+    path.write_text(text, encoding="utf-8")
+    result = cli("tariffs", "check", str(path), code=2)
+    for words in expected:
+        assert words in result.stderr, result.stderr
+    assert all(line.startswith(f"boston-ledger: error: ") and str(path) in line
+               for line in result.stderr.splitlines())
+    new = cli("new", *PLAYERS, "--tariff", str(path), code=2)
+    assert new.stderr.count("\n") == 1 and expected[0] in new.stderr
+
+
+# ---- reproducible sessions -------------------------------------------------------------------
+
+
+def test_a_session_keeps_its_tariff_when_the_file_changes_or_goes(cli, tmp_path: Path) -> None:
+    path = tmp_path / "mine.toml"
+    path.write_text((Path(__file__).resolve().parent.parent / "tariffs" / "classic.toml")
+                    .read_text(encoding="utf-8"), encoding="utf-8")
+    cli("new", *PLAYERS, "--tariff", str(path))
+    cli("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5",
+        "--partner-tricks", "4", "--boston", "Vera")
+    before = cli.json("status")
+    path.write_text(path.read_text(encoding="utf-8").replace("stake = 10", "stake = 99")
+                    .replace("amount = 2", "amount = 50"), encoding="utf-8")
+    assert cli.json("status") == before
+    path.unlink()
+    assert cli.json("status") == before
+    assert before["balances"] == {"Anna": -20, "Boris": 16, "Vera": -12, "Gleb": 16}
+    cli("deal", "pass")  # the stored tariff still plays: stake 10 each, doubled
+    assert cli.json("status")["basket"] == 80
+    assert before["tariff_hash"] in cli("status").stdout
