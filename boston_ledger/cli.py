@@ -46,6 +46,10 @@ class _Group(TyperGroup):
             fail(f"{e.strerror or e}: {e.filename or ''}; nothing was recorded")
         except KeyboardInterrupt:
             sys.exit(130)
+        except Exception as e:  # a bug of ours: still one line, and the transaction was rolled back
+            print(f"{PROG}: internal error: {type(e).__name__}: {e}. Please report it with the "
+                  f"command you ran; `{PROG} status` shows what is recorded.", file=sys.stderr)
+            sys.exit(1)
         sys.exit(code if isinstance(code, int) else 0)
 
 
@@ -276,8 +280,7 @@ def history(db: DbOption = None) -> None:
 
     conn = connect(db)
     session = ledger.current(conn)
-    rows = [(w.recorded.number, w.position, w.recorded.deal, w.outcome, w.after)
-            for w in ledger.walk(session, storage.deals(conn, session))]
+    rows = ledger.walk(session, storage.deals(conn, session))
     out = console()
     if not rows:
         out.print(f"Session {session.id} has no deals yet.")

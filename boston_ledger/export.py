@@ -65,7 +65,7 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         deal_rows.append([r.number, pos.partie, pos.tour, pos.multiplier, names[pos.dealer],
                           *_entered(session, r.deal), result, r.entered_at])
         transfer_rows += [[r.number, party(x.payer), party(x.payee), x.chips, x.reason] for x in r.transfers]
-        balance_rows.append([r.number, *state.balances, state.basket])
+        balance_rows.append([r.number, *w.sheet, state.basket])
     out = directory
     files = [
         (out / "deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *ENTERED, "result", "entered_at"],

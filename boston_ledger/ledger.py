@@ -126,18 +126,28 @@ class Walked:
     position: Position
     outcome: Outcome
     after: State
+    sheet: tuple[int, ...]  # what each player stands at: the balance, or on points the score
 
 
 def walk(session: Session, recorded: list[storage.Recorded]) -> list[Walked]:
-    """The recorded deals in order with their positions and running states (no re-scoring)."""
+    """The recorded deals in order with their positions and running states.
+
+    Chips are summed from the stored transfers; a points session's score sheet is replayed
+    through the engine (points sessions are short: an agreed number of deals).
+    """
     t = session.tariff
     state = State.start(len(session.players))
+    scores = (0,) * len(session.players)
     out = []
     for r in recorded:
         pos = engine.position(t, state.deals)
-        outcome = Outcome(r.transfers, made=engine.made(t, r.deal), basket_won=False)
+        if t.has_basket:
+            outcome = Outcome(r.transfers, made=engine.made(t, r.deal), basket_won=False)
+        else:
+            outcome = engine.play(t, state, r.deal)
+            scores = tuple(a + b for a, b in zip(scores, outcome.scores))
         state = engine.advance(state, outcome)
-        out.append(Walked(r, pos, outcome, state))
+        out.append(Walked(r, pos, outcome, state, state.balances if t.has_basket else scores))
     return out
 
 
@@ -191,13 +201,8 @@ def undo_last(conn: sqlite3.Connection) -> tuple[Session, storage.Recorded, Stat
 
 def sheet(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
     """A points session's score sheet: what each player has written, replayed from the deals."""
-    scores = [0] * len(session.players)
-    state = State.start(len(session.players))
-    for r in storage.deals(conn, session, with_transfers=False):
-        outcome = engine.play(session.tariff, state, r.deal)
-        state = engine.advance(state, outcome)
-        scores = [a + b for a, b in zip(scores, outcome.scores)]
-    return tuple(scores)
+    walked = walk(session, storage.deals(conn, session, with_transfers=False))
+    return walked[-1].sheet if walked else (0,) * len(session.players)
 
 
 def settlement_result(session: Session, state: State) -> dict:

@@ -158,23 +158,39 @@ def status_lines(session: Session, state: State) -> list[str]:
     return lines
 
 
-def history_table(session: Session, rows: Sequence[tuple[int, Position, Deal, Outcome, State]]) -> Table:
+def history_table(session: Session, rows: Sequence) -> Table:
+    """One line per deal (rows are ledger.Walked): what was played and each player's change."""
+    t = session.tariff
     n = len(session.players)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
-    for col in ("#", "tour", "dealer", "deal", "boston"):
+    columns = ["#"] + (["tour"] if len(t.tours) > 1 else []) + ["dealer", "deal"] + (["boston"] if t.boston else [])
+    for col in columns:
         table.add_column(col, justify="right" if col == "#" else "left", no_wrap=col != "deal")
     for name in session.players:
         table.add_column(name, justify="right")
-    table.add_column("basket", justify="right", style="cyan")
-    for number, pos, deal, outcome, after in rows:
-        change = [0] * (n + 1)
-        for t in outcome.transfers:
-            change[n if t.payer is BASKET else t.payer] -= t.chips
-            change[n if t.payee is BASKET else t.payee] += t.chips
-        tour = f"{pos.partie}.{pos.tour}" + (f" ×{pos.multiplier}" if pos.double else "")
-        holder = "" if deal.boston is None else session.players[deal.boston]
-        table.add_row(str(number), tour, session.players[pos.dealer], describe(session, deal, boston=False)
-                      + ("" if outcome.made is None else f": {result_word(outcome)}"), holder, *map(signed, change[:n]), str(after.basket))
+    if t.has_basket:
+        table.add_column("basket", justify="right", style="cyan")
+    for w in rows:
+        deal, pos, outcome = w.recorded.deal, w.position, w.outcome
+        if t.has_basket:
+            change = [0] * (n + 1)
+            for x in outcome.transfers:
+                change[n if x.payer is BASKET else x.payer] -= x.chips
+                change[n if x.payee is BASKET else x.payee] += x.chips
+            cells = [*map(signed, change[:n]), str(w.after.basket)]
+        else:
+            cells = list(map(signed, outcome.scores))
+        played = describe(session, deal, boston=False) + ("" if outcome.made is None else f": {result_word(outcome)}")
+        row = [str(w.recorded.number)]
+        if len(t.tours) > 1:
+            row.append(f"{pos.partie}.{pos.tour}" + (f" ×{pos.multiplier}" if pos.double else ""))
+        row += [session.players[pos.dealer], played]
+        if t.boston:
+            row.append("" if deal.boston is None else session.players[deal.boston])
+        table.add_row(*row, *cells)
+    if not t.has_basket and rows:
+        table.add_section()
+        table.add_row(*([""] * (len(columns) - 1)), "score", *map(balance, rows[-1].sheet))
     return table
 
 

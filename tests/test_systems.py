@@ -75,6 +75,10 @@ def test_samouchitel_session_through_the_cli(cli) -> None:
     cli("deal", "pass")
     err = cli("deal", "pass", code=2).stderr
     assert "4 agreed deals" in err
+    history = cli("history").stdout
+    assert "small-null Vera 1: failed" in history and "basket" not in history
+    score_row = [c for c in history.splitlines()[-1].split() if c.lstrip("-").isdigit()]
+    assert score_row == ["10", "10", "-15", "-11"]
     result = cli.json("settle")
     assert result["net_chips"] == {"Anna": 46, "Boris": 46, "Vera": -54, "Gleb": -38}
     assert result["money"] == {"Anna": "2.30", "Boris": "2.30", "Vera": "-2.70", "Gleb": "-1.90"}
