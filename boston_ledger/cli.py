@@ -164,15 +164,17 @@ def new(
 
 @app.command()
 def deal(
-    contract: Annotated[str, typer.Argument(help="junior, senior, solo, nine, misere, grand-misere, "
-                                                 "misere-ouvert, grand-misere-ouvert, or pass (Russian names too).")],
+    contract: Annotated[str, typer.Argument(help="A contract of the session's tariff (classic: junior, senior, solo, "
+                                                 "nine, misere, grand-misere, misere-ouvert, grand-misere-ouvert), "
+                                                 "or pass; Russian names too.")],
     declarer: Annotated[Optional[str], typer.Option(help="Who bought the contract.")] = None,
     partner: Annotated[Optional[str], typer.Option(help="Who supported the declarer (omit when alone).")] = None,
     tricks: Annotated[Optional[str], typer.Option(metavar="N", help="The declarer's own tricks, 0..13.")] = None,
     partner_tricks: Annotated[Optional[str], typer.Option("--partner-tricks", metavar="N",
                                                           help="The partner's own tricks, 0..13.")] = None,
-    rank: Annotated[Optional[str], typer.Option(metavar="junior|senior",
-                                                help="The suit's rank, for solo and nine [default: junior].")] = None,
+    rank: Annotated[Optional[str], typer.Option(metavar="RANK",
+                                                help="The suit's rank: junior|senior for solo and nine "
+                                                     "[default: junior]; first|second|third on samouchitel.")] = None,
     boston: Annotated[Optional[str], typer.Option(metavar="NAME", help="Who held the boston (jack of diamonds).")] = None,
     ace_turned: Annotated[bool, typer.Option("--ace-turned", help="The trump the dealer turned is an ace "
                                                                   "(remise condition).")] = False,
