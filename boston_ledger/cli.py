@@ -335,6 +335,26 @@ def settle(db: DbOption = None, as_json: JsonOption = False) -> None:
 
 
 @app.command()
+def check(
+    all_sessions: Annotated[bool, typer.Option("--all", help="Check every session in the ledger.")] = False,
+    db: DbOption = None,
+) -> None:
+    """Check the ledger's invariants: prints nothing and exits 0 when all hold, else lists each problem and exits 1.
+
+    Example: boston-ledger check --all
+    """
+    from . import checks
+
+    conn = connect(db)
+    ids = checks.session_ids(conn) if all_sessions else [storage.current_session_id(conn)]
+    problems = [p for session_id in ids for p in checks.check_session(conn, session_id)]
+    for problem in problems:
+        print(problem)
+    if problems:
+        sys.exit(1)
+
+
+@app.command()
 def export(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to write the CSV files into.")],
     db: DbOption = None,

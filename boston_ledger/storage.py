@@ -159,38 +159,40 @@ def open_db(path: Path, create: bool = False) -> sqlite3.Connection:
                                "give --db a path in a folder you can write") from None
     elif path.is_dir():
         raise StorageError(f"{path} is a folder, not a ledger file; give --db a file path")
+    conn = sqlite3.connect(path, timeout=60, isolation_level=None)
     try:
-        conn = sqlite3.connect(path, timeout=60, isolation_level=None)
-        conn.row_factory = sqlite3.Row
-        conn.execute("PRAGMA foreign_keys = ON")
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        if version > SCHEMA_VERSION:
-            conn.close()
-            raise StorageError(
-                f"{path} was written by a newer boston-ledger (schema {version}, this one knows "
-                f"{SCHEMA_VERSION}); upgrade boston-ledger to use it"
-            )
-        if version == 0:
-            tables = conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]
-            if tables:
-                conn.close()
-                raise StorageError(f"{path} is an SQLite database of something else, not a "
-                                   "boston-ledger database; give --db another file")
-            if not create:
-                conn.close()
-                raise StorageError(f"no ledger in {path} yet; start a session with "
-                                   "`boston-ledger new NAME NAME NAME NAME`")
-        if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
-            conn.execute("PRAGMA journal_mode = WAL")
-        conn.execute("PRAGMA synchronous = FULL")
-        if version < SCHEMA_VERSION:
-            _migrate(conn)
-    except sqlite3.DatabaseError as e:
+        _prepare(conn, path, create)
+    except BaseException as e:
+        conn.close()  # lets SQLite tidy its -wal and -shm files away
+        if not isinstance(e, sqlite3.DatabaseError):
+            raise
         if "not a database" in str(e) or "malformed" in str(e):
             raise StorageError(f"{path} is not a boston-ledger database ({e}); give --db another file") from None
         raise StorageError(f"cannot use the ledger {path}: {e}; check that the file and its folder "
                            "are writable") from None
     return conn
+
+
+def _prepare(conn: sqlite3.Connection, path: Path, create: bool) -> None:
+    """Settings of every open, the schema checked and migrated; StorageError if it is not ours."""
+    conn.row_factory = sqlite3.Row
+    conn.execute("PRAGMA foreign_keys = ON")
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if version > SCHEMA_VERSION:
+        raise StorageError(f"{path} was written by a newer boston-ledger (schema {version}, this one knows "
+                           f"{SCHEMA_VERSION}); upgrade boston-ledger to use it")
+    if version == 0:
+        if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
+            raise StorageError(f"{path} is an SQLite database of something else, not a "
+                               "boston-ledger database; give --db another file")
+        if not create:
+            raise StorageError(f"no ledger in {path} yet; start a session with "
+                               "`boston-ledger new NAME NAME NAME NAME`")
+    if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
+        conn.execute("PRAGMA journal_mode = WAL")
+    conn.execute("PRAGMA synchronous = FULL")
+    if version < SCHEMA_VERSION:
+        _migrate(conn)
 
 
 @contextmanager

@@ -397,6 +397,8 @@ class _Reader:
         except _Problem as e:
             self.problems.append(str(e))
             return default
+        except _Skip:
+            return default
 
     def table(self, data: dict, key: str, where: str, required: bool = True) -> dict:
         value = data.get(key)
@@ -407,9 +409,15 @@ class _Reader:
         return value
 
     def keys(self, data: dict, where: str, allowed: set[str]) -> None:
-        unknown = sorted(set(data) - allowed)
-        if unknown:
-            raise self.fail(where, f"unknown key {unknown[0]!r}; expected one of {', '.join(sorted(allowed))}")
+        """Report every unknown key (without stopping the table's other checks)."""
+        for key in sorted(set(data) - allowed):
+            self.problems.append(f"{self.origin}: {where}: unknown key {key!r}; expected one of "
+                                 f"{', '.join(sorted(allowed))}")
+
+    def done(self, start: int) -> None:
+        """End of a table: if it reported anything, leave it out (tables naming it stay quiet)."""
+        if len(self.problems) > start:
+            raise _Skip()
 
     def whole(self, data: dict, key: str, where: str, low: int, high: int, default: int | None = None) -> int:
         value = data.get(key, default)
@@ -479,7 +487,7 @@ class _Reader:
         head = self.table(data, "tariff", "top level")
         self.keys(head, "[tariff]", {"name", "title", "source", "scoring", "players", "tricks", "conditions"})
         for key in ("name", "title", "source"):
-            self.word(head, key, "[tariff]")
+            self.guard(lambda: self.word(head, key, "[tariff]"))
         return head
 
     def rank(self, key: str, raw: Any) -> Rank:
@@ -500,21 +508,28 @@ class _Reader:
         return tuple(tours)
 
     def basket(self, basket: dict, scoring: str) -> tuple:
+        start = len(self.problems)
+        g = self.guard
         self.keys(basket, "[basket]", {"stake", "stake_payer", "remise", "all_pass", "pass_names"})
-        stake = self.whole(basket, "stake", "[basket]", 0, LIMIT)
-        payer = self.word(basket, "stake_payer", "[basket]", choices=STAKE_PAYERS, default="each")
-        remise = self.whole(basket, "remise", "[basket]", 0, LIMIT, default=0)
-        all_pass = self.word(basket, "all_pass", "[basket]", choices=ALL_PASS)
-        if scoring == "points" and (stake or remise or all_pass != "nothing"):
+        stake = g(lambda: self.whole(basket, "stake", "[basket]", 0, LIMIT), 0)
+        payer = g(lambda: self.word(basket, "stake_payer", "[basket]", choices=STAKE_PAYERS, default="each"))
+        remise = g(lambda: self.whole(basket, "remise", "[basket]", 0, LIMIT, default=0), 0)
+        all_pass = g(lambda: self.word(basket, "all_pass", "[basket]", choices=ALL_PASS))
+        names = g(lambda: self.words(basket, "pass_names", "[basket]"), ())
+        if scoring == "points" and (stake or remise or all_pass not in (None, "nothing")):
             raise self.fail("[basket]", "a points tariff has no basket: stake = 0, no remise, all_pass = \"nothing\"")
-        return stake, payer, remise, all_pass, self.words(basket, "pass_names", "[basket]")
+        self.done(start)
+        return stake, payer, remise, all_pass, names
 
     def boston(self, boston: dict, scoring: str) -> tuple[int, int]:
+        start = len(self.problems)
         self.keys(boston, "[boston]", {"amount", "slam_multiplier"})
-        amount = self.whole(boston, "amount", "[boston]", 0, LIMIT)
+        amount = self.guard(lambda: self.whole(boston, "amount", "[boston]", 0, LIMIT), 0)
+        slam = self.guard(lambda: self.whole(boston, "slam_multiplier", "[boston]", 1, 100, default=1), 1)
         if scoring == "points" and amount:
             raise self.fail("[boston] amount", "a points tariff pays no boston: must be 0")
-        return amount, self.whole(boston, "slam_multiplier", "[boston]", 1, 100, default=1)
+        self.done(start)
+        return amount, slam
 
     def bonuses(self, bonuses: dict) -> int:
         self.keys(bonuses, "[bonuses]", {"carte_blanche"})
@@ -524,34 +539,37 @@ class _Reader:
         where = f"[schedules.{key}]"
         if not isinstance(raw, dict):
             raise self.fail(where, "must be a table")
-        kind = self.word(raw, "kind", where, choices=("tricks", "null"))
-        failed_basket = self.word(raw, "failed_basket", where, choices=FAILED_BASKET)
-        if (scoring == "points") != (failed_basket == "none"):
-            raise self.fail(f"{where} failed_basket", "must be \"none\" exactly when the tariff scores points")
+        start = len(self.problems)
+        g = self.guard
+        kind = g(lambda: self.word(raw, "kind", where, choices=("tricks", "null")))
+        failed_basket = g(lambda: self.word(raw, "failed_basket", where, choices=FAILED_BASKET))
+        if failed_basket is not None and (scoring == "points") != (failed_basket == "none"):
+            self.problems.append(f"{self.origin}: {where} failed_basket: must be \"none\" exactly when the "
+                                 "tariff scores points")
         if kind == "null":
             self.keys(raw, where, {"kind", "value", "failed_basket"})
-            value, by_rank = self.amount(raw, "value", where, ranks)
+            value, by_rank = g(lambda: self.amount(raw, "value", where, ranks), (0, {}))
+            self.done(start)
             return Schedule(key, kind, 0, value, 0, 0, 1, 1, 0, (), failed_basket, by_rank)
         self.keys(raw, where, {"kind", "bar", "shares", "consolation", "per_trick", "per_undertrick", "slam",
                                "slam_against", "slam_against_undertricks", "failed_basket"})
-        bar = self.whole(raw, "bar", where, 1, tricks)
+        bar = g(lambda: self.whole(raw, "bar", where, 1, tricks))
         shares = raw.get("shares", [])
-        if shares:
-            if (not isinstance(shares, list) or len(shares) != 2
-                    or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in shares)
-                    or sum(shares) != bar):
-                raise self.fail(f"{where} shares", f"must be two whole numbers (declarer, partner) summing to bar = {bar}")
-        consolation, by_rank = self.amount(raw, "consolation", where, ranks)
-        per_trick = self.whole(raw, "per_trick", where, 0, LIMIT)
-        slam = self.whole(raw, "slam", where, 1, 100, default=1)
-        return Schedule(
-            key, kind, bar, consolation, per_trick,
-            per_undertrick=self.whole(raw, "per_undertrick", where, 0, LIMIT, default=per_trick),
-            slam=slam,
-            slam_against=self.whole(raw, "slam_against", where, 1, 100, default=slam),
-            slam_against_undertricks=self.whole(raw, "slam_against_undertricks", where, 0, tricks, default=bar),
-            shares=tuple(shares), failed_basket=failed_basket, by_rank=by_rank,
-        )
+        if shares and bar is not None and (not isinstance(shares, list) or len(shares) != 2
+                       or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in shares)
+                       or sum(shares) != bar):
+            self.problems.append(f"{self.origin}: {where} shares: must be two whole numbers (declarer, "
+                                 f"partner) summing to bar = {bar}")
+        consolation, by_rank = g(lambda: self.amount(raw, "consolation", where, ranks), (0, {}))
+        per_trick = g(lambda: self.whole(raw, "per_trick", where, 0, LIMIT), 0)
+        per_undertrick = g(lambda: self.whole(raw, "per_undertrick", where, 0, LIMIT, default=per_trick), 0)
+        slam = g(lambda: self.whole(raw, "slam", where, 1, 100, default=1), 1)
+        slam_against = g(lambda: self.whole(raw, "slam_against", where, 1, 100, default=slam), 1)
+        undertricks = g(lambda: self.whole(raw, "slam_against_undertricks", where, 0, tricks, default=bar or 0), 0)
+        self.done(start)
+        return Schedule(key, kind, bar, consolation, per_trick, per_undertrick=per_undertrick, slam=slam,
+                        slam_against=slam_against, slam_against_undertricks=undertricks,
+                        shares=tuple(shares), failed_basket=failed_basket, by_rank=by_rank)
 
     def amount(self, raw: dict, key: str, where: str, ranks: dict[str, Rank]) -> tuple[int, dict[str, int]]:
         """A base amount: one whole number, or a table with one per rank."""

@@ -1,4 +1,4 @@
-"""Hypothesis strategies: any deal a classic table could enter."""
+"""Hypothesis strategies: any deal a table could enter under a given tariff."""
 
 from __future__ import annotations
 
@@ -11,19 +11,25 @@ from boston_ledger.tariff import PASS, Tariff
 @st.composite
 def deals(draw, tariff: Tariff) -> Deal:
     n = tariff.players
+    seat = st.integers(0, n - 1)
+    extras = {
+        "ace_turned": draw(st.booleans()) if tariff.remise else False,
+        "carte_blanche": draw(st.none() | seat) if tariff.carte_blanche else None,
+    }
     key = draw(st.sampled_from([PASS, *tariff.contracts]))
     if key == PASS:
-        return Deal(PASS)
+        return Deal(PASS, **extras)
     contract = tariff.contracts[key]
     ways = [w for w in ("alone", "with_partner") if getattr(contract, w) is not None]
     way = draw(st.sampled_from(ways))
-    declarer = draw(st.integers(0, n - 1))
-    rank = draw(st.sampled_from([None, *contract.ranks]))
+    declarer = draw(seat)
+    ranks = list(contract.ranks) if contract.default_rank is None else [None, *contract.ranks]
+    rank = draw(st.sampled_from(ranks)) if ranks else None
     holder_rule = "holder" in (contract.boston_made, contract.boston_failed)
-    boston = draw(st.none() | st.integers(0, n - 1)) if holder_rule else None
+    boston = draw(st.none() | seat) if holder_rule and tariff.boston else None
     if way == "alone":
-        return Deal(key, declarer, None, draw(st.integers(0, tariff.tricks)), None, rank, boston)
-    partner = draw(st.integers(0, n - 1).filter(lambda s: s != declarer))
+        return Deal(key, declarer, None, draw(st.integers(0, tariff.tricks)), None, rank, boston, **extras)
+    partner = draw(seat.filter(lambda s: s != declarer))
     tricks = draw(st.integers(0, tariff.tricks))
     partner_tricks = draw(st.integers(0, tariff.tricks - tricks))
-    return Deal(key, declarer, partner, tricks, partner_tricks, rank, boston)
+    return Deal(key, declarer, partner, tricks, partner_tricks, rank, boston, **extras)

@@ -420,3 +420,46 @@ def test_a_tariff_giving_shares_to_a_lone_player_is_refused(cli, tmp_path: Path)
     result = cli("new", *PLAYERS, "--tariff", str(bad), code=2)
     assert_one_error_line(result.stdout, result.stderr)
     assert "[contracts.junior] alone" in result.stderr and "shares" in result.stderr
+
+
+def test_a_truncated_ledger_is_refused_untouched(cli, tmp_path: Path) -> None:
+    path = tmp_path / "l.db"
+    cli("new", *PLAYERS, "--db", str(path))
+    cli("deal", "pass", "--db", str(path))
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    cut = tmp_path / "cut.db"
+    cut.write_bytes(path.read_bytes()[: path.stat().st_size // 2])
+    before = cut.read_bytes()
+    for args in (("status",), ("deal", "pass"), ("check",), ("settle",)):
+        result = cli(*args, "--db", str(cut), code=2)
+        assert_one_error_line(result.stdout, result.stderr)
+        assert "not a boston-ledger database" in result.stderr
+    assert cut.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir() if p.name.startswith("cut")) == ["cut.db"]
+
+
+def test_a_read_only_ledger_gets_one_line(cli, tmp_path: Path) -> None:
+    path = tmp_path / "l.db"
+    cli("new", *PLAYERS, "--db", str(path))
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    before = dump(path)
+    if os.geteuid() != 0:
+        path.chmod(0o444)
+        path.parent.chmod(0o555)
+    elif subprocess.run(["chattr", "+i", str(path)], capture_output=True).returncode != 0:
+        pytest.skip("running as root on a file system without chattr +i: no way to make a file read-only")
+    try:
+        result = cli("deal", "pass", "--db", str(path), code=2)
+        assert_one_error_line(result.stdout, result.stderr)
+        assert "readonly" in result.stderr or "read-only" in result.stderr or "writable" in result.stderr
+    finally:
+        if os.geteuid() == 0:
+            subprocess.run(["chattr", "-i", str(path)], capture_output=True)
+        else:
+            path.parent.chmod(0o755)
+            path.chmod(0o644)
+    assert dump(path) == before

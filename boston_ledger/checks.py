@@ -1,0 +1,115 @@
+"""The ledger's invariants as pure checks: each takes what is stored and returns problems.
+
+A problem names the session, the deal when there is one, and what was expected and found.
+`boston-ledger check` prints them; the ledger runs them after every write it makes.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from . import engine, storage
+from .engine import BASKET, State
+from .storage import Recorded, Session
+
+
+@dataclass(frozen=True)
+class Problem:
+    session: int
+    deal: int | None
+    what: str
+
+    def __str__(self) -> str:
+        where = f"session {self.session}" + (f", deal {self.deal}" if self.deal is not None else "")
+        return f"{where}: {self.what}"
+
+
+def transfers_balanced(session: Session, recorded: list[Recorded]) -> list[Problem]:
+    """Every transfer moves a positive whole number of chips between two different parties."""
+    problems = []
+    n = len(session.players)
+    for r in recorded:
+        for t in r.transfers:
+            parties_ok = all(p is BASKET or 0 <= p < n for p in (t.payer, t.payee))
+            if t.chips <= 0 or t.payer == t.payee or not parties_ok:
+                problems.append(Problem(session.id, r.number, f"transfer {t} is not a movement of chips "
+                                                              "between two parties of the session"))
+    return problems
+
+
+def zero_sum(session: Session, state: State) -> list[Problem]:
+    """Balances plus basket sum to zero."""
+    total = sum(state.balances) + state.basket
+    if total:
+        return [Problem(session.id, None, f"balances plus basket sum to {total}, expected 0")]
+    return []
+
+
+def replay_matches(session: Session, recorded: list[Recorded]) -> list[Problem]:
+    """Replaying the deals through the engine and the session's stored tariff gives the stored transfers."""
+    problems = []
+    state = State.start(len(session.players))
+    for r in recorded:
+        try:
+            outcome = engine.play(session.tariff, state, r.deal)
+        except engine.DealError as e:
+            problems.append(Problem(session.id, r.number, f"the deal no longer scores: {e}"))
+            break
+        if tuple(outcome.transfers) != tuple(r.transfers):
+            expected = [t for t in outcome.transfers if t not in r.transfers]
+            found = [t for t in r.transfers if t not in outcome.transfers]
+            problems.append(Problem(
+                session.id, r.number,
+                f"stored transfers differ from the replay: expected {_brief(expected)}, found {_brief(found)}"
+                + ("" if expected or found else " (in another order)")))
+            break  # later deals depend on this one; one report is enough
+        state = engine.advance(state, outcome)
+    return problems
+
+
+def references(conn: sqlite3.Connection, session_id: int) -> list[Problem]:
+    """Every deal and transfer points at players of its own session."""
+    problems = []
+    rows = conn.execute(
+        """
+        SELECT d.id, d.number, 'deal' AS what, p.session_id
+          FROM deals d JOIN players p ON p.id IN (d.declarer, d.partner, d.boston, d.carte_blanche)
+         WHERE d.session_id = ? AND p.session_id != d.session_id
+        UNION ALL
+        SELECT d.id, d.number, 'transfer', p.session_id
+          FROM transfers t JOIN deals d ON d.id = t.deal_id
+          JOIN players p ON p.id IN (t.payer, t.payee)
+         WHERE d.session_id = ? AND p.session_id != d.session_id
+        """, (session_id, session_id)).fetchall()
+    for row in rows:
+        problems.append(Problem(session_id, row[1], f"a {row[2]} names a player of session {row[3]}"))
+    orphans = conn.execute(
+        "SELECT COUNT(*) FROM transfers t LEFT JOIN deals d ON d.id = t.deal_id WHERE d.id IS NULL"
+    ).fetchone()[0]
+    if orphans:
+        problems.append(Problem(session_id, None, f"{orphans} transfers point at no deal"))
+    return problems
+
+
+def check_session(conn: sqlite3.Connection, session_id: int) -> list[Problem]:
+    """Every invariant of one session."""
+    broken = references(conn, session_id)
+    if broken:  # the rest would misread seats
+        return broken
+    session = storage.load_session(conn, session_id)
+    recorded = storage.deals(conn, session)
+    return (transfers_balanced(session, recorded) + zero_sum(session, storage.state(conn, session))
+            + replay_matches(session, recorded))
+
+
+def session_ids(conn: sqlite3.Connection) -> list[int]:
+    return [row[0] for row in conn.execute("SELECT id FROM sessions ORDER BY id")]
+
+
+def _brief(transfers) -> str:
+    return "[" + ", ".join(f"{_party(t.payer)}→{_party(t.payee)} {t.chips} {t.reason}" for t in transfers) + "]"
+
+
+def _party(seat: int | None) -> str:
+    return "basket" if seat is BASKET else f"seat {seat}"

@@ -1,0 +1,83 @@
+"""Stateful property tests over every shipped tariff and condition: random deals and undos
+into a real ledger; the invariants hold after every step and undo restores the exact state."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from decimal import Decimal
+from pathlib import Path
+
+from hypothesis import settings
+from hypothesis import strategies as st
+from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
+
+from boston_ledger import checks, engine, ledger, storage
+from boston_ledger.tariff import load, shipped
+
+from strategies import deals
+
+
+def configurations() -> list[tuple[str, tuple[str, ...]]]:
+    """Every shipped tariff bare, with each of its conditions, and with all that change something."""
+    out = []
+    for name in shipped():
+        tariff = load(name)
+        out.append((name, ()))
+        out += [(name, (c,)) for c in tariff.conditions]
+        active = tuple(c for c, cond in tariff.conditions.items() if not cond.in_force)
+        if active:
+            out.append((name, active))
+    return out
+
+
+CONFIGURATIONS = configurations()
+
+
+class LedgerMachine(RuleBasedStateMachine):
+    @initialize(config=st.sampled_from(CONFIGURATIONS))
+    def start(self, config: tuple[str, tuple[str, ...]]) -> None:
+        self.folder = tempfile.mkdtemp()
+        self.conn = storage.open_db(Path(self.folder) / "t.db", create=True)
+        self.tariff = load(config[0], config[1])
+        self.session_id = ledger.new_session(self.conn, ["A", "B", "C", "D"], self.tariff, Decimal("0.1"), "")
+        self.states = [engine.State.start(4)]
+
+    def teardown(self) -> None:
+        if hasattr(self, "conn"):
+            self.conn.close()
+            shutil.rmtree(self.folder, ignore_errors=True)
+
+    @rule(data=st.data())
+    def enter_a_deal(self, data) -> None:
+        deal = data.draw(deals(self.tariff))
+        _, entered = ledger.enter_deal(self.conn, deal, self.session_id)
+        assert entered.before == self.states[-1]
+        self.states.append(entered.after)
+
+    @precondition(lambda self: len(getattr(self, "states", [])) > 1)
+    @rule()
+    def undo(self) -> None:
+        ledger.undo_last(self.conn)
+        self.states.pop()
+
+    @invariant()
+    def stored_state_is_the_expected_one(self) -> None:
+        if hasattr(self, "conn"):
+            session = storage.load_session(self.conn, self.session_id)
+            assert storage.state(self.conn, session) == self.states[-1]
+
+    @invariant()
+    def every_check_passes(self) -> None:
+        if hasattr(self, "conn"):
+            assert checks.check_session(self.conn, self.session_id) == []
+
+
+LedgerMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=25, deadline=None)
+TestLedger = LedgerMachine.TestCase
+
+
+def test_every_configuration_is_loadable() -> None:
+    assert len(CONFIGURATIONS) >= 4 + 3 * 10
+    for name, conditions in CONFIGURATIONS:
+        assert load(name, conditions).applied == conditions

@@ -1,0 +1,88 @@
+"""The schema: migrations at open, the exact expected schema, old ledgers kept, newer refused."""
+
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+import pytest
+
+from boston_ledger import checks, ledger, storage
+
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def schema(conn: sqlite3.Connection) -> str:
+    return "\n".join(r[0] + ";" for r in conn.execute(
+        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name"))
+
+
+def test_a_blank_database_migrates_to_the_exact_schema(tmp_path: Path) -> None:
+    conn = storage.open_db(tmp_path / "new.db", create=True)
+    expected = (FIXTURES / "schema-v1.sql").read_text(encoding="utf-8").split("\n", 1)[1].strip()
+    assert schema(conn) == expected
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == storage.SCHEMA_VERSION
+    names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
+    assert names == ["m001_initial"]
+
+
+def test_a_ledger_of_the_first_released_schema_keeps_its_results(tmp_path: Path, cli, monkeypatch) -> None:
+    path = tmp_path / "old.db"
+    old = sqlite3.connect(path)
+    old.executescript((FIXTURES / "ledger-v1.sql").read_text(encoding="utf-8"))
+    old.execute("PRAGMA user_version = 1")
+    old.close()
+    conn = storage.open_db(path)
+    assert all(checks.check_session(conn, s) == [] for s in checks.session_ids(conn))
+    first = storage.load_session(conn, 1)
+    assert storage.state(conn, first).balances == (64, -12, -40, -12)
+    assert first.settled and storage.settlement(conn, first)["money"]["Anna"] == "6.40"
+    assert storage.undone_count(conn, first) == 1
+    conn.close()
+    monkeypatch.setenv("BOSTON_LEDGER_DB", str(path))
+    status = cli.json("status")  # the current session is the second, a points one
+    assert status["balances"] == {"Аня": 10, "Борис": 10, "Вера": 0, "Глеб": 0}
+    assert status["deals_left"] == 7
+
+
+def test_a_newer_schema_is_refused_untouched(tmp_path: Path, cli) -> None:
+    path = tmp_path / "future.db"
+    conn = storage.open_db(path, create=True)
+    conn.execute("PRAGMA user_version = 99")
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    before = path.read_bytes()
+    result = cli("status", "--db", str(path), code=2)
+    assert "newer boston-ledger" in result.stderr and result.stderr.count("\n") == 1
+    assert path.read_bytes() == before
+
+
+def test_foreign_keys_are_on_at_every_open(tmp_path: Path) -> None:
+    path = tmp_path / "l.db"
+    storage.open_db(path, create=True).close()
+    conn = storage.open_db(path)
+    assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    with pytest.raises(sqlite3.IntegrityError):
+        conn.execute("INSERT INTO players (session_id, seat, name) VALUES (42, 0, 'ghost')")
+
+
+def test_check_finds_tampering(tmp_path: Path, cli, monkeypatch) -> None:
+    path = tmp_path / "l.db"
+    monkeypatch.setenv("BOSTON_LEDGER_DB", str(path))
+    cli("new", "Anna", "Boris", "Vera", "Gleb")
+    cli("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
+    cli("new", "W", "X", "Y", "Z")
+    result = cli("check", "--all")
+    assert result.stdout == "" and result.stderr == ""
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER transfers_no_update")
+    conn.execute("UPDATE transfers SET chips = chips + 1 WHERE id = (SELECT MAX(id) FROM transfers)")
+    conn.commit()
+    assert cli("check").stdout == ""  # the current session (the second) is untouched
+    found = cli("check", "--all", code=1).stdout
+    assert "session 1, deal 1: stored transfers differ from the replay" in found
+    conn.execute("UPDATE transfers SET payee = (SELECT id FROM players WHERE name = 'W') "
+                 "WHERE id = (SELECT MIN(id) FROM transfers)")
+    conn.commit()
+    assert "names a player of session 2" in cli("check", "--all", code=1).stdout
