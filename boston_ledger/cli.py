@@ -253,8 +253,8 @@ def status(db: DbOption = None, as_json: JsonOption = False) -> None:
             "agreed_deals": session.agreed_deals,
             "deals_left": left,
             "deals": state.deals,
-            "partie": pos.partie,
-            "tour": pos.tour,
+            "partie": pos.partie if len(session.tariff.tours) > 1 else None,
+            "tour": pos.tour if len(session.tariff.tours) > 1 else None,
             "multiplier": pos.multiplier,
             "double": pos.double,
             "dealer": session.players[pos.dealer],
@@ -415,7 +415,8 @@ def tariffs_show(
     from . import render
     from .tariff import load
 
-    render.print_all(console(), render.tariff_tables(load(name, condition or ())))
+    out = console()
+    render.print_all(out, render.tariff_tables(load(name, condition or ()), out.width))
 
 
 @tariffs_app.command("check")

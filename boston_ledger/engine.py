@@ -202,6 +202,15 @@ def made(tariff: Tariff, deal: Deal) -> bool | None:
     return lines(schedule_of(contract, deal), taken, tariff.tricks, rank_of(contract, deal))[0]
 
 
+def wins_basket(tariff: Tariff, deal: Deal) -> bool:
+    """Whether the deal awards the basket (to the declaring side, or to the opponents of a
+    failed lone purchase), so that the next deal opens with a stake."""
+    if deal.contract == PASS or not tariff.has_basket:
+        return False
+    schedule = schedule_of(tariff.contracts[deal.contract], deal)
+    return bool(made(tariff, deal)) or schedule.failed_basket == "opponents"
+
+
 def _split(total: int, parties: Sequence[int]) -> list[int]:
     """Equal shares of `total` among parties, rounded down (the remainder is left over)."""
     return [total // len(parties)] * len(parties)

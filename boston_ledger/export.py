@@ -33,7 +33,8 @@ def _write(path: Path, header: list[str], rows: list[list]) -> None:
         raise
 
 
-ENTERED = ["contract", "rank", "declarer", "partner", "tricks", "partner_tricks", "boston"]
+ENTERED = ["contract", "rank", "declarer", "partner", "tricks", "partner_tricks", "boston", "ace_turned",
+           "carte_blanche"]
 
 
 def _entered(session: Session, d: Deal) -> list:
@@ -45,7 +46,7 @@ def _entered(session: Session, d: Deal) -> list:
         return "" if n is None else n
 
     return [d.contract, d.rank or "", name(d.declarer), name(d.partner), count(d.tricks),
-            count(d.partner_tricks), name(d.boston)]
+            count(d.partner_tricks), name(d.boston), "yes" if d.ace_turned else "", name(d.carte_blanche)]
 
 
 def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[Path]:

@@ -196,14 +196,15 @@ def history_table(session: Session, rows: Sequence) -> Table:
 
 def settlement_heading(session: Session) -> str:
     code = f" {session.currency}" if session.currency else ""
-    return f"Settlement of session {session.id} (one chip = {session.chip_value}{code})"
+    unit = "chip" if session.tariff.has_basket else "point"
+    return f"Settlement of session {session.id} (one {unit} = {session.chip_value}{code})"
 
 
 def settlement_table(session: Session, result: dict) -> Table:
     code = f" {session.currency}" if session.currency else ""
     table = Table()
     table.add_column("player")
-    table.add_column("net chips", justify="right")
+    table.add_column("net chips" if session.tariff.has_basket else "net points", justify="right")
     table.add_column("money", justify="right")
     for name in session.players:
         chips = result["net_chips"][name]
@@ -251,8 +252,12 @@ def _rules(t: Tariff) -> list[str]:
     return lines
 
 
-def tariff_tables(t: Tariff) -> list[Table | str]:
-    """The tariff laid out like the seed's: one row per contract, way and rank, by tricks."""
+def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
+    """The tariff laid out like the seed's: one row per contract, way and rank, by tricks.
+
+    In a console narrower than that table, each contract becomes a column instead, a few
+    contracts to a table, so that no number is cut.
+    """
     out: list[Table | str] = [
         f"{t.title} — {t.name} ({t.digest})" + (f", with {', '.join(t.applied)}" if t.applied else ""),
         f"source: {t.source}",
@@ -261,18 +266,14 @@ def tariff_tables(t: Tariff) -> list[Table | str]:
     ]
     what = ("Chips each member of the declaring side receives from (+) or pays to (-) each opponent"
             if t.has_basket else "Points each member of the declaring side scores (+) or loses (-)")
-    table = Table(title=f"{what}, by tricks taken", title_justify="left")
-    table.add_column("contract")
-    table.add_column("bar", justify="right")
-    table.add_column("failed: basket")
-    for taken in range(t.tricks, -1, -1):
-        table.add_column(str(taken), justify="right")
+    rows: list[tuple[str, str, str, list[str]]] = []
     nulls = Table(title="Misères, nulls and other no-trick contracts (made when the declarer takes no trick)",
                   title_justify="left")
-    nulls.add_column("contract")
+    nulls.add_column("contract", no_wrap=True)
     nulls.add_column("made: each opponent pays" if t.has_basket else "made: scores", justify="right")
     nulls.add_column("failed: pays each opponent" if t.has_basket else "failed: loses", justify="right")
-    nulls.add_column("failed: basket")
+    if t.has_basket:
+        nulls.add_column("failed: basket")
     for key, contract in t.contracts.items():
         ways = [("with a partner", contract.with_partner), ("alone", contract.alone)]
         for way, schedule in ways:
@@ -283,18 +284,20 @@ def tariff_tables(t: Tariff) -> list[Table | str]:
                 label = key + (f" ({rank})" if rank and rank != key else "")
                 if contract.with_partner is not None and contract.alone is not None:
                     label += f", {way}"
+                basket = FAILED_BASKET[schedule.failed_basket]
                 if schedule.kind == "null":
                     value = str(schedule.base(rank) * factor)
-                    nulls.add_row(label, value, value, FAILED_BASKET[schedule.failed_basket])
+                    nulls.add_row(label, value, value, *([basket] if t.has_basket else []))
                     continue
                 bar = str(schedule.bar) + (f" ({'+'.join(map(str, schedule.shares))})" if schedule.shares else "")
-                table.add_row(label, bar, FAILED_BASKET[schedule.failed_basket],
-                              *schedule_row(schedule, t.tricks, factor, rank))
-    if table.row_count:
-        out.append(table)
+                rows.append((label, bar, basket, schedule_row(schedule, t.tricks, factor, rank)))
+    if rows:
+        wide = (max(len(r[0]) for r in rows) + 12 + (17 if t.has_basket else 0)
+                + sum(max(len(r[3][i]) for r in rows) + 3 for i in range(t.tricks + 1)))
+        out += _wide(t, what, rows) if wide <= width else _narrow(t, what, rows, width)
     if nulls.row_count:
         out.append(nulls)
-    out.append("with a partner, the columns are the pair's tricks together"
+    out.append("with a partner, the tricks are the pair's together"
                + ("; a member who took his share neither pays nor receives when the pair fails"
                   if any(s.shares for s in t.schedules.values()) else ""))
     if t.conditions:
@@ -305,6 +308,35 @@ def tariff_tables(t: Tariff) -> list[Table | str]:
             state = " (on)" if key in t.applied else " (already so in this tariff)" if c.in_force else ""
             conditions.add_row(key + state, c.title)
         out.append(conditions)
+    return out
+
+
+def _wide(t: Tariff, what: str, rows: list) -> list[Table]:
+    table = Table(title=f"{what}, by tricks taken", title_justify="left")
+    table.add_column("contract")
+    table.add_column("bar", justify="right")
+    if t.has_basket:
+        table.add_column("failed: basket")
+    for taken in range(t.tricks, -1, -1):
+        table.add_column(str(taken), justify="right", no_wrap=True)
+    for label, bar, basket, values in rows:
+        table.add_row(label, bar, *([basket] if t.has_basket else []), *values)
+    return [table]
+
+
+def _narrow(t: Tariff, what: str, rows: list, width: int) -> list[Table | str]:
+    per_table = max(1, (width - 8) // 13)
+    out: list[Table | str] = [f"{what}, by tricks taken (one column per contract):"]
+    for start in range(0, len(rows), per_table):
+        chunk = rows[start:start + per_table]
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column("tricks", justify="right", no_wrap=True)
+        for label, bar, basket, _ in chunk:
+            head = f"{label}\nbar {bar}" + (f"\n{basket}" if t.has_basket else "")
+            table.add_column(head, justify="right", no_wrap=False, min_width=6)
+        for i, taken in enumerate(range(t.tricks, -1, -1)):
+            table.add_row(str(taken), *(values[i] for *_, values in chunk))
+        out.append(table)
     return out
 
 

@@ -16,6 +16,7 @@ from decimal import Decimal
 from pathlib import Path
 from typing import Iterator
 
+from . import engine
 from .engine import BASKET, Deal, Outcome, State, Transfer
 from .errors import LedgerError
 from .tariff import Tariff, parse
@@ -305,12 +306,13 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
             basket += chips
         else:
             balances[payee] += chips
-    count, last = conn.execute(
-        f"SELECT COUNT(*), MAX(d.id) FROM deals d WHERE d.session_id = ? AND {STANDING}", (session.id,)
+    count = conn.execute(
+        f"SELECT COUNT(*) FROM deals d WHERE d.session_id = ? AND {STANDING}", (session.id,)
+    ).fetchone()[0]
+    last = conn.execute(
+        f"SELECT * FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id DESC LIMIT 1", (session.id,)
     ).fetchone()
-    stake_due = last is None or conn.execute(
-        "SELECT 1 FROM transfers WHERE deal_id = ? AND payer IS NULL AND reason = 'basket'", (last,)
-    ).fetchone() is not None
+    stake_due = last is None or engine.wins_basket(session.tariff, _deal_of(session, last))
     return State(balances=tuple(balances), basket=basket, deals=count, stake_due=stake_due)
 
 

@@ -225,7 +225,10 @@ def _resolve(data: dict, origin: str, folder: Path | None, seen: tuple[str, ...]
         raise TariffError(f"{origin}: [tariff] extends: must name a shipped tariff or a file")
     if base_name in seen:
         raise TariffError(f"{origin}: [tariff] extends: {base_name!r} extends itself in a loop")
-    path = locate(base_name, relative_to=folder)
+    try:
+        path = locate(base_name, relative_to=folder)
+    except TariffError as e:
+        raise TariffError(f"{origin}: [tariff] extends: {e}") from None
     base, _ = _read(path)
     base, _ = _resolve(base, str(path), path.parent, seen + (base_name,))
     own = copy.deepcopy(data)
@@ -337,12 +340,18 @@ def write_copy(name: str, source: str, force: bool = False) -> Path:
                                 "Check it with `boston-ledger tariffs check FILE`.")
     build(data, text, str(path))  # the copy must be valid before it is written
     folder = path.parent if str(path.parent) else Path(".")
+    tmp = None
     try:
         fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write(text)
+        umask = os.umask(0)
+        os.umask(umask)
+        os.chmod(tmp, 0o666 & ~umask)  # an ordinary file, not mkstemp's private one
         os.replace(tmp, path)
     except OSError as e:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise TariffError(f"cannot write {path}: {e.strerror}") from None
     return path
 
@@ -351,7 +360,9 @@ def build(data: dict, text: str, origin: str) -> Tariff:
     reader = _Reader(origin, collect=True)
     tariff = reader.tariff(data, text)
     if reader.problems:
-        raise TariffError(reader.problems[0], reader.problems)
+        more = len(reader.problems) - 1
+        hint = f" (and {more} more: `boston-ledger tariffs check FILE` lists them)" if more else ""
+        raise TariffError(reader.problems[0] + hint, reader.problems)
     assert tariff is not None
     return tariff
 

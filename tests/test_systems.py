@@ -293,3 +293,39 @@ def test_a_session_keeps_its_tariff_when_the_file_changes_or_goes(cli, tmp_path:
     cli("deal", "pass")  # the stored tariff still plays: stake 10 each, doubled
     assert cli.json("status")["basket"] == 80
     assert before["tariff_hash"] in cli("status").stdout
+
+
+def test_tariffs_show_fits_an_80_column_terminal(cli, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "80")
+    out = cli("tariffs", "show", "classic").stdout
+    assert max(len(line) for line in out.splitlines()) <= 80
+    assert "…" not in out
+    for value in ("+24", "-56", "+36", "-136", "+144", "-288", "128"):
+        assert value in out
+
+
+def test_the_stake_follows_the_engine_even_when_a_share_is_zero(cli, tmp_path: Path) -> None:
+    mine = tmp_path / "tiny.toml"
+    mine.write_text('[tariff]\nextends = "classic"\nname = "tiny"\ntitle = "t"\nsource = "s"\n'
+                    '[basket]\nstake = 1\nstake_payer = "dealer"\n', encoding="utf-8")
+    cli("new", *PLAYERS, "--tariff", str(mine))
+    pair = ("deal", "junior", "--declarer", "Boris", "--partner", "Vera", "--tricks", "5", "--partner-tricks", "3")
+    cli(*pair)  # the basket of 1 cannot be split between two: it stays, but it was won
+    cli(*pair)
+    status = cli.json("status")
+    from boston_ledger.engine import Deal, replay
+
+    expected, _ = replay(load(str(mine)), [Deal("junior", B, V, 5, 3)] * 2)
+    assert list(status["balances"].values()) == list(expected.balances)
+    assert status["basket"] == expected.basket
+    assert cli("check").stdout == ""
+
+
+def test_tariffs_new_leaves_nothing_behind_when_it_fails(cli, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "d.toml").mkdir()
+    result = cli("tariffs", "new", "d", "--force", code=2)
+    assert result.stderr.count("\n") == 1
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["d.toml"]
+    cli("tariffs", "new", "ok")
+    assert (tmp_path / "ok.toml").stat().st_mode & 0o044  # readable by others, like any file
