@@ -172,16 +172,29 @@ def enter_deal(conn: sqlite3.Connection, deal: Deal, session_id: int | None = No
         open_for_deals(session, before.deals)
         outcome = engine.play(session.tariff, before, deal)
         after = engine.advance(before, outcome)
-        if not engine.zero_sum(after):  # by construction; checked all the same
-            raise LedgerError(f"internal error: deal would leave balances summing to "
-                              f"{sum(after.balances) + after.basket}; nothing recorded")
         if max([abs(after.basket), *map(abs, after.balances)]) > storage.MAX_CHIPS:
             raise LedgerError("this deal would take the basket or a balance beyond what the ledger can "
                               "hold; settle the session and start a new one")
         number = before.deals + 1
         storage.record_deal(conn, session, number, deal, outcome)
+        _after_write(conn, session, expected=after)
     pos = engine.position(session.tariff, before.deals)
     return session, Entered(number, pos, deal, outcome, before, after)
+
+
+def _after_write(conn: sqlite3.Connection, session: Session, expected: State | None = None) -> State:
+    """The invariants that concern a write, checked inside its transaction before it commits:
+    what is stored sums to zero and is what the engine computed. (`boston-ledger check` replays
+    the whole session.)"""
+    from . import checks
+
+    stored = storage.state(conn, session)
+    problems = [str(p) for p in checks.zero_sum(session, stored)]
+    if expected is not None and stored != expected:
+        problems.append(f"stored state {stored} differs from the engine's {expected}")
+    if problems:
+        raise LedgerError(f"internal error, nothing recorded: {problems[0]}")
+    return stored
 
 
 def undo_last(conn: sqlite3.Connection) -> tuple[Session, storage.Recorded, State]:
@@ -195,7 +208,7 @@ def undo_last(conn: sqlite3.Connection) -> tuple[Session, storage.Recorded, Stat
             raise LedgerError("there is no deal to take back in this session")
         last = standing[-1]
         storage.undo(conn, last.id)
-        after = storage.state(conn, session)
+        after = _after_write(conn, session)
     return session, last, after
 
 
