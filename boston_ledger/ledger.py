@@ -245,9 +245,8 @@ def settle(conn: sqlite3.Connection) -> tuple[Session, dict, bool]:
     """Settle the current session (once); returns the result and whether it was settled just now."""
     with storage.writing(conn):
         session = current(conn)
-        stored = storage.settlement(conn, session)
-        if stored is not None:
-            return session, stored, False
+        if session.settled:
+            return session, storage.settlement(conn, session), False
         result = settlement_result(session, storage.state(conn, session))
         storage.save_settlement(conn, session, result)
     return session, result, True

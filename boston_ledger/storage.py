@@ -21,7 +21,7 @@ from .engine import BASKET, Deal, Outcome, State, Transfer
 from .errors import LedgerError
 from .tariff import Tariff, parse
 
-SCHEMA_VERSION = 1  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 2  # PRAGMA user_version after every migration has run
 APP_NAME = "boston-ledger"
 MAX_CHIPS = 2**62  # SQLite INTEGER holds 2**63 - 1; sums of a session's transfers must fit too
 
@@ -44,6 +44,19 @@ def now() -> str:
 # ---- schema --------------------------------------------------------------------------------
 
 APPEND_ONLY = ("sessions", "players", "deals", "transfers", "undos", "settlements")
+
+
+def _append_only(tables: tuple[str, ...]) -> str:
+    return "".join(
+        f"""
+CREATE TRIGGER {t}_no_update BEFORE UPDATE ON {t}
+BEGIN SELECT RAISE(ABORT, '{t} are append-only: corrections are new entries'); END;
+CREATE TRIGGER {t}_no_delete BEFORE DELETE ON {t}
+BEGIN SELECT RAISE(ABORT, '{t} are append-only: corrections are new entries'); END;
+"""
+        for t in tables
+    )
+
 
 INITIAL_SCHEMA = """
 CREATE TABLE sessions (
@@ -105,15 +118,37 @@ CREATE TABLE settings (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 ) STRICT;
-""" + "".join(
-    f"""
-CREATE TRIGGER {t}_no_update BEFORE UPDATE ON {t}
-BEGIN SELECT RAISE(ABORT, '{t} are append-only: corrections are new entries'); END;
-CREATE TRIGGER {t}_no_delete BEFORE DELETE ON {t}
-BEGIN SELECT RAISE(ABORT, '{t} are append-only: corrections are new entries'); END;
-"""
-    for t in APPEND_ONLY
-)
+""" + _append_only(APPEND_ONLY)
+
+
+# Corrections of earlier deals, reopened sessions, and money paid between evenings.
+CORRECTIONS_SCHEMA = """
+CREATE TABLE corrections (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    number INTEGER NOT NULL,
+    reason TEXT NOT NULL,
+    corrected_at TEXT NOT NULL
+) STRICT;
+CREATE TABLE supersessions (
+    deal_id INTEGER PRIMARY KEY REFERENCES deals(id),
+    correction_id INTEGER NOT NULL REFERENCES corrections(id)
+) STRICT;
+CREATE TABLE reopenings (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    reopened_at TEXT NOT NULL
+) STRICT;
+CREATE TABLE payments (
+    id INTEGER PRIMARY KEY,
+    payer TEXT NOT NULL,
+    payee TEXT NOT NULL,
+    cents INTEGER NOT NULL CHECK (cents > 0),
+    currency TEXT NOT NULL,
+    paid_at TEXT NOT NULL
+) STRICT;
+ALTER TABLE deals ADD COLUMN correction_id INTEGER REFERENCES corrections(id);
+""" + _append_only(("corrections", "supersessions", "reopenings", "payments"))
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
@@ -125,6 +160,11 @@ def _migrate(conn: sqlite3.Connection) -> None:
     @migrations(name="m001_initial")
     def m001_initial(db: Database) -> None:
         for statement in _statements(INITIAL_SCHEMA):
+            db.execute(statement)
+
+    @migrations(name="m002_corrections")
+    def m002_corrections(db: Database) -> None:
+        for statement in _statements(CORRECTIONS_SCHEMA):
             db.execute(statement)
 
     migrations.apply(Database(conn))
@@ -262,19 +302,22 @@ def load_session(conn: sqlite3.Connection, session_id: int) -> Session:
     players = conn.execute(
         "SELECT id, name FROM players WHERE session_id = ? ORDER BY seat", (session_id,)
     ).fetchall()
-    settled = conn.execute("SELECT 1 FROM settlements WHERE session_id = ?", (session_id,)).fetchone()
+    settled = conn.execute(  # settle and reopen alternate: settled when there are more settlements
+        "SELECT (SELECT COUNT(*) FROM settlements WHERE session_id = ?)"
+        " > (SELECT COUNT(*) FROM reopenings WHERE session_id = ?)", (session_id, session_id)).fetchone()[0]
     return Session(
         id=row["id"], name=row["name"], created_at=row["created_at"],
         tariff=parse(row["tariff_text"], origin=f"the tariff stored with session {session_id}"),
         chip_value=Decimal(row["chip_value"]), currency=row["currency"],
         players=tuple(p["name"] for p in players), player_ids=tuple(p["id"] for p in players),
-        settled=settled is not None, agreed_deals=row["agreed_deals"],
+        settled=bool(settled), agreed_deals=row["agreed_deals"],
     )
 
 
 # ---- deals ---------------------------------------------------------------------------------
 
-STANDING = "NOT EXISTS (SELECT 1 FROM undos u WHERE u.deal_id = d.id)"
+STANDING = ("NOT EXISTS (SELECT 1 FROM undos u WHERE u.deal_id = d.id)"
+            " AND NOT EXISTS (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id)")
 
 
 @dataclass(frozen=True)

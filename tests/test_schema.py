@@ -19,11 +19,11 @@ def schema(conn: sqlite3.Connection) -> str:
 
 def test_a_blank_database_migrates_to_the_exact_schema(tmp_path: Path) -> None:
     conn = storage.open_db(tmp_path / "new.db", create=True)
-    expected = (FIXTURES / "schema-v1.sql").read_text(encoding="utf-8").split("\n", 1)[1].strip()
+    expected = (FIXTURES / "schema.sql").read_text(encoding="utf-8").split("\n", 1)[1].strip()
     assert schema(conn) == expected
     assert conn.execute("PRAGMA user_version").fetchone()[0] == storage.SCHEMA_VERSION
     names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
-    assert names == ["m001_initial"]
+    assert names == ["m001_initial", "m002_corrections"]
 
 
 def test_a_ledger_of_the_first_released_schema_keeps_its_results(tmp_path: Path, cli, monkeypatch) -> None:
@@ -32,7 +32,9 @@ def test_a_ledger_of_the_first_released_schema_keeps_its_results(tmp_path: Path,
     old.executescript((FIXTURES / "ledger-v1.sql").read_text(encoding="utf-8"))
     old.execute("PRAGMA user_version = 1")
     old.close()
-    conn = storage.open_db(path)
+    conn = storage.open_db(path)  # migrates it to the current schema
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == storage.SCHEMA_VERSION
+    assert schema(conn) == (FIXTURES / "schema.sql").read_text(encoding="utf-8").split("\n", 1)[1].strip()
     assert all(checks.check_session(conn, s) == [] for s in checks.session_ids(conn))
     first = storage.load_session(conn, 1)
     assert storage.state(conn, first).balances == (64, -12, -40, -12)
