@@ -162,25 +162,56 @@ def new(
         out.print(f"The session lasts {agreed} deals.")
 
 
+ContractArg = Annotated[str, typer.Argument(
+    help="A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
+         "misere-ouvert, grand-misere-ouvert), or pass; Russian names too.")]
+DeclarerOpt = Annotated[Optional[str], typer.Option("--declarer", help="Who bought the contract.")]
+PartnerOpt = Annotated[Optional[str], typer.Option("--partner", help="Who supported the declarer (omit when alone).")]
+TricksOpt = Annotated[Optional[str], typer.Option("--tricks", metavar="N", help="The declarer's own tricks, 0..13.")]
+PartnerTricksOpt = Annotated[Optional[str], typer.Option("--partner-tricks", metavar="N",
+                                                         help="The partner's own tricks, 0..13.")]
+RankOpt = Annotated[Optional[str], typer.Option("--rank", metavar="RANK",
+                                                help="The suit's rank: junior|senior for solo and nine "
+                                                     "[default: junior]; first|second|third on samouchitel.")]
+BostonOpt = Annotated[Optional[str], typer.Option("--boston", metavar="NAME",
+                                                  help="Who held the boston (jack of diamonds).")]
+AceOpt = Annotated[bool, typer.Option("--ace-turned", help="The trump the dealer turned is an ace (remise condition).")]
+BlancheOpt = Annotated[Optional[str], typer.Option("--carte-blanche", metavar="NAME",
+                                                   help="Who declared a blank hand (Fontainebleau).")]
+
+
+def deal_of(session: storage.Session, contract: str, declarer: str | None, partner: str | None,
+            tricks: str | None, partner_tricks: str | None, rank: str | None, boston: str | None,
+            ace_turned: bool, carte_blanche: str | None) -> Deal:
+    """The deal a user typed, with names and words resolved against the session and its tariff."""
+    t = session.tariff
+    key = t.contract_key(contract)
+    if key is None:
+        raise LedgerError(f"the {t.name} tariff has no contract {contract!r}; "
+                          f"use one of {', '.join(t.contracts)} or pass")
+    rank_key = None
+    if rank is not None:
+        rank_key = t.rank_key(rank)
+        if rank_key is None:
+            raise LedgerError(f"--rank must be one of {', '.join(t.ranks)}, not {rank!r}")
+
+    def seat(name: str | None, option: str) -> int | None:
+        return None if name is None else ledger.seat_of(session, name, option)
+
+    return Deal(
+        contract=key, declarer=seat(declarer, "--declarer"), partner=seat(partner, "--partner"),
+        tricks=whole(tricks, "--tricks", 0, t.tricks),
+        partner_tricks=whole(partner_tricks, "--partner-tricks", 0, t.tricks),
+        rank=rank_key, boston=seat(boston, "--boston"), ace_turned=ace_turned,
+        carte_blanche=seat(carte_blanche, "--carte-blanche"),
+    )
+
+
 @app.command()
 def deal(
-    contract: Annotated[str, typer.Argument(help="A contract of the session's tariff (classic: junior, senior, solo, "
-                                                 "nine, misere, grand-misere, misere-ouvert, grand-misere-ouvert), "
-                                                 "or pass; Russian names too.")],
-    declarer: Annotated[Optional[str], typer.Option(help="Who bought the contract.")] = None,
-    partner: Annotated[Optional[str], typer.Option(help="Who supported the declarer (omit when alone).")] = None,
-    tricks: Annotated[Optional[str], typer.Option(metavar="N", help="The declarer's own tricks, 0..13.")] = None,
-    partner_tricks: Annotated[Optional[str], typer.Option("--partner-tricks", metavar="N",
-                                                          help="The partner's own tricks, 0..13.")] = None,
-    rank: Annotated[Optional[str], typer.Option(metavar="RANK",
-                                                help="The suit's rank: junior|senior for solo and nine "
-                                                     "[default: junior]; first|second|third on samouchitel.")] = None,
-    boston: Annotated[Optional[str], typer.Option(metavar="NAME", help="Who held the boston (jack of diamonds).")] = None,
-    ace_turned: Annotated[bool, typer.Option("--ace-turned", help="The trump the dealer turned is an ace "
-                                                                  "(remise condition).")] = False,
-    carte_blanche: Annotated[Optional[str], typer.Option("--carte-blanche", metavar="NAME",
-                                                         help="Who declared a blank hand (Fontainebleau).")] = None,
-    db: DbOption = None,
+    contract: ContractArg, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
+    partner_tricks: PartnerTricksOpt = None, rank: RankOpt = None, boston: BostonOpt = None,
+    ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None, db: DbOption = None,
 ) -> None:
     """Record one deal of the current session and show what moved and why.
 
@@ -192,26 +223,8 @@ def deal(
     session = ledger.current(conn)
     ledger.open_for_deals(session, storage.state(conn, session).deals)
     t = session.tariff
-    key = t.contract_key(contract)
-    if key is None:
-        raise LedgerError(f"the {t.name} tariff has no contract {contract!r}; "
-                          f"use one of {', '.join(t.contracts)} or pass")
-    rank_key = None
-    if rank is not None:
-        rank_key = t.rank_key(rank)
-        if rank_key is None:
-            raise LedgerError(f"--rank must be one of {', '.join(t.ranks)}, not {rank!r}")
-    d = Deal(
-        contract=key,
-        declarer=None if declarer is None else ledger.seat_of(session, declarer, "--declarer"),
-        partner=None if partner is None else ledger.seat_of(session, partner, "--partner"),
-        tricks=whole(tricks, "--tricks", 0, t.tricks),
-        partner_tricks=whole(partner_tricks, "--partner-tricks", 0, t.tricks),
-        rank=rank_key,
-        boston=None if boston is None else ledger.seat_of(session, boston, "--boston"),
-        ace_turned=ace_turned,
-        carte_blanche=None if carte_blanche is None else ledger.seat_of(session, carte_blanche, "--carte-blanche"),
-    )
+    d = deal_of(session, contract, declarer, partner, tricks, partner_tricks, rank, boston, ace_turned,
+                carte_blanche)
     session, entered = ledger.enter_deal(conn, d, session.id)
     out = console()
     sheet = None if t.has_basket else ledger.sheet(conn, session)
@@ -221,6 +234,36 @@ def deal(
             t.contracts[d.contract].boston_made, t.contracts[d.contract].boston_failed):
         out.print("No boston claimed. If somebody held it, `boston-ledger undo` and enter the deal "
                   "again with --boston NAME.", style="dim")
+
+
+@app.command()
+def edit(
+    number: Annotated[str, typer.Argument(metavar="N", help="The number of the deal to correct (see history).")],
+    contract: ContractArg, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
+    partner_tricks: PartnerTricksOpt = None, rank: RankOpt = None, boston: BostonOpt = None,
+    ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None,
+    reason: Annotated[Optional[str], typer.Option("--reason", metavar="TEXT", help="Why the deal is corrected.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Correct an earlier deal: every deal after it is replayed; the old entry stays on record.
+
+    Example: boston-ledger edit 3 senior --declarer Anna --tricks 7 --reason "Anna took 7, not 6"
+    """
+    from . import render
+
+    conn = connect(db)
+    session = ledger.current(conn)
+    n = whole(number, "N", 1, 10**9)
+    assert n is not None
+    if reason is None:
+        raise LedgerError("a correction needs --reason TEXT: say why the deal is changed")
+    d = deal_of(session, contract, declarer, partner, tricks, partner_tricks, rank, boston, ace_turned,
+                carte_blanche)
+    done = ledger.correct(conn, n, d, reason, session.id)
+    out = console()
+    out.print(f"Deal {n} corrected: {render.describe(session, done.was)} → {render.describe(session, d)}; "
+              "the old entry stays on record.")
+    out.print(render.change_table(session, done.before, done.after))
 
 
 @app.command()
@@ -273,15 +316,25 @@ def status(db: DbOption = None, as_json: JsonOption = False) -> None:
 
 
 @app.command()
-def history(db: DbOption = None) -> None:
+def history(
+    corrections: Annotated[bool, typer.Option("--corrections", help="Show the audit of corrected deals.")] = False,
+    db: DbOption = None,
+) -> None:
     """The session's deals with their results.
 
-    Example: boston-ledger history
+    Example: boston-ledger history --corrections
     """
     from . import render
 
     conn = connect(db)
     session = ledger.current(conn)
+    if corrections:
+        audit = storage.corrections(conn, session)
+        if not audit:
+            console().print(f"Session {session.id} has no corrected deal.")
+            return
+        console().print(render.corrections_table(session, audit))
+        return
     rows = ledger.walk(session, storage.deals(conn, session))
     out = console()
     if not rows:
@@ -352,6 +405,235 @@ def check(
         print(problem)
     if problems:
         sys.exit(1)
+
+
+@app.command()
+def reopen(db: DbOption = None) -> None:
+    """Open the current, settled session again to correct it; the earlier settlement stays on record.
+
+    Example: boston-ledger reopen
+    """
+    conn = connect(db)
+    session = ledger.reopen(conn)
+    console().print(f"Session {session.id} reopened; its earlier settlement stays on record. "
+                    f"Correct it with `{PROG} edit N ...`, then settle it again.")
+
+
+@app.command()
+def sessions(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Every session in the ledger: id, name, date, players, tariff, deals, state, result.
+
+    Example: boston-ledger sessions
+    """
+    from rich.table import Table
+
+    conn = connect(db)
+    current = storage.current_session_id(conn)
+    rows = []
+    for s in storage.sessions(conn):
+        st = storage.state(conn, s)
+        result = storage.settlement(conn, s) if s.settled else None
+        rows.append({
+            "id": s.id, "name": s.name, "date": s.created_at[:10], "players": list(s.players),
+            "tariff": s.tariff.name, "conditions": list(s.tariff.applied), "deals": st.deals,
+            "state": "settled" if s.settled else "open", "current": s.id == current,
+            "result": result["money"] if result else None, "currency": s.currency,
+        })
+    if as_json:
+        emit_json(rows)
+        return
+    table = Table()
+    for col in ("id", "name", "date", "players", "tariff", "deals", "state", "result"):
+        table.add_column(col, justify="right" if col in ("id", "deals") else "left")
+    for r in rows:
+        result = ", ".join(f"{n} {m}" for n, m in r["result"].items()) if r["result"] else ""
+        table.add_row(("* " if r["current"] else "") + str(r["id"]), r["name"] or "", r["date"],
+                      ", ".join(r["players"]), r["tariff"], str(r["deals"]), r["state"], result)
+    console().print(table)
+
+
+@app.command()
+def use(
+    session_id: Annotated[str, typer.Argument(metavar="ID", help="The session to make current (see sessions).")],
+    db: DbOption = None,
+) -> None:
+    """Make another session current.
+
+    Example: boston-ledger use 2
+    """
+    conn = connect(db)
+    n = whole(session_id, "ID", 1, 10**9)
+    assert n is not None
+    session = ledger.use(conn, n)
+    console().print(f"Session {session.id} is current: {', '.join(session.players)}.")
+
+
+@app.command()
+def stats(
+    player: Annotated[Optional[str], typer.Option("--player", metavar="NAME", help="Only this player.")] = None,
+    since: Annotated[Optional[str], typer.Option("--since", metavar="DATE",
+                                                 help="Only sessions started on or after this date (YYYY-MM-DD).")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Statistics across sessions: deals, contracts declared and made, success, chips, money, partnerships.
+
+    Example: boston-ledger stats --player Anna --since 2026-01-01
+    """
+    from rich.table import Table
+
+    from . import stats as statistics
+
+    conn = connect(db)
+    data = statistics.collect(conn, player, statistics.since_date(since))
+    if as_json:
+        emit_json(data)
+        return
+    out = console()
+    table = Table()
+    for col in ("player", "sessions", "deals", "declared", "made", "success", "net chips", "money",
+                "biggest win", "biggest loss"):
+        table.add_column(col, justify="left" if col in ("player", "money") else "right")
+    for name, e in data["players"].items():
+        rate = "" if e["success_rate"] is None else f"{e['success_rate']:.0%}"
+        money = ", ".join(f"{m} {c}".strip() for c, m in e["money"].items())
+        win = "" if e["biggest_win"] is None else f"+{e['biggest_win']['chips']}"
+        loss = "" if e["biggest_loss"] is None else str(e["biggest_loss"]["chips"])
+        table.add_row(name, str(e["sessions"]), str(e["deals"]), str(e["declared_total"]), str(e["made_total"]),
+                      rate, str(e["net_chips"]), money, win, loss)
+    out.print(table)
+    kinds = Table(title="contracts declared (made)", title_justify="left")
+    kinds.add_column("player")
+    kinds.add_column("contracts")
+    for name, e in data["players"].items():
+        kinds.add_row(name, ", ".join(f"{k} {v['declared']} ({v['made']})" for k, v in e["declared"].items()))
+    out.print(kinds)
+    for label in ("best_partnership", "worst_partnership"):
+        p = data[label]
+        if p:
+            out.print(f"{'most' if label.startswith('best') else 'least'} successful partnership: "
+                      f"{' & '.join(p['players'])}, {p['made']} of {p['deals']} made ({p['success_rate']:.0%})")
+
+
+@app.command()
+def chart(
+    svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE",
+                                                help="Write the chart as an SVG picture instead.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Each player's running balance over the deals of the current session.
+
+    Example: boston-ledger chart --svg evening.svg
+    """
+    from . import chart as pictures
+
+    conn = connect(db)
+    session = ledger.current(conn)
+    walked = ledger.walk(session, storage.deals(conn, session))
+    start = [0] * len(session.players)
+    series = [[start[i]] + [w.sheet[i] for w in walked] for i in range(len(session.players))]
+    if svg is None:
+        out = console()
+        for line in pictures.terminal(session.players, series, width=max(10, out.width - 40)):
+            out.print(line)
+        return
+    title = f"Session {session.id}" + (f" “{session.name}”" if session.name else "") + f": {session.tariff.name}"
+    try:
+        svg.write_text(pictures.svg(title, session.players, series), encoding="utf-8")
+    except OSError as e:
+        raise LedgerError(f"cannot write {svg}: {e.strerror}") from None
+    console().print(f"wrote {svg}")
+
+
+@app.command("ledger")
+def group_ledger(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """What each person owes or is owed over all settled sessions, less payments, and the fewest payments.
+
+    Example: boston-ledger ledger
+    """
+    from .settlement import fewest_payments, money
+
+    conn = connect(db)
+    data = {}
+    for code, book in ledger.group_ledger(conn).items():
+        names = sorted(book, key=str.casefold)
+        cents = [book[n] for n in names]
+        data[code] = {
+            "balances": {n: money(c) for n, c in zip(names, cents)},
+            "payments": [{"from": names[p.payer], "to": names[p.payee], "amount": money(p.cents)}
+                         for p in fewest_payments(cents)],
+        }
+    if as_json:
+        emit_json(data)
+        return
+    out = console()
+    if not data:
+        out.print("No settled session yet: nobody owes anybody anything.")
+    for code, book in data.items():
+        out.print(f"{'In ' + code if code else 'Money'}: " + ", ".join(f"{n} {m}" for n, m in book["balances"].items()))
+        for p in book["payments"] or [{"from": None}]:
+            out.print("  all square" if p["from"] is None else
+                      f"  {p['from']} pays {p['to']} {p['amount']}{' ' + code if code else ''}")
+
+
+@app.command()
+def paid(
+    payer: Annotated[str, typer.Argument(metavar="FROM")],
+    payee: Annotated[str, typer.Argument(metavar="TO")],
+    amount: Annotated[str, typer.Argument(metavar="AMOUNT")],
+    currency: Annotated[str, typer.Option("--currency", help="The currency of the sessions it settles.")] = "",
+    db: DbOption = None,
+) -> None:
+    """Record money paid from one person to another; the ledger nets it out.
+
+    Example: boston-ledger paid Vera Anna 4.00
+    """
+    from .settlement import money
+
+    conn = connect(db)
+    code = ledger.currency(currency) if currency else ""
+    who, whom, cents = ledger.pay(conn, payer, payee, amount, code)
+    console().print(f"Recorded: {who} paid {whom} {money(cents)}{' ' + code if code else ''}.")
+
+
+@app.command()
+def rescore(
+    session_id: Annotated[str, typer.Argument(metavar="ID", help="The recorded session to replay.")],
+    tariff: Annotated[str, typer.Option("--tariff", metavar="NAME|PATH", help="The tariff to replay it under.")],
+    condition: Annotated[Optional[list[str]], typer.Option("--condition", metavar="NAME",
+                                                           help="A condition of play (repeatable).")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Replay a recorded session under another tariff or conditions and show the difference; nothing is changed.
+
+    Example: boston-ledger rescore 1 --tariff fontainebleau
+    """
+    from .tariff import load
+
+    t = load(tariff, condition or ())
+    conn = connect(db)
+    n = whole(session_id, "ID", 1, 10**9)
+    assert n is not None
+    session, recorded, rescored = ledger.rescore(conn, n, t)
+    rows = {name: {"recorded": a, "rescored": b, "difference": b - a}
+            for name, a, b in zip(session.players, recorded.balances, rescored.balances)}
+    if as_json:
+        emit_json({"session": session.id, "tariff": t.name, "players": rows,
+                   "basket": {"recorded": recorded.basket, "rescored": rescored.basket}})
+        return
+    from rich.table import Table
+
+    from . import render
+
+    table = Table(title=f"Session {session.id} under {t.name}" + (f" with {', '.join(t.applied)}" if t.applied else "")
+                  + f" instead of {session.tariff.name}", title_justify="left")
+    for col in ("", "recorded", "rescored", "difference"):
+        table.add_column(col, justify="right" if col else "left")
+    for name, r in rows.items():
+        table.add_row(name, render.balance(r["recorded"]), render.balance(r["rescored"]), render.signed(r["difference"]))
+    table.add_row("basket", str(recorded.basket), str(rescored.basket), render.signed(rescored.basket - recorded.basket))
+    console().print(table)
 
 
 @app.command()

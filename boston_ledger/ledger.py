@@ -250,3 +250,143 @@ def settle(conn: sqlite3.Connection) -> tuple[Session, dict, bool]:
         result = settlement_result(session, storage.state(conn, session))
         storage.save_settlement(conn, session, result)
     return session, result, True
+
+
+# ---- corrections and reopening ---------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Corrected:
+    session: Session
+    number: int
+    was: Deal
+    before: State
+    after: State
+
+
+def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
+            session_id: int | None = None) -> Corrected:
+    """Replace deal `number` and replay every deal after it (the basket, labets and double tours
+    depend on the past). The old entries stay on record, superseded by the correction."""
+    reason = " ".join(reason.split())
+    if not reason:
+        raise LedgerError("a correction needs --reason TEXT: say why the deal is changed")
+    with storage.writing(conn):
+        session = current(conn) if session_id is None else storage.load_session(conn, session_id)
+        if session.settled:
+            raise LedgerError(f"session {session.id} is settled; `boston-ledger reopen` it first to correct a deal")
+        standing = storage.deals(conn, session, with_transfers=False)
+        if not 1 <= number <= len(standing):
+            raise LedgerError(f"there is no deal {number} in session {session.id}; its deals are "
+                              f"1 to {len(standing)}" if standing else f"session {session.id} has no deals yet")
+        before = storage.state(conn, session)
+        entered = [r.deal for r in standing]
+        entered[number - 1] = deal
+        state, _ = engine.replay(session.tariff, entered[: number - 1])
+        later = standing[number - 1:]
+        cid = storage.correct(conn, session, number, later[0].id, reason, [r.id for r in later])
+        for offset, (d, original) in enumerate(zip(entered[number - 1:], later)):
+            outcome = engine.play(session.tariff, state, d)
+            state = engine.advance(state, outcome)
+            storage.record_deal(conn, session, number + offset, d, outcome, correction_id=cid,
+                                entered_at=None if offset == 0 else original.entered_at)
+        after = _after_write(conn, session, expected=state)
+    return Corrected(session, number, standing[number - 1].deal, before, after)
+
+
+def reopen(conn: sqlite3.Connection) -> Session:
+    """Open a settled session again; its settlement stays on record."""
+    with storage.writing(conn):
+        session = current(conn)
+        if not session.settled:
+            raise LedgerError(f"session {session.id} is not settled; there is nothing to reopen")
+        storage.reopen(conn, session)
+    return session
+
+
+def use(conn: sqlite3.Connection, session_id: int) -> Session:
+    with storage.writing(conn):
+        session = storage.load_session(conn, session_id)
+        storage.set_current(conn, session_id)
+    return session
+
+
+# ---- money between evenings -------------------------------------------------------------------
+
+
+def money_amount(text: str) -> int:
+    """A positive amount of money such as 12.30, in cents."""
+    try:
+        value = Decimal(text.strip().replace(",", "."))
+    except (InvalidOperation, AttributeError):
+        value = None
+    if value is None or not value.is_finite() or value <= 0 or value > Decimal("1e9") \
+            or value != value.quantize(Decimal("0.01")):
+        raise LedgerError(f"AMOUNT must be a positive amount of money with at most two decimals, such as "
+                          f"12.30, not {clip(text)}")
+    return int(value * 100)
+
+
+def people(conn: sqlite3.Connection) -> dict[str, str]:
+    """Everybody who has played, by the casefolded name, with the name as first written."""
+    out: dict[str, str] = {}
+    for (name,) in conn.execute("SELECT name FROM players ORDER BY id"):
+        out.setdefault(name.casefold(), name)
+    return out
+
+
+def person(conn: sqlite3.Connection, name: str, what: str) -> str:
+    known = people(conn)
+    found = known.get(clean_name(name).casefold())
+    if found is None:
+        raise LedgerError(f"{what}: nobody called {clip(name)} has played in this ledger")
+    return found
+
+
+def group_ledger(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
+    """Per currency, what each person is owed (+) or owes (-) over all settled sessions, in cents,
+    less what has been paid since."""
+    names = people(conn)
+    totals: dict[str, dict[str, int]] = {}
+    for session in storage.sessions(conn):
+        if not session.settled:
+            continue
+        result = storage.settlement(conn, session)
+        book = totals.setdefault(session.currency, {})
+        for name, amount in result["money"].items():
+            key = names[name.casefold()]
+            book[key] = book.get(key, 0) + int(Decimal(amount) * 100)
+    for p in storage.payments(conn):
+        book = totals.setdefault(p["currency"], {})
+        book[p["payer"]] = book.get(p["payer"], 0) + p["cents"]
+        book[p["payee"]] = book.get(p["payee"], 0) - p["cents"]
+    return totals
+
+
+def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str) -> tuple[str, str, int]:
+    cents = money_amount(amount)
+    with storage.writing(conn):
+        who, whom = person(conn, payer, "FROM"), person(conn, payee, "TO")
+        if who == whom:
+            raise LedgerError("FROM and TO are the same person; a payment goes from one to another")
+        storage.record_payment(conn, who, whom, cents, code)
+    return who, whom, cents
+
+
+# ---- what-if ----------------------------------------------------------------------------------
+
+
+def rescore(conn: sqlite3.Connection, session_id: int, tariff: Tariff) -> tuple[Session, State, State]:
+    """A recorded session replayed under another tariff: (session, as recorded, as rescored)."""
+    session = storage.load_session(conn, session_id)
+    if tariff.players != len(session.players):
+        raise LedgerError(f"the {tariff.name} tariff is for {tariff.players} players; session {session_id} "
+                          f"has {len(session.players)}")
+    recorded = storage.deals(conn, session, with_transfers=False)
+    state = State.start(tariff.players)
+    for r in recorded:
+        try:
+            state = engine.advance(state, engine.play(tariff, state, r.deal))
+        except engine.DealError as e:
+            raise LedgerError(f"deal {r.number} cannot be scored under {tariff.name}: {e}") from None
+    return session, storage.state(conn, session), state

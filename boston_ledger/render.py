@@ -343,3 +343,28 @@ def _narrow(t: Tariff, what: str, rows: list, width: int) -> list[Table | str]:
 def print_all(console: Console, items: Iterable[Table | str]) -> None:
     for item in items:
         console.print(item)
+
+
+def change_table(session: Session, before: State, after: State) -> Table:
+    """How each balance (and the basket) changed."""
+    table = Table()
+    for col in ("", *session.players, *(["basket"] if session.tariff.has_basket else [])):
+        table.add_column(col, justify="right" if col else "left")
+    basket = session.tariff.has_basket
+    rows = [("before", [*before.balances, *([before.basket] if basket else [])]),
+            ("after", [*after.balances, *([after.basket] if basket else [])])]
+    for label, values in rows:
+        table.add_row(label, *map(balance, values))
+    table.add_row("change", *map(signed, [a - b for a, b in zip(rows[1][1], rows[0][1])]))
+    return table
+
+
+def corrections_table(session: Session, audit: Sequence) -> Table:
+    """The audit of corrections (storage.Correction): when, which deal, why, what it was and is."""
+    table = Table()
+    for col in ("when", "deal", "reason", "was", "now"):
+        table.add_column(col)
+    for c in audit:
+        table.add_row(c.corrected_at.replace("T", " ")[:19], str(c.number), c.reason,
+                      describe(session, c.was), describe(session, c.now))
+    return table

@@ -127,6 +127,7 @@ CREATE TABLE corrections (
     id INTEGER PRIMARY KEY,
     session_id INTEGER NOT NULL REFERENCES sessions(id),
     number INTEGER NOT NULL,
+    old_deal INTEGER NOT NULL REFERENCES deals(id),
     reason TEXT NOT NULL,
     corrected_at TEXT NOT NULL
 ) STRICT;
@@ -284,7 +285,7 @@ def create_session(conn: sqlite3.Connection, players: list[str], tariff: Tariff,
         "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
         [(session_id, seat, player) for seat, player in enumerate(players)],
     )
-    conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('current_session', ?)", (str(session_id),))
+    set_current(conn, session_id)
     return session_id
 
 
@@ -359,7 +360,9 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
     return State(balances=tuple(balances), basket=basket, deals=count, stake_due=stake_due)
 
 
-def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: Deal, outcome: Outcome) -> int:
+def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: Deal, outcome: Outcome,
+                correction_id: int | None = None, entered_at: str | None = None) -> int:
+    """A deal and its transfers; a correction's replayed deals keep the time they were entered."""
     pid = session.player_ids
 
     def player(seat: int | None) -> int | None:
@@ -367,11 +370,11 @@ def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: D
 
     cur = conn.execute(
         "INSERT INTO deals (session_id, number, contract, rank, declarer, partner, tricks,"
-        " partner_tricks, boston, ace_turned, carte_blanche, entered_at)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " partner_tricks, boston, ace_turned, carte_blanche, entered_at, correction_id)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (session.id, number, deal.contract, deal.rank, player(deal.declarer), player(deal.partner),
          deal.tricks, deal.partner_tricks, player(deal.boston), int(deal.ace_turned),
-         player(deal.carte_blanche), now()),
+         player(deal.carte_blanche), entered_at or now(), correction_id),
     )
     deal_id = cur.lastrowid
     conn.executemany(
@@ -439,6 +442,59 @@ def undone_count(conn: sqlite3.Connection, session: Session) -> int:
     return conn.execute(
         "SELECT COUNT(*) FROM undos u JOIN deals d ON d.id = u.deal_id WHERE d.session_id = ?", (session.id,)
     ).fetchone()[0]
+
+
+def correct(conn: sqlite3.Connection, session: Session, number: int, old_deal: int, reason: str,
+            superseded: list[int]) -> int:
+    """Record a correction of deal `number`, superseding the standing deals from it on."""
+    cid = conn.execute(
+        "INSERT INTO corrections (session_id, number, old_deal, reason, corrected_at) VALUES (?, ?, ?, ?, ?)",
+        (session.id, number, old_deal, reason, now())).lastrowid
+    conn.executemany("INSERT INTO supersessions (deal_id, correction_id) VALUES (?, ?)",
+                     [(deal_id, cid) for deal_id in superseded])
+    return cid
+
+
+@dataclass(frozen=True)
+class Correction:
+    number: int
+    reason: str
+    corrected_at: str
+    was: Deal
+    now: Deal
+
+
+def corrections(conn: sqlite3.Connection, session: Session) -> list[Correction]:
+    """The audit of a session's corrections, oldest first."""
+    out = []
+    for c in conn.execute("SELECT * FROM corrections WHERE session_id = ? ORDER BY id", (session.id,)).fetchall():
+        old = conn.execute("SELECT * FROM deals WHERE id = ?", (c["old_deal"],)).fetchone()
+        new = conn.execute("SELECT * FROM deals WHERE correction_id = ? AND number = ?",
+                           (c["id"], c["number"])).fetchone()
+        out.append(Correction(c["number"], c["reason"], c["corrected_at"], _deal_of(session, old),
+                              _deal_of(session, new)))
+    return out
+
+
+def reopen(conn: sqlite3.Connection, session: Session) -> None:
+    conn.execute("INSERT INTO reopenings (session_id, reopened_at) VALUES (?, ?)", (session.id, now()))
+
+
+def sessions(conn: sqlite3.Connection) -> list[Session]:
+    return [load_session(conn, row[0]) for row in conn.execute("SELECT id FROM sessions ORDER BY id")]
+
+
+def set_current(conn: sqlite3.Connection, session_id: int) -> None:
+    conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('current_session', ?)", (str(session_id),))
+
+
+def record_payment(conn: sqlite3.Connection, payer: str, payee: str, cents: int, currency: str) -> None:
+    conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at) VALUES (?, ?, ?, ?, ?)",
+                 (payer, payee, cents, currency, now()))
+
+
+def payments(conn: sqlite3.Connection) -> list[sqlite3.Row]:
+    return conn.execute("SELECT * FROM payments ORDER BY id").fetchall()
 
 
 def save_settlement(conn: sqlite3.Connection, session: Session, result: dict) -> None:

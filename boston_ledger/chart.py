@@ -1,0 +1,72 @@
+"""Pictures of a session: each player's running balance over the deals, in the terminal or as SVG."""
+
+from __future__ import annotations
+
+from html import escape
+from typing import Sequence
+
+BARS = "▁▂▃▄▅▆▇█"
+COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
+
+
+def sparkline(values: Sequence[int], low: int, high: int, width: int) -> str:
+    """Values as a line of block characters scaled to [low, high], resampled to `width`."""
+    if not values:
+        return ""
+    if len(values) > width:
+        values = [values[int(i * len(values) / width)] for i in range(width)]
+    span = (high - low) or 1
+    return "".join(BARS[min(len(BARS) - 1, int((v - low) / span * (len(BARS) - 1) + 0.5))] for v in values)
+
+
+def terminal(names: Sequence[str], series: Sequence[Sequence[int]], width: int = 60) -> list[str]:
+    """One line per player: name, last balance, lowest and highest, and the line of the evening."""
+    every = [v for s in series for v in s] or [0]
+    low, high = min(every + [0]), max(every + [0])
+    pad = max(len(n) for n in names)
+    lines = [f"{'':{pad}}  {'now':>6} {'low':>6} {'high':>6}  running balance over {len(series[0]) - 1} deals "
+             f"(scale {low} .. {high})"]
+    for name, values in zip(names, series):
+        lines.append(f"{name:{pad}}  {values[-1]:>6} {min(values):>6} {max(values):>6}  "
+                     f"{sparkline(values, low, high, width)}")
+    return lines
+
+
+def svg(title: str, names: Sequence[str], series: Sequence[Sequence[int]], width: int = 720,
+        height: int = 360) -> str:
+    """A self-contained SVG line chart: one line per player, the zero line, axes and a legend."""
+    left, right, top, bottom = 60, 140, 40, 40
+    plot_w, plot_h = width - left - right, height - top - bottom
+    every = [v for s in series for v in s] or [0]
+    low, high = min(every + [0]), max(every + [0])
+    span = (high - low) or 1
+    steps = max(1, len(series[0]) - 1)
+
+    def x(i: int) -> float:
+        return left + plot_w * i / steps
+
+    def y(v: int) -> float:
+        return top + plot_h * (high - v) / span
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
+        f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
+        f'<rect width="{width}" height="{height}" fill="white"/>',
+        f'<text x="{left}" y="24" font-size="16">{escape(title)}</text>',
+        f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="black"/>',
+        f'<line x1="{left}" y1="{y(0):.1f}" x2="{left + plot_w}" y2="{y(0):.1f}" stroke="#999" stroke-dasharray="4 3"/>',
+        f'<text x="{left - 6}" y="{top + 4}" text-anchor="end">{high}</text>',
+        f'<text x="{left - 6}" y="{top + plot_h + 4}" text-anchor="end">{low}</text>',
+        f'<text x="{left - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>',
+        f'<text x="{left + plot_w}" y="{height - 12}" text-anchor="end">deal {steps}</text>',
+        f'<text x="{left}" y="{height - 12}">start</text>',
+    ]
+    for k, (name, values) in enumerate(zip(names, series)):
+        colour = COLOURS[k % len(COLOURS)]
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
+        ly = top + 18 * k + 10
+        parts.append(f'<rect x="{left + plot_w + 16}" y="{ly - 9}" width="12" height="12" fill="{colour}"/>')
+        parts.append(f'<text x="{left + plot_w + 34}" y="{ly + 2}">{escape(name)} ({values[-1]})</text>')
+    parts.append("</svg>")
+    return "\n".join(parts) + "\n"

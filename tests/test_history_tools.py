@@ -1,0 +1,182 @@
+"""Corrections, sessions, statistics, charts, money between evenings and what-if rescoring."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sqlite3
+import subprocess
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pytest
+
+from boston_ledger.demo import PLAYERS as DEMO_PLAYERS, SCRIPT, _command
+from conftest import PLAYERS
+
+FORTY = [deal for deal, _ in SCRIPT] + [deal for deal, _ in SCRIPT[4:8]]  # 40 deals: a whole partie
+
+
+def enter(cli, deals) -> None:
+    for deal in deals:
+        cli(*_command(DEMO_PLAYERS, deal).split()[1:])
+
+
+def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path) -> None:
+    assert len(FORTY) == 40
+    cli("new", *DEMO_PLAYERS)
+    enter(cli, FORTY)
+    corrected = _command(DEMO_PLAYERS, FORTY[0]).split()[2:]
+    corrected[corrected.index("--tricks") + 1] = "3"  # Boris took 3, not 5: the pair fails, a labet
+    out = cli("edit", "1", *corrected, "--reason", "Boris took 3, not 5").stdout
+    assert "Deal 1 corrected" in out and "change" in out
+    edited = cli.json("status")
+    cli("new", *DEMO_PLAYERS)
+    cli("deal", *corrected)
+    enter(cli, FORTY[1:])
+    fresh = cli.json("status")
+    for key in ("balances", "basket", "deals", "tour", "dealer", "stake_due"):
+        assert edited[key] == fresh[key], key
+    assert edited["balances"] != {"Anna": 576, "Boris": -84, "Vera": -675, "Gleb": 183}
+    cli("use", "1")
+    assert cli("check").stdout == ""
+    audit = cli("history", "--corrections").stdout
+    assert "Boris took 3, not 5" in audit and "junior Boris 5 + Gleb 4" in audit and "junior Boris 3 + Gleb 4" in audit
+    with sqlite3.connect(isolated) as conn:  # the old entries are kept, superseded
+        assert conn.execute("SELECT COUNT(*) FROM deals WHERE session_id = 1").fetchone()[0] == 80
+        assert conn.execute("SELECT COUNT(*) FROM supersessions").fetchone()[0] == 40
+
+
+def test_edit_in_the_middle_and_its_errors(table) -> None:
+    table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
+    table("deal", "pass")
+    table("deal", "senior", "--declarer", "Anna", "--tricks", "6")
+    table("edit", "2", "solo", "--declarer", "Vera", "--tricks", "8", "--reason", "it was a solo")
+    status = table.json("status")
+    # deal 2 is now a made solo (Vera takes the new stake's 40); deal 3 opens with a stake again
+    assert status["deals"] == 3 and status["basket"] == 0
+    assert sum(status["balances"].values()) == 0
+    for args, words in [(("edit", "9", "pass", "--reason", "x"), "no deal 9"),
+                        (("edit", "1", "pass"), "--reason"),
+                        (("edit", "1", "pass", "--reason", "  "), "--reason"),
+                        (("edit", "0", "pass", "--reason", "x"), "N must be"),
+                        (("edit", "1", "solo", "--declarer", "Zed", "--tricks", "8", "--reason", "x"), "no player")]:
+        err = table(*args, code=2).stderr
+        assert words in err and err.count("\n") == 1, err
+    assert table.json("status") == status
+
+
+def test_settled_sessions_need_reopen_to_edit(table) -> None:
+    table("deal", "solo", "--declarer", "Anna", "--tricks", "9")
+    first = table.json("settle")
+    assert "reopen" in table("edit", "1", "solo", "--declarer", "Anna", "--tricks", "7", "--reason", "x", code=2).stderr
+    assert "not settled" not in table("reopen").stderr
+    assert table.json("status")["settled"] is False
+    table("edit", "1", "solo", "--declarer", "Anna", "--tricks", "7", "--reason", "she fell short")
+    second = table.json("settle")
+    assert second != first and second["net_chips"]["Anna"] < 0
+    assert "not settled" in (table("reopen").stdout + table("reopen", code=2).stderr)
+    assert table.json("settle") == second
+
+
+def test_sessions_and_use(cli) -> None:
+    cli("new", *PLAYERS, "--name", "Friday")
+    cli("deal", "solo", "--declarer", "Anna", "--tricks", "9")
+    cli("settle")
+    cli("new", "Аня", "Борис", "Вера", "Глеб", "--tariff", "samouchitel", "--deals", "8")
+    listing = cli.json("sessions")
+    assert [(s["id"], s["name"], s["state"], s["deals"], s["current"]) for s in listing] == [
+        (1, "Friday", "settled", 1, False), (2, None, "open", 0, True)]
+    assert listing[0]["result"]["Anna"] == "90.00"  # 20 from each of three, the basket of 40, less her stake and listing[1]["tariff"] == "samouchitel"
+    text = cli("sessions").stdout
+    assert "Friday" in text and "* 2" in text
+    cli("use", "1")
+    assert cli.json("status")["session"] == 1
+    assert "no session 7" in cli("use", "7", code=2).stderr
+
+
+def test_stats_across_sessions(cli) -> None:
+    cli("new", *PLAYERS)
+    cli("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5", "--partner-tricks", "3")
+    cli("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "3", "--partner-tricks", "3")
+    cli("deal", "solo", "--declarer", "Boris", "--tricks", "9")
+    cli("settle")
+    cli("new", "anna", "Boris", "Vera", "Gleb")
+    cli("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "3")
+    data = cli.json("stats")
+    anna = data["players"]["Anna"]  # the same person across sessions, whatever the case
+    assert (anna["sessions"], anna["deals"], anna["declared_total"], anna["made_total"]) == (2, 4, 2, 1)
+    assert anna["declared"] == {"junior": {"declared": 2, "made": 1}} and anna["success_rate"] == 0.5
+    assert anna["money"] == {"": data["players"]["Anna"]["money"][""]} and anna["money"][""].startswith("-")
+    assert data["players"]["Boris"]["success_rate"] == 1.0
+    assert data["best_partnership"]["players"] == ["Boris", "Gleb"]
+    assert data["worst_partnership"]["players"] == ["Anna", "Vera"]
+    assert data["players"]["Boris"]["biggest_win"]["chips"] > 0
+    only = cli.json("stats", "--player", "gleb")
+    assert list(only["players"]) == ["Gleb"] and only["partnerships"][0]["players"] == ["Boris", "Gleb"]
+    assert cli.json("stats", "--since", "2999-01-01")["players"] == {}
+    assert "--since" in cli("stats", "--since", "yesterday", code=2).stderr
+    assert "Anna" in cli("stats").stdout
+
+
+def test_chart_in_the_terminal_and_as_a_picture(table, tmp_path: Path) -> None:
+    table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
+    table("deal", "pass")
+    table("deal", "senior", "--declarer", "Anna", "--tricks", "6")
+    lines = table("chart").stdout.splitlines()
+    assert lines[1].split()[:4] == ["Anna", "66", "-38", "66"]  # the worked example without a boston
+    picture = tmp_path / "evening.svg"
+    table("chart", "--svg", str(picture))
+    root = ET.parse(picture).getroot()
+    assert root.tag == "{http://www.w3.org/2000/svg}svg"
+    assert len(root.findall("{http://www.w3.org/2000/svg}polyline")) == 4
+    renderer = shutil.which("rsvg-convert")
+    if renderer:  # a real renderer agrees it is a picture (Debian's librsvg2-bin, where installed)
+        png = tmp_path / "evening.png"
+        done = subprocess.run([renderer, "-o", str(png), str(picture)], capture_output=True, timeout=60)
+        assert done.returncode == 0, done.stderr
+        assert png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_money_carries_across_evenings(cli) -> None:
+    results = []
+    for contract, declarer in (("solo", "Anna"), ("solo", "Vera"), ("misere", "Anna")):
+        cli("new", *PLAYERS, "--chip-value", "0.10")
+        cli("deal", contract, "--declarer", declarer, "--tricks", "9" if contract == "solo" else "0")
+        results.append(cli.json("settle")["money"])
+    owed = {n: sum(float(r[n]) for r in results) for n in PLAYERS}
+    cli("paid", "Boris", "anna", "3.00")
+    cli("paid", "Gleb", "Vera", "1.50")
+    book = cli.json("ledger")[""]
+    expected = dict(owed)
+    expected["Boris"] += 3.00
+    expected["Anna"] -= 3.00
+    expected["Gleb"] += 1.50
+    expected["Vera"] -= 1.50
+    assert {n: float(v) for n, v in book["balances"].items()} == pytest.approx(expected)
+    net = dict.fromkeys(PLAYERS, 0.0)
+    for p in book["payments"]:
+        net[p["from"]] -= float(p["amount"])
+        net[p["to"]] += float(p["amount"])
+    assert net == pytest.approx(expected) and len(book["payments"]) <= 3
+    assert "Boris pays" in cli("ledger").stdout or "Gleb pays" in cli("ledger").stdout
+    for args, words in [(("paid", "Zed", "Anna", "1"), "nobody called"),
+                        (("paid", "Anna", "Anna", "1"), "same person"),
+                        (("paid", "Anna", "Vera", "1.005"), "two decimals"),
+                        (("paid", "Anna", "Vera", "0"), "positive")]:
+        err = cli(*args, code=2).stderr
+        assert words in err and err.count("\n") == 1
+
+
+def test_rescore_changes_nothing(cli, isolated: Path) -> None:
+    cli("new", *PLAYERS)
+    cli("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "10", "--partner-tricks", "3",
+        "--boston", "Vera")
+    before = cli.json("status")
+    data = cli.json("rescore", "1", "--tariff", "fontainebleau")
+    # Fontainebleau: the dealer alone stakes 50, and a slam pays the boston double
+    assert data["players"]["Vera"]["rescored"] - data["players"]["Vera"]["recorded"] == 6 + 10
+    assert data["players"]["Anna"]["rescored"] == -24 * 2 - 50 - 4
+    assert cli.json("status") == before
+    assert "deal 1 cannot be scored under samouchitel" in cli("rescore", "1", "--tariff", "samouchitel", code=2).stderr
+    assert "difference" in cli("rescore", "1", "--tariff", "classic", "--condition", "simple").stdout
