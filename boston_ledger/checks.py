@@ -56,6 +56,12 @@ def replay_matches(session: Session, recorded: list[Recorded]) -> list[Problem]:
         except engine.DealError as e:
             problems.append(Problem(session.id, r.number, f"the deal no longer scores: {e}"))
             break
+        after = engine.advance(state, outcome)
+        if r.balances and (r.balances != after.balances or r.basket != after.basket):
+            problems.append(Problem(session.id, r.number, f"stored balances after the deal {list(r.balances)}, "
+                                                          f"basket {r.basket}; the replay gives "
+                                                          f"{list(after.balances)}, basket {after.basket}"))
+            break
         if tuple(outcome.transfers) != tuple(r.transfers):
             expected = [t for t in outcome.transfers if t not in r.transfers]
             found = [t for t in r.transfers if t not in outcome.transfers]
@@ -64,8 +70,16 @@ def replay_matches(session: Session, recorded: list[Recorded]) -> list[Problem]:
                 f"stored transfers differ from the replay: expected {_brief(expected)}, found {_brief(found)}"
                 + ("" if expected or found else " (in another order)")))
             break  # later deals depend on this one; one report is enough
-        state = engine.advance(state, outcome)
+        state = after
     return problems
+
+
+def sums_match(session: Session, stored: State, summed: State) -> list[Problem]:
+    """The balances kept after the last deal equal the sum of every standing transfer."""
+    if (stored.balances, stored.basket) != (summed.balances, summed.basket):
+        return [Problem(session.id, None, f"kept balances {list(stored.balances)}, basket {stored.basket}; "
+                                          f"the transfers sum to {list(summed.balances)}, basket {summed.basket}")]
+    return []
 
 
 def references(conn: sqlite3.Connection, session_id: int) -> list[Problem]:
@@ -99,8 +113,9 @@ def check_session(conn: sqlite3.Connection, session_id: int) -> list[Problem]:
         return broken
     session = storage.load_session(conn, session_id)
     recorded = storage.deals(conn, session)
-    return (transfers_balanced(session, recorded) + zero_sum(session, storage.state(conn, session))
-            + replay_matches(session, recorded))
+    stored = storage.state(conn, session)
+    return (transfers_balanced(session, recorded) + zero_sum(session, stored)
+            + sums_match(session, stored, storage.summed_state(conn, session)) + replay_matches(session, recorded))
 
 
 def session_ids(conn: sqlite3.Connection) -> list[int]:

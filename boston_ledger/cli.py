@@ -318,6 +318,8 @@ def status(db: DbOption = None, as_json: JsonOption = False) -> None:
 @app.command()
 def history(
     corrections: Annotated[bool, typer.Option("--corrections", help="Show the audit of corrected deals.")] = False,
+    last: Annotated[str, typer.Option("--last", metavar="N", help="How many of the latest deals to show.")] = "40",
+    show_all: Annotated[bool, typer.Option("--all", help="Show every deal of the session.")] = False,
     db: DbOption = None,
 ) -> None:
     """The session's deals with their results.
@@ -335,12 +337,20 @@ def history(
             return
         console().print(render.corrections_table(session, audit))
         return
-    rows = ledger.walk(session, storage.deals(conn, session))
+    count = whole(last, "--last", 1, 10**9)
+    tail = None if show_all or not session.tariff.has_basket else count
+    rows = ledger.walk(session, storage.deals(conn, session, last=tail))
+    if not show_all and count is not None and len(rows) > count:
+        rows = rows[-count:]
     out = console()
     if not rows:
         out.print(f"Session {session.id} has no deals yet.")
         return
     out.print(render.history_table(session, rows))
+    total = storage.state(conn, session).deals
+    if len(rows) < total:
+        out.print(f"deals {rows[0].recorded.number}–{rows[-1].recorded.number} of {total}; "
+                  f"`{PROG} history --all` shows every deal")
     undone = storage.undone_count(conn, session)
     if undone:
         out.print(f"{undone} deal{'s' if undone != 1 else ''} taken back with undo (kept on record).")

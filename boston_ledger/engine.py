@@ -7,7 +7,7 @@ Transfer between two parties, so balances plus basket always sum to zero.
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
-from typing import Iterable, Sequence
+from typing import Iterable, NamedTuple, Sequence
 
 from .errors import LedgerError
 from .tariff import PASS, Contract, Schedule, Tariff
@@ -39,8 +39,9 @@ class Deal:
     carte_blanche: int | None = None  # the seat that declared a blank hand
 
 
-@dataclass(frozen=True)
-class Transfer:
+class Transfer(NamedTuple):
+    """Chips moving from one party to another, and why (a tuple: millions of them are compared)."""
+
     payer: Party
     payee: Party
     chips: int

@@ -10,20 +10,22 @@ import os
 import sqlite3
 import tempfile
 from pathlib import Path
+from typing import Iterable
 
 from . import ledger, storage
 from .engine import Deal
 from .errors import LedgerError
 from .storage import Session
 
-ENCODING = "utf-8-sig"
+BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
 
 
-def _write(path: Path, header: list[str], rows: list[list]) -> None:
+def _write(path: Path, header: list[str], rows: Iterable) -> None:
     """Write one CSV atomically: a temporary file beside it, then a rename."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
-        with os.fdopen(fd, "w", encoding=ENCODING, newline="") as f:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="", buffering=1 << 20) as f:
+            f.write(BOM)
             writer = csv.writer(f)
             writer.writerow(header)
             writer.writerows(rows)
@@ -58,15 +60,14 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     if not directory.is_dir():
         raise LedgerError(f"{directory} is not a folder; give export a folder path")
     names = session.players
-    party = session.party_name
-    deal_rows, transfer_rows, balance_rows = [], [], []
-    for w in ledger.walk(session, storage.deals(conn, session)):
+    deal_rows, balance_rows = [], []
+    for w in ledger.walk(session, storage.deals(conn, session, with_transfers=not session.tariff.has_basket)):
         r, pos, outcome, state = w.recorded, w.position, w.outcome, w.after
         result = "all pass" if outcome.made is None else "made" if outcome.made else "failed"
         deal_rows.append([r.number, pos.partie, pos.tour, pos.multiplier, names[pos.dealer],
                           *_entered(session, r.deal), result, r.entered_at])
-        transfer_rows += [[r.number, party(x.payer), party(x.payee), x.chips, x.reason] for x in r.transfers]
         balance_rows.append([r.number, *w.sheet, state.basket])
+    transfer_rows = storage.transfer_rows(conn, session)  # streamed: the longest file by far
     out = directory
     files = [
         (out / "deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *ENTERED, "result", "entered_at"],
@@ -78,7 +79,7 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     if taken_back:
         files.append((out / "undone.csv", ["deal", *ENTERED, "entered_at", "undone_at"],
                       [[r.number, *_entered(session, r.deal), r.entered_at, at] for r, at in taken_back]))
-    settled = storage.settlement(conn, session)
+    settled = storage.settlement(conn, session) if session.settled else None
     if settled is not None:
         files.append((out / "settlement.csv", ["player", "net_chips", "money", "currency"],
                       [[n, settled["net_chips"][n], settled["money"][n], session.currency] for n in names]))

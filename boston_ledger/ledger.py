@@ -130,24 +130,28 @@ class Walked:
 
 
 def walk(session: Session, recorded: list[storage.Recorded]) -> list[Walked]:
-    """The recorded deals in order with their positions and running states.
+    """The recorded deals in order with their positions and the state after each.
 
-    Chips are summed from the stored transfers; a points session's score sheet is replayed
-    through the engine (points sessions are short: an agreed number of deals).
+    On chips the balances kept with each deal are read as they are (so a tail of a long session
+    is enough); a points session's score sheet is replayed through the engine from its first
+    deal (points sessions are short: an agreed number of deals).
     """
     t = session.tariff
     state = State.start(len(session.players))
     scores = (0,) * len(session.players)
     out = []
-    for r in recorded:
-        pos = engine.position(t, state.deals)
-        if t.has_basket:
+    if t.has_basket:  # the balances after each deal are kept with it: no need to start from the first
+        for r in recorded:
             outcome = Outcome(r.transfers, made=engine.made(t, r.deal), basket_won=False)
-        else:
-            outcome = engine.play(t, state, r.deal)
-            scores = tuple(a + b for a, b in zip(scores, outcome.scores))
+            after = State(balances=r.balances, basket=r.basket or 0, deals=r.number)
+            out.append(Walked(r, engine.position(t, r.number - 1), outcome, after, r.balances))
+        return out
+    for r in recorded:  # a points session's score sheet is replayed from its first deal
+        pos = engine.position(t, state.deals)
+        outcome = engine.play(t, state, r.deal)
+        scores = tuple(a + b for a, b in zip(scores, outcome.scores))
         state = engine.advance(state, outcome)
-        out.append(Walked(r, pos, outcome, state, state.balances if t.has_basket else scores))
+        out.append(Walked(r, pos, outcome, state, scores))
     return out
 
 
@@ -176,22 +180,27 @@ def enter_deal(conn: sqlite3.Connection, deal: Deal, session_id: int | None = No
             raise LedgerError("this deal would take the basket or a balance beyond what the ledger can "
                               "hold; settle the session and start a new one")
         number = before.deals + 1
-        storage.record_deal(conn, session, number, deal, outcome)
-        _after_write(conn, session, expected=after)
+        deal_id = storage.record_deal(conn, session, number, deal, outcome, after)
+        _after_write(conn, session, expected=after, before=before, deal_id=deal_id)
     pos = engine.position(session.tariff, before.deals)
     return session, Entered(number, pos, deal, outcome, before, after)
 
 
-def _after_write(conn: sqlite3.Connection, session: Session, expected: State | None = None) -> State:
+def _after_write(conn: sqlite3.Connection, session: Session, expected: State | None = None,
+                 before: State | None = None, deal_id: int | None = None) -> State:
     """The invariants that concern a write, checked inside its transaction before it commits:
-    what is stored sums to zero and is what the engine computed. (`boston-ledger check` replays
-    the whole session.)"""
+    the stored balances sum to zero, are what the engine computed, and are the balances before
+    plus the transfers stored for the deal. (`boston-ledger check` replays whole sessions.)"""
     from . import checks
 
     stored = storage.state(conn, session)
     problems = [str(p) for p in checks.zero_sum(session, stored)]
     if expected is not None and stored != expected:
         problems.append(f"stored state {stored} differs from the engine's {expected}")
+    if before is not None and deal_id is not None:
+        moved = engine.Outcome(tuple(storage.transfers_of(conn, session, deal_id)), None, stored.stake_due)
+        if engine.advance(before, moved) != stored:
+            problems.append("the stored transfers of the deal do not add up to the stored balances")
     if problems:
         raise LedgerError(f"internal error, nothing recorded: {problems[0]}")
     return stored
@@ -203,10 +212,9 @@ def undo_last(conn: sqlite3.Connection) -> tuple[Session, storage.Recorded, Stat
         session = current(conn)
         if session.settled:
             raise LedgerError(f"session {session.id} is settled; its deals can no longer be taken back")
-        standing = storage.deals(conn, session)
-        if not standing:
+        last = storage.last_deal(conn, session)
+        if last is None:
             raise LedgerError("there is no deal to take back in this session")
-        last = standing[-1]
         storage.undo(conn, last.id)
         after = _after_write(conn, session)
     return session, last, after
@@ -288,7 +296,7 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
         for offset, (d, original) in enumerate(zip(entered[number - 1:], later)):
             outcome = engine.play(session.tariff, state, d)
             state = engine.advance(state, outcome)
-            storage.record_deal(conn, session, number + offset, d, outcome, correction_id=cid,
+            storage.record_deal(conn, session, number + offset, d, outcome, state, correction_id=cid,
                                 entered_at=None if offset == 0 else original.entered_at)
         after = _after_write(conn, session, expected=state)
     return Corrected(session, number, standing[number - 1].deal, before, after)

@@ -46,16 +46,13 @@ def now() -> str:
 APPEND_ONLY = ("sessions", "players", "deals", "transfers", "undos", "settlements")
 
 
+def _trigger(table: str, action: str) -> str:
+    return (f"CREATE TRIGGER {table}_no_{action.lower()} BEFORE {action} ON {table}\n"
+            f"BEGIN SELECT RAISE(ABORT, '{table} are append-only: corrections are new entries'); END")
+
+
 def _append_only(tables: tuple[str, ...]) -> str:
-    return "".join(
-        f"""
-CREATE TRIGGER {t}_no_update BEFORE UPDATE ON {t}
-BEGIN SELECT RAISE(ABORT, '{t} are append-only: corrections are new entries'); END;
-CREATE TRIGGER {t}_no_delete BEFORE DELETE ON {t}
-BEGIN SELECT RAISE(ABORT, '{t} are append-only: corrections are new entries'); END;
-"""
-        for t in tables
-    )
+    return "".join(f"\n{_trigger(t, 'UPDATE')};\n{_trigger(t, 'DELETE')};\n" for t in tables)
 
 
 INITIAL_SCHEMA = """
@@ -149,7 +146,34 @@ CREATE TABLE payments (
     paid_at TEXT NOT NULL
 ) STRICT;
 ALTER TABLE deals ADD COLUMN correction_id INTEGER REFERENCES corrections(id);
+ALTER TABLE deals ADD COLUMN balances TEXT;
+ALTER TABLE deals ADD COLUMN basket INTEGER;
 """ + _append_only(("corrections", "supersessions", "reopenings", "payments"))
+
+
+def _backfill_snapshots(conn: sqlite3.Connection) -> None:
+    """Balances after each deal for ledgers of schema 1 (summed from their own transfers)."""
+    conn.execute("DROP TRIGGER deals_no_update")
+    for (session_id,) in conn.execute("SELECT id FROM sessions").fetchall():
+        seats = {pid: seat for pid, seat in conn.execute("SELECT id, seat FROM players WHERE session_id = ?",
+                                                         (session_id,))}
+        balances, basket = [0] * len(seats), 0
+        for (deal_id,) in conn.execute(
+                "SELECT id FROM deals d WHERE session_id = ? AND NOT EXISTS (SELECT 1 FROM undos u "
+                "WHERE u.deal_id = d.id) ORDER BY id", (session_id,)).fetchall():
+            for payer, payee, chips in conn.execute(
+                    "SELECT payer, payee, chips FROM transfers WHERE deal_id = ?", (deal_id,)).fetchall():
+                if payer is None:
+                    basket -= chips
+                else:
+                    balances[seats[payer]] -= chips
+                if payee is None:
+                    basket += chips
+                else:
+                    balances[seats[payee]] += chips
+            conn.execute("UPDATE deals SET balances = ?, basket = ? WHERE id = ?",
+                         (json.dumps(balances), basket, deal_id))
+    conn.execute(_trigger("deals", "UPDATE"))
 
 
 def _migrate(conn: sqlite3.Connection) -> None:
@@ -167,6 +191,7 @@ def _migrate(conn: sqlite3.Connection) -> None:
     def m002_corrections(db: Database) -> None:
         for statement in _statements(CORRECTIONS_SCHEMA):
             db.execute(statement)
+        _backfill_snapshots(conn)
 
     migrations.apply(Database(conn))
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
@@ -268,6 +293,11 @@ class Session:
     def seat(self, player_id: int | None) -> int | None:
         return None if player_id is None else self.player_ids.index(player_id)
 
+    @property
+    def seats(self) -> dict[int | None, int | None]:
+        """Player id to seat, with None (the basket) to None: for reading many rows."""
+        return {None: None, **{pid: seat for seat, pid in enumerate(self.player_ids)}}
+
     def party_name(self, seat: int | None) -> str:
         return "basket" if seat is BASKET else self.players[seat]
 
@@ -330,10 +360,23 @@ class Recorded:
     deal: Deal
     entered_at: str
     transfers: tuple[Transfer, ...]
+    balances: tuple[int, ...] = ()  # as stored after the deal
+    basket: int | None = None
 
 
 def state(conn: sqlite3.Connection, session: Session) -> State:
-    """The state after the session's standing deals, from sums and the last deal only."""
+    """The state after the session's standing deals, read from the last one alone."""
+    last = conn.execute(
+        f"SELECT * FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id DESC LIMIT 1", (session.id,)
+    ).fetchone()  # the same row as last_deal(); read here without its transfers
+    if last is None:
+        return State.start(len(session.players))
+    return State(balances=tuple(json.loads(last["balances"])), basket=last["basket"], deals=last["number"],
+                 stake_due=engine.wins_basket(session.tariff, _deal_of(session, last)))
+
+
+def summed_state(conn: sqlite3.Connection, session: Session) -> State:
+    """The state summed from every standing transfer: what `check` holds the stored balances to."""
     n = len(session.players)
     balances = [0] * n
     basket = 0
@@ -350,19 +393,15 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
             basket += chips
         else:
             balances[payee] += chips
-    count = conn.execute(
-        f"SELECT COUNT(*) FROM deals d WHERE d.session_id = ? AND {STANDING}", (session.id,)
-    ).fetchone()[0]
-    last = conn.execute(
-        f"SELECT * FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id DESC LIMIT 1", (session.id,)
-    ).fetchone()
-    stake_due = last is None or engine.wins_basket(session.tariff, _deal_of(session, last))
-    return State(balances=tuple(balances), basket=basket, deals=count, stake_due=stake_due)
+    stored = state(conn, session)
+    return State(balances=tuple(balances), basket=basket, deals=stored.deals, stake_due=stored.stake_due)
 
 
 def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: Deal, outcome: Outcome,
-                correction_id: int | None = None, entered_at: str | None = None) -> int:
-    """A deal and its transfers; a correction's replayed deals keep the time they were entered."""
+                after: State, correction_id: int | None = None, entered_at: str | None = None) -> int:
+    """A deal, its transfers and the balances after it (derived, kept so that the end of a long
+    session is read without summing its history; `check` replays them). A correction's
+    replayed deals keep the time they were entered."""
     pid = session.player_ids
 
     def player(seat: int | None) -> int | None:
@@ -370,11 +409,12 @@ def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: D
 
     cur = conn.execute(
         "INSERT INTO deals (session_id, number, contract, rank, declarer, partner, tricks,"
-        " partner_tricks, boston, ace_turned, carte_blanche, entered_at, correction_id)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " partner_tricks, boston, ace_turned, carte_blanche, entered_at, correction_id, balances, basket)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (session.id, number, deal.contract, deal.rank, player(deal.declarer), player(deal.partner),
          deal.tricks, deal.partner_tricks, player(deal.boston), int(deal.ace_turned),
-         player(deal.carte_blanche), entered_at or now(), correction_id),
+         player(deal.carte_blanche), entered_at or now(), correction_id, json.dumps(after.balances),
+         after.basket),
     )
     deal_id = cur.lastrowid
     conn.executemany(
@@ -392,26 +432,35 @@ def _deal_of(session: Session, row: sqlite3.Row) -> Deal:
                 carte_blanche=seat(row["carte_blanche"]))
 
 
-def deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = True) -> list[Recorded]:
-    """The session's standing deals in order."""
-    seat = session.seat
-    by_deal: dict[int, list[Transfer]] = {}
-    if with_transfers:
-        for t in conn.execute(
-            f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t"
-            f" JOIN deals d ON d.id = t.deal_id WHERE d.session_id = ? AND {STANDING} ORDER BY t.id",
-            (session.id,),
-        ):
-            by_deal.setdefault(t[0], []).append(Transfer(seat(t[1]), seat(t[2]), t[3], t[4]))
+def deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = True,
+          last: int | None = None) -> list[Recorded]:
+    """The session's standing deals in order (only the `last` few when given)."""
+    seat = session.seats.__getitem__
+    limit = "" if last is None else f" ORDER BY d.id DESC LIMIT {int(last)}"
     rows = conn.execute(
-        f"SELECT * FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id", (session.id,)
+        f"SELECT * FROM deals d WHERE d.session_id = ? AND {STANDING}" + (limit or " ORDER BY d.id"), (session.id,)
     ).fetchall()
+    if last is not None:
+        rows.reverse()
+    by_deal: dict[int, list[Transfer]] = {}
+    if with_transfers and rows:
+        conn.row_factory = None  # plain tuples: many rows
+        try:
+            for t in conn.execute(
+                f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t"
+                f" JOIN deals d ON d.id = t.deal_id WHERE d.session_id = ? AND d.id >= ? AND {STANDING}"
+                f" ORDER BY t.id", (session.id, rows[0]["id"]),
+            ):
+                by_deal.setdefault(t[0], []).append(Transfer(seat(t[1]), seat(t[2]), t[3], t[4]))
+        finally:
+            conn.row_factory = sqlite3.Row
     return [
         Recorded(
-            id=r["id"], number=i + 1, entered_at=r["entered_at"],
+            id=r["id"], number=r["number"], entered_at=r["entered_at"],
             deal=_deal_of(session, r), transfers=tuple(by_deal.get(r["id"], ())),
+            balances=tuple(json.loads(r["balances"])) if r["balances"] else (), basket=r["basket"],
         )
-        for i, r in enumerate(rows)
+        for r in rows
     ]
 
 
@@ -428,10 +477,32 @@ def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, s
     ]
 
 
-def last_deal_id(conn: sqlite3.Connection, session: Session) -> int | None:
-    return conn.execute(
-        f"SELECT MAX(d.id) FROM deals d WHERE d.session_id = ? AND {STANDING}", (session.id,)
-    ).fetchone()[0]
+def transfer_rows(conn: sqlite3.Connection, session: Session) -> Iterator[tuple]:
+    """Every standing transfer as (deal number, from, to, chips, reason), names for parties."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    yield from cur.execute(
+        f"SELECT d.number, COALESCE(a.name, 'basket'), COALESCE(b.name, 'basket'), t.chips, t.reason"
+        f" FROM transfers t JOIN deals d ON d.id = t.deal_id"
+        f" LEFT JOIN players a ON a.id = t.payer LEFT JOIN players b ON b.id = t.payee"
+        f" WHERE d.session_id = ? AND {STANDING} ORDER BY t.id", (session.id,))
+
+
+def transfers_of(conn: sqlite3.Connection, session: Session, deal_id: int) -> list[Transfer]:
+    seat = session.seat
+    return [Transfer(seat(r[0]), seat(r[1]), r[2], r[3]) for r in conn.execute(
+        "SELECT payer, payee, chips, reason FROM transfers WHERE deal_id = ? ORDER BY id", (deal_id,))]
+
+
+def last_deal(conn: sqlite3.Connection, session: Session) -> Recorded | None:
+    """The last standing deal, read alone."""
+    row = conn.execute(
+        f"SELECT * FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id DESC LIMIT 1", (session.id,)
+    ).fetchone()
+    if row is None:
+        return None
+    return Recorded(id=row["id"], number=row["number"], entered_at=row["entered_at"], deal=_deal_of(session, row),
+                    transfers=tuple(transfers_of(conn, session, row["id"])))
 
 
 def undo(conn: sqlite3.Connection, deal_id: int) -> None:

@@ -1,0 +1,162 @@
+"""How boston-ledger copes with a club's years of history.
+
+Run: python benchmarks/scale.py [--sizes 1000 10000 100000] [--runs 3] [--keep DIR]
+
+For each size it builds a ledger of one classic session with that many deals (random legal
+deals from a fixed seed, written in one transaction through the same engine and storage as
+`deal`), then runs `status`, `history` (last page), `check`, `export`, `settle` and `stats` as
+whole processes, `--runs` times each, and prints the median wall time and the peak memory
+(the children's maximum resident set size, as `/usr/bin/time -v` reports it). With Debian's
+`ledger` installed (the script installs it with apt-get when it can), it also writes the same
+transfers as a plain-text journal and times `ledger -f FILE balance` against `check`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from decimal import Decimal
+from pathlib import Path
+
+from boston_ledger import engine, ledger, storage
+from boston_ledger.engine import Deal
+from boston_ledger.tariff import load
+
+PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+
+
+def random_deal(rng: random.Random, tariff) -> Deal:
+    """A legal deal; all-passes kept rare so that the basket stays of a sane size."""
+    roll = rng.random()
+    if roll < 0.03:
+        return Deal("pass")
+    declarer = rng.randrange(4)
+    boston = rng.choice([None, 0, 1, 2, 3])
+    if roll < 0.6:
+        partner = rng.choice([s for s in range(4) if s != declarer])
+        tricks = rng.randint(2, 9)
+        return Deal(rng.choice(["junior", "senior"]), declarer, partner, tricks, rng.randint(0, 13 - tricks),
+                    boston=boston)
+    if roll < 0.75:
+        return Deal(rng.choice(["junior", "senior"]), declarer, None, rng.randint(3, 9), boston=boston)
+    if roll < 0.9:
+        return Deal(rng.choice(["solo", "nine"]), declarer, None, rng.randint(6, 11),
+                    rank=rng.choice(["junior", "senior"]), boston=boston)
+    return Deal(rng.choice(list(k for k in tariff.contracts if "misere" in k)), declarer, None,
+                rng.choice([0, 0, 1]))
+
+
+def build(path: Path, deals: int, seed: int = 1) -> None:
+    tariff = load("classic")
+    conn = storage.open_db(path, create=True)
+    session_id = ledger.new_session(conn, PLAYERS, tariff, Decimal("0.10"), "EUR", f"{deals} deals")
+    session = storage.load_session(conn, session_id)
+    rng = random.Random(seed)
+    state = engine.State.start(4)
+    with storage.writing(conn):
+        for number in range(1, deals + 1):
+            deal = random_deal(rng, tariff)
+            outcome = engine.play(tariff, state, deal)
+            if max(abs(state.basket), *map(abs, state.balances)) > storage.MAX_CHIPS // 4:
+                deal, outcome = Deal("junior", 0, 1, 5, 3), engine.play(tariff, state, Deal("junior", 0, 1, 5, 3))
+            state = engine.advance(state, outcome)
+            storage.record_deal(conn, session, number, deal, outcome, state)
+    conn.close()
+
+
+def journal(path: Path, out: Path) -> None:
+    """The same transfers as a plain-text journal for `ledger` (one entry per deal)."""
+    conn = storage.open_db(path)
+    session = ledger.current(conn)
+    with out.open("w", encoding="utf-8") as f:
+        for r in storage.deals(conn, session):
+            f.write(f"2026-01-01 deal {r.number}\n")
+            for t in r.transfers:
+                f.write(f"    {session.party_name(t.payee)}    {t.chips} chips\n")
+                f.write(f"    {session.party_name(t.payer)}    -{t.chips} chips\n")
+            f.write("\n")
+    conn.close()
+
+
+def timed(cmd: list[str], env: dict[str, str], runs: int) -> tuple[float, float]:
+    """Median wall seconds and peak resident MiB of a whole command."""
+    times, peak = [], 0.0
+    for _ in range(runs):
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        start = time.perf_counter()
+        done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        times.append(time.perf_counter() - start)
+        if done.returncode not in (0, 1):
+            sys.exit(f"{' '.join(cmd)} failed: {done.stderr.decode().strip()}")
+        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, before / 1024)
+    return statistics.median(times), peak
+
+
+def peak_of(cmd: list[str], env: dict[str, str]) -> float:
+    """Peak resident MiB of one run, read by /usr/bin/time when present (else getrusage)."""
+    if shutil.which("/usr/bin/time"):
+        done = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], env=env, stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+        return int(done.stderr.strip().splitlines()[-1]) / 1024
+    return timed(cmd, env, 1)[1]
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
+    parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--keep", type=Path, help="Keep the built ledgers in this folder.")
+    args = parser.parse_args()
+    exe = shutil.which("boston-ledger")
+    if exe is None:
+        sys.exit("boston-ledger is not installed; run `pip install .` first")
+    peer = shutil.which("ledger")
+    if peer is None and shutil.which("apt-get") and os.geteuid() == 0:
+        subprocess.run(["apt-get", "install", "-y", "-qq", "ledger"], capture_output=True)
+        peer = shutil.which("ledger")
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="boston-ledger-bench-"))
+    folder.mkdir(parents=True, exist_ok=True)
+    commands = ["status", "history --last 50", "check", "export", "settle", "stats"]
+    print(f"{'deals':>7} {'command':<18} {'median s':>9} {'peak MiB':>9}")
+    for size in args.sizes:
+        db = folder / f"ledger-{size}.db"
+        if not db.exists():
+            start = time.perf_counter()
+            build(db, size)
+            print(f"{size:>7} {'(build)':<18} {time.perf_counter() - start:9.2f}")
+        env = {**os.environ, "BOSTON_LEDGER_DB": str(db)}
+        for command in commands:
+            words = command.split()
+            if words[0] == "export":
+                words = ["export", str(folder / f"export-{size}")]
+            if words[0] == "settle":  # settle once on a copy, so the ledger stays open for the rest
+                copy = folder / f"settle-{size}.db"
+                shutil.copy(db, copy)
+                run_env = {**env, "BOSTON_LEDGER_DB": str(copy)}
+                wall, _ = timed([exe, *words], run_env, 1)
+                peak = peak_of([exe, *words], run_env)
+                copy.unlink()
+            else:
+                wall, _ = timed([exe, *words], env, args.runs)
+                peak = peak_of([exe, *words], env)
+            print(f"{size:>7} {command:<18} {wall:9.3f} {peak:9.1f}")
+        if peer:
+            text = folder / f"journal-{size}.ledger"
+            journal(db, text)
+            ours, _ = timed([exe, "check"], env, args.runs)
+            theirs, _ = timed([peer, "-f", str(text), "balance"], env, args.runs)
+            print(f"{size:>7} {'ledger balance':<18} {theirs:9.3f}   check/ledger = {ours / theirs:.2f}")
+    if not args.keep:
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
