@@ -13,8 +13,9 @@ def sparkline(values: Sequence[int], low: int, high: int, width: int) -> str:
     """Values as a line of block characters scaled to [low, high], resampled to `width`."""
     if not values:
         return ""
-    if len(values) > width:
-        values = [values[int(i * len(values) / width)] for i in range(width)]
+    width = max(width, 2)
+    if len(values) > width:  # resample, always keeping the first and the last (now)
+        values = [values[round(i * (len(values) - 1) / (width - 1))] for i in range(width)]
     span = (high - low) or 1
     return "".join(BARS[min(len(BARS) - 1, int((v - low) / span * (len(BARS) - 1) + 0.5))] for v in values)
 

@@ -98,6 +98,16 @@ def references(conn: sqlite3.Connection, session_id: int) -> list[Problem]:
         """, (session_id, session_id)).fetchall()
     for row in rows:
         problems.append(Problem(session_id, row[1], f"a {row[2]} names a player of session {row[3]}"))
+    for row in conn.execute(
+        """
+        SELECT c.number, 'correction' FROM corrections c JOIN deals d ON d.id = c.old_deal
+         WHERE c.session_id = ? AND d.session_id != c.session_id
+        UNION ALL
+        SELECT d.number, 'superseded deal' FROM supersessions s JOIN corrections c ON c.id = s.correction_id
+          JOIN deals d ON d.id = s.deal_id
+         WHERE (c.session_id = ? OR d.session_id = ?) AND d.session_id != c.session_id
+        """, (session_id, session_id, session_id)):
+        problems.append(Problem(session_id, row[0], f"a {row[1]} belongs to a correction of another session"))
     orphans = conn.execute(
         "SELECT COUNT(*) FROM transfers t LEFT JOIN deals d ON d.id = t.deal_id WHERE d.id IS NULL"
     ).fetchone()[0]

@@ -263,7 +263,7 @@ def edit(
     out = console()
     out.print(f"Deal {n} corrected: {render.describe(session, done.was)} → {render.describe(session, d)}; "
               "the old entry stays on record.")
-    out.print(render.change_table(session, done.before, done.after))
+    out.print(render.change_table(session, done.before, done.after, done.basket))
 
 
 @app.command()
@@ -591,7 +591,8 @@ def paid(
     payer: Annotated[str, typer.Argument(metavar="FROM")],
     payee: Annotated[str, typer.Argument(metavar="TO")],
     amount: Annotated[str, typer.Argument(metavar="AMOUNT")],
-    currency: Annotated[str, typer.Option("--currency", help="The currency of the sessions it settles.")] = "",
+    currency: Annotated[Optional[str], typer.Option(
+        "--currency", help="The currency of the sessions it pays off [default: the only one they use].")] = None,
     db: DbOption = None,
 ) -> None:
     """Record money paid from one person to another; the ledger nets it out.
@@ -601,15 +602,17 @@ def paid(
     from .settlement import money
 
     conn = connect(db)
-    code = ledger.currency(currency) if currency else ""
-    who, whom, cents = ledger.pay(conn, payer, payee, amount, code)
+    code = None if currency is None else ledger.currency(currency) if currency.strip() else ""
+    who, whom, cents, code = ledger.pay(conn, payer, payee, amount, code)
     console().print(f"Recorded: {who} paid {whom} {money(cents)}{' ' + code if code else ''}.")
 
 
 @app.command()
 def rescore(
     session_id: Annotated[str, typer.Argument(metavar="ID", help="The recorded session to replay.")],
-    tariff: Annotated[str, typer.Option("--tariff", metavar="NAME|PATH", help="The tariff to replay it under.")],
+    tariff: Annotated[Optional[str], typer.Option("--tariff", metavar="NAME|PATH",
+                                                  help="The tariff to replay it under [default: the session's own, "
+                                                       "with its conditions].")] = None,
     condition: Annotated[Optional[list[str]], typer.Option("--condition", metavar="NAME",
                                                            help="A condition of play (repeatable).")] = None,
     db: DbOption = None,
@@ -619,12 +622,17 @@ def rescore(
 
     Example: boston-ledger rescore 1 --tariff fontainebleau
     """
-    from .tariff import load
+    from .tariff import load, with_conditions
 
-    t = load(tariff, condition or ())
     conn = connect(db)
     n = whole(session_id, "ID", 1, 10**9)
     assert n is not None
+    if tariff is None:
+        if not condition:
+            raise LedgerError("say what to replay it under: --tariff NAME and/or --condition NAME")
+        t = with_conditions(storage.load_session(conn, n).tariff, condition)
+    else:
+        t = load(tariff, condition or ())
     session, recorded, rescored = ledger.rescore(conn, n, t)
     rows = {name: {"recorded": a, "rescored": b, "difference": b - a}
             for name, a, b in zip(session.players, recorded.balances, rescored.balances)}

@@ -51,6 +51,11 @@ def _entered(session: Session, d: Deal) -> list:
             count(d.partner_tricks), name(d.boston), "yes" if d.ace_turned else "", name(d.carte_blanche)]
 
 
+def _words(session: Session, d: Deal) -> str:
+    """A deal as `key=value` words: 'contract=junior; declarer=Boris; tricks=5'."""
+    return "; ".join(f"{k}={v}" for k, v in zip(ENTERED, _entered(session, d)) if v != "")
+
+
 def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[Path]:
     """Write the session's CSV files into `directory` (made if missing); the paths written."""
     try:
@@ -79,6 +84,11 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     if taken_back:
         files.append((out / "undone.csv", ["deal", *ENTERED, "entered_at", "undone_at"],
                       [[r.number, *_entered(session, r.deal), r.entered_at, at] for r, at in taken_back]))
+    audit = storage.corrections(conn, session)
+    if audit:
+        files.append((out / "corrections.csv", ["deal", "corrected_at", "reason", "was", "now"],
+                      [[c.number, c.corrected_at, c.reason, _words(session, c.was), _words(session, c.now)]
+                       for c in audit]))
     settled = storage.settlement(conn, session) if session.settled else None
     if settled is not None:
         files.append((out / "settlement.csv", ["player", "net_chips", "money", "currency"],

@@ -176,14 +176,18 @@ def enter_deal(conn: sqlite3.Connection, deal: Deal, session_id: int | None = No
         open_for_deals(session, before.deals)
         outcome = engine.play(session.tariff, before, deal)
         after = engine.advance(before, outcome)
-        if max([abs(after.basket), *map(abs, after.balances)]) > storage.MAX_CHIPS:
-            raise LedgerError("this deal would take the basket or a balance beyond what the ledger can "
-                              "hold; settle the session and start a new one")
+        _fits(after)
         number = before.deals + 1
         deal_id = storage.record_deal(conn, session, number, deal, outcome, after)
         _after_write(conn, session, expected=after, before=before, deal_id=deal_id)
     pos = engine.position(session.tariff, before.deals)
     return session, Entered(number, pos, deal, outcome, before, after)
+
+
+def _fits(state: State) -> None:
+    if max([abs(state.basket), *map(abs, state.balances)]) > storage.MAX_CHIPS:
+        raise LedgerError("this would take the basket or a balance beyond what the ledger can "
+                          "hold; settle the session and start a new one")
 
 
 def _after_write(conn: sqlite3.Connection, session: Session, expected: State | None = None,
@@ -268,8 +272,9 @@ class Corrected:
     session: Session
     number: int
     was: Deal
-    before: State
-    after: State
+    before: tuple[int, ...]  # balances, or on points the score sheet
+    after: tuple[int, ...]
+    basket: tuple[int, int]  # before and after
 
 
 def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
@@ -277,8 +282,9 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
     """Replace deal `number` and replay every deal after it (the basket, labets and double tours
     depend on the past). The old entries stay on record, superseded by the correction."""
     reason = " ".join(reason.split())
-    if not reason:
-        raise LedgerError("a correction needs --reason TEXT: say why the deal is changed")
+    if not reason or len(reason) > 500 or not reason.isprintable():
+        raise LedgerError("a correction needs --reason TEXT: say in plain words (at most 500 characters) "
+                          "why the deal is changed")
     with storage.writing(conn):
         session = current(conn) if session_id is None else storage.load_session(conn, session_id)
         if session.settled:
@@ -287,7 +293,10 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
         if not 1 <= number <= len(standing):
             raise LedgerError(f"there is no deal {number} in session {session.id}; its deals are "
                               f"1 to {len(standing)}" if standing else f"session {session.id} has no deals yet")
+        if deal == standing[number - 1].deal:
+            raise LedgerError(f"deal {number} was entered just so; there is nothing to correct")
         before = storage.state(conn, session)
+        old_sheet = _scores(session, [r.deal for r in standing])
         entered = [r.deal for r in standing]
         entered[number - 1] = deal
         state, _ = engine.replay(session.tariff, entered[: number - 1])
@@ -296,10 +305,20 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
         for offset, (d, original) in enumerate(zip(entered[number - 1:], later)):
             outcome = engine.play(session.tariff, state, d)
             state = engine.advance(state, outcome)
+            _fits(state)
             storage.record_deal(conn, session, number + offset, d, outcome, state, correction_id=cid,
                                 entered_at=None if offset == 0 else original.entered_at)
         after = _after_write(conn, session, expected=state)
-    return Corrected(session, number, standing[number - 1].deal, before, after)
+    points = not session.tariff.has_basket
+    return Corrected(session, number, standing[number - 1].deal,
+                     old_sheet if points else before.balances,
+                     _scores(session, entered) if points else after.balances, (before.basket, after.basket))
+
+
+def _scores(session: Session, deals: list[Deal]) -> tuple[int, ...]:
+    """A points session's score sheet after these deals."""
+    state, outcomes = engine.replay(session.tariff, deals)
+    return tuple(sum(o.scores[i] for o in outcomes) for i in range(len(session.players)))
 
 
 def reopen(conn: sqlite3.Connection) -> Session:
@@ -324,12 +343,11 @@ def use(conn: sqlite3.Connection, session_id: int) -> Session:
 
 def money_amount(text: str) -> int:
     """A positive amount of money such as 12.30, in cents."""
-    try:
-        value = Decimal(text.strip().replace(",", "."))
-    except (InvalidOperation, AttributeError):
-        value = None
-    if value is None or not value.is_finite() or value <= 0 or value > Decimal("1e9") \
-            or value != value.quantize(Decimal("0.01")):
+    import re
+
+    word = text.strip().replace(",", ".")
+    value = Decimal(word) if re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,2})?", word) else None
+    if value is None or value <= 0:
         raise LedgerError(f"AMOUNT must be a positive amount of money with at most two decimals, such as "
                           f"12.30, not {clip(text)}")
     return int(value * 100)
@@ -371,14 +389,25 @@ def group_ledger(conn: sqlite3.Connection) -> dict[str, dict[str, int]]:
     return totals
 
 
-def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str) -> tuple[str, str, int]:
+def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str,
+        code: str | None) -> tuple[str, str, int, str]:
+    """Record a payment in the currency of the settled sessions it pays off (`code`, or the
+    only currency they use)."""
     cents = money_amount(amount)
     with storage.writing(conn):
         who, whom = person(conn, payer, "FROM"), person(conn, payee, "TO")
         if who == whom:
             raise LedgerError("FROM and TO are the same person; a payment goes from one to another")
+        used = sorted({s.currency for s in storage.sessions(conn) if s.settled})
+        shown = ", ".join(c or '(none)' for c in used) or "none yet"
+        if code is None:
+            if len(used) != 1:
+                raise LedgerError(f"the settled sessions use several currencies ({shown}); give --currency CODE")
+            code = used[0]
+        elif code not in used:
+            raise LedgerError(f"no settled session is in {code or '(no currency)'}; the currencies are {shown}")
         storage.record_payment(conn, who, whom, cents, code)
-    return who, whom, cents
+    return who, whom, cents, code
 
 
 # ---- what-if ----------------------------------------------------------------------------------

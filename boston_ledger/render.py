@@ -345,14 +345,14 @@ def print_all(console: Console, items: Iterable[Table | str]) -> None:
         console.print(item)
 
 
-def change_table(session: Session, before: State, after: State) -> Table:
-    """How each balance (and the basket) changed."""
+def change_table(session: Session, before: Sequence[int], after: Sequence[int], baskets: tuple[int, int]) -> Table:
+    """How each balance (on points, each score) and the basket changed."""
     table = Table()
-    for col in ("", *session.players, *(["basket"] if session.tariff.has_basket else [])):
-        table.add_column(col, justify="right" if col else "left")
     basket = session.tariff.has_basket
-    rows = [("before", [*before.balances, *([before.basket] if basket else [])]),
-            ("after", [*after.balances, *([after.basket] if basket else [])])]
+    for col in ("", *session.players, *(["basket"] if basket else [])):
+        table.add_column(col, justify="right" if col else "left")
+    rows = [("before", [*before, *([baskets[0]] if basket else [])]),
+            ("after", [*after, *([baskets[1]] if basket else [])])]
     for label, values in rows:
         table.add_row(label, *map(balance, values))
     table.add_row("change", *map(signed, [a - b for a, b in zip(rows[1][1], rows[0][1])]))

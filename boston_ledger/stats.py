@@ -34,6 +34,8 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
                                      "made_total": 0, "success_rate": None, "net_chips": Fraction(0),
                                      "money": {}, "biggest_win": None, "biggest_loss": None})
 
+    if wanted is not None:
+        entry(wanted)
     for session in storage.sessions(conn):
         if since is not None and date.fromisoformat(session.created_at[:10]) < since:
             continue
@@ -60,14 +62,12 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
             if deal.contract == PASS or deal.declarer is None:
                 continue
             made = bool(engine.made(session.tariff, deal))
-            side = [deal.declarer] + ([deal.partner] if deal.partner is not None else [])
-            for seat in side:
-                e = entry(who[seat])
-                kind = e["declared"].setdefault(deal.contract, {"declared": 0, "made": 0})
-                kind["declared"] += 1
-                kind["made"] += made
-                e["declared_total"] += 1
-                e["made_total"] += made
+            e = entry(who[deal.declarer])
+            kind = e["declared"].setdefault(deal.contract, {"declared": 0, "made": 0})
+            kind["declared"] += 1
+            kind["made"] += made
+            e["declared_total"] += 1
+            e["made_total"] += made
             if deal.partner is not None:
                 pair = tuple(sorted((who[deal.declarer], who[deal.partner]), key=str.casefold))
                 record = pairs.setdefault(pair, [0, 0])
@@ -91,7 +91,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
     partnerships = [{"players": list(p), "deals": d, "made": m, "success_rate": round(m / d, 3)}
                     for p, (d, m) in pairs.items()]
     if wanted is not None:
-        per = {wanted: per.get(wanted, entry(wanted))}
+        per = {wanted: per[wanted]}
         partnerships = [p for p in partnerships if wanted in p["players"]]
     ranked = sorted(partnerships, key=lambda p: (-p["success_rate"], -p["deals"], p["players"]))
     return {
@@ -99,7 +99,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
         "partnerships": ranked,
         "best_partnership": ranked[0] if ranked else None,
         "worst_partnership": min(ranked, key=lambda p: (p["success_rate"], -p["deals"], p["players"]))
-        if ranked else None,
+        if len(ranked) > 1 else None,
     }
 
 

@@ -305,6 +305,17 @@ def parse(text: str, origin: str = "<tariff>") -> Tariff:
     return build(data, text, origin)
 
 
+def with_conditions(tariff: Tariff, names: Iterable[str]) -> Tariff:
+    """A tariff (such as a session's stored one) with more conditions turned on."""
+    names = list(names)
+    if not names:
+        return tariff
+    data = apply_conditions(_toml(tariff.text, tariff.name), names, tariff.name)
+    text = effective_text(data, f"boston-ledger: the tariff in force: {tariff.name} with conditions "
+                                f"{', '.join(data['tariff']['conditions'])}")
+    return build(data, text, tariff.name)
+
+
 def check(path_text: str) -> tuple[Tariff | None, list[str]]:
     """Every problem of a tariff file, each with its location; the tariff when there are none."""
     try:

@@ -463,3 +463,39 @@ def test_a_read_only_ledger_gets_one_line(cli, tmp_path: Path) -> None:
             path.parent.chmod(0o755)
             path.chmod(0o644)
     assert dump(path) == before
+
+
+@pytest.mark.parametrize("args, words", [
+    (("edit", "1", "pass"), "--reason"),
+    (("edit", "x", "pass", "--reason", "r"), "N must be"),
+    (("edit", "5", "pass", "--reason", "r"), "no deal 5"),
+    (("edit", "1", "pass", "--reason", "bell\a"), "--reason"),
+    (("edit", "1", "pass", "--reason", "x" * 600), "--reason"),
+    (("edit", "1", "nosuch", "--reason", "r"), "no contract"),
+    (("use", "0"), "ID must be"),
+    (("use", "99"), "no session 99"),
+    (("use", "one"), "ID must be"),
+    (("paid", "Zed", "Anna", "1.00"), "nobody called"),
+    (("paid", "Anna", "Boris", "1e3"), "AMOUNT"),
+    (("paid", "Anna", "Boris", "1_000"), "AMOUNT"),
+    (("paid", "Anna", "Boris", "0.001"), "AMOUNT"),
+    (("paid", "Anna", "Boris", ""), "AMOUNT"),
+    (("paid", "Anna", "Boris", "5", "--currency", "USD"), "no settled session"),
+    (("rescore", "1", "--tariff", "nosuch"), "no tariff"),
+    (("rescore", "1"), "--tariff"),
+    (("rescore", "42", "--tariff", "classic"), "no session 42"),
+    (("rescore", "1", "--condition", "nosuch"), "no condition"),
+    (("stats", "--player", "Zed"), "nobody called"),
+    (("stats", "--since", "last year"), "--since"),
+    (("chart", "--svg", "/nonexistent/dir/x.svg"), "cannot write"),
+    (("reopen",), "not settled"),
+    (("history", "--last", "0"), "--last"),
+    (("check", "--all", "--bogus"), "No such option"),
+])
+def test_bad_input_at_the_newer_doors(table, isolated: Path, args, words) -> None:
+    table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
+    before = dump(isolated)
+    result = table(*args, code=2)
+    assert_one_error_line(result.stdout, result.stderr)
+    assert words in result.stderr, result.stderr
+    assert dump(isolated) == before

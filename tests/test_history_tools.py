@@ -87,7 +87,8 @@ def test_sessions_and_use(cli) -> None:
     listing = cli.json("sessions")
     assert [(s["id"], s["name"], s["state"], s["deals"], s["current"]) for s in listing] == [
         (1, "Friday", "settled", 1, False), (2, None, "open", 0, True)]
-    assert listing[0]["result"]["Anna"] == "90.00"  # 20 from each of three, the basket of 40, less her stake and listing[1]["tariff"] == "samouchitel"
+    assert listing[0]["result"]["Anna"] == "90.00"  # 20 from each of three, the basket of 40, less her stake
+    assert listing[1]["tariff"] == "samouchitel"
     text = cli("sessions").stdout
     assert "Friday" in text and "* 2" in text
     cli("use", "1")
@@ -107,7 +108,14 @@ def test_stats_across_sessions(cli) -> None:
     anna = data["players"]["Anna"]  # the same person across sessions, whatever the case
     assert (anna["sessions"], anna["deals"], anna["declared_total"], anna["made_total"]) == (2, 4, 2, 1)
     assert anna["declared"] == {"junior": {"declared": 2, "made": 1}} and anna["success_rate"] == 0.5
-    assert anna["money"] == {"": data["players"]["Anna"]["money"][""]} and anna["money"][""].startswith("-")
+    first = cli.json("sessions")[0]["result"]
+    assert anna["money"] == {"": first["Anna"]}  # only the settled session counts for money
+    # net chips: her balance plus a quarter of the basket, in each session
+    cli("use", "1")
+    s1 = cli.json("status")
+    cli("use", "2")
+    s2 = cli.json("status")
+    assert anna["net_chips"] == s1["balances"]["Anna"] + s1["basket"] / 4 + s2["balances"]["anna"] + s2["basket"] / 4
     assert data["players"]["Boris"]["success_rate"] == 1.0
     assert data["best_partnership"]["players"] == ["Boris", "Gleb"]
     assert data["worst_partnership"]["players"] == ["Anna", "Vera"]
@@ -159,7 +167,9 @@ def test_money_carries_across_evenings(cli) -> None:
         net[p["from"]] -= float(p["amount"])
         net[p["to"]] += float(p["amount"])
     assert net == pytest.approx(expected) and len(book["payments"]) <= 3
-    assert "Boris pays" in cli("ledger").stdout or "Gleb pays" in cli("ledger").stdout
+    text = cli("ledger").stdout
+    for p in book["payments"]:
+        assert f"{p['from']} pays {p['to']} {p['amount']}" in text
     for args, words in [(("paid", "Zed", "Anna", "1"), "nobody called"),
                         (("paid", "Anna", "Anna", "1"), "same person"),
                         (("paid", "Anna", "Vera", "1.005"), "two decimals"),
@@ -179,4 +189,64 @@ def test_rescore_changes_nothing(cli, isolated: Path) -> None:
     assert data["players"]["Anna"]["rescored"] == -24 * 2 - 50 - 4
     assert cli.json("status") == before
     assert "deal 1 cannot be scored under samouchitel" in cli("rescore", "1", "--tariff", "samouchitel", code=2).stderr
-    assert "difference" in cli("rescore", "1", "--tariff", "classic", "--condition", "simple").stdout
+    same = cli.json("rescore", "1", "--condition", "simple")  # its own tariff, one condition more
+    assert all(r["difference"] == 0 for r in same["players"].values())  # deal 1 is no double tour
+
+
+def test_paying_in_the_currency_of_the_sessions(cli) -> None:
+    cli("new", *PLAYERS, "--currency", "EUR")
+    cli("deal", "solo", "--declarer", "Anna", "--tricks", "9")
+    owed = cli.json("settle")["money"]
+    cli("paid", "Boris", "Anna", "20")  # the only currency in use: EUR
+    book = cli.json("ledger")
+    assert list(book) == ["EUR"]
+    assert book["EUR"]["balances"]["Boris"] == f"{float(owed['Boris']) + 20:.2f}"
+    cli("new", *PLAYERS, "--currency", "RUB")
+    cli("deal", "misere", "--declarer", "Vera", "--tricks", "0")
+    cli("settle")
+    assert "several currencies" in cli("paid", "Boris", "Anna", "1", code=2).stderr
+    cli("paid", "Boris", "Vera", "1", "--currency", "rub")
+    assert set(cli.json("ledger")) == {"EUR", "RUB"}
+
+
+def test_stats_for_a_player_with_nothing_since(cli) -> None:
+    cli("new", *PLAYERS)
+    data = cli.json("stats", "--player", "Anna", "--since", "2999-01-01")
+    assert data["players"]["Anna"]["deals"] == 0 and data["players"]["Anna"]["net_chips"] == 0
+
+
+def test_edit_on_points_shows_the_score_sheet(cli) -> None:
+    cli("new", *PLAYERS, "--tariff", "samouchitel")
+    cli("deal", "6", "--declarer", "Anna", "--partner", "Boris", "--tricks", "6", "--partner-tricks", "4",
+        "--rank", "first")
+    out = cli("edit", "1", "6", "--declarer", "Anna", "--partner", "Boris", "--tricks", "5",
+              "--partner-tricks", "3", "--rank", "first", "--reason", "8 not 10").stdout
+    rows = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:-1]]
+            for line in out.splitlines() if line.startswith("│")}
+    assert rows["before"] == ["10", "10", "0", "0"] and rows["after"] == ["-8", "-8", "0", "0"]
+    assert cli.json("status")["balances"] == {"Anna": -8, "Boris": -8, "Vera": 0, "Gleb": 0}
+    assert "nothing to correct" in cli("edit", "1", "6", "--declarer", "Anna", "--partner", "Boris",
+                                       "--tricks", "5", "--partner-tricks", "3", "--rank", "first",
+                                       "--reason", "again", code=2).stderr
+
+
+def test_check_sees_a_supersession_across_sessions(cli, isolated: Path) -> None:
+    cli("new", *PLAYERS)
+    cli("deal", "solo", "--declarer", "Anna", "--tricks", "8")
+    cli("edit", "1", "solo", "--declarer", "Anna", "--tricks", "9", "--reason", "nine")
+    cli("new", "W", "X", "Y", "Z")
+    cli("deal", "pass")
+    conn = sqlite3.connect(isolated)
+    conn.execute("INSERT INTO supersessions (deal_id, correction_id) VALUES ((SELECT MAX(id) FROM deals), 1)")
+    conn.commit()
+    found = cli("check", "--all", code=1).stdout
+    assert "belongs to a correction of another session" in found
+
+
+def test_export_keeps_the_audit(cli, tmp_path: Path) -> None:
+    cli("new", *PLAYERS)
+    cli("deal", "solo", "--declarer", "Anna", "--tricks", "8")
+    cli("edit", "1", "solo", "--declarer", "Anna", "--tricks", "7", "--reason", "seven")
+    cli("export", str(tmp_path / "x"))
+    text = (tmp_path / "x" / "corrections.csv").read_text(encoding="utf-8-sig")
+    assert "seven" in text and "tricks=8" in text and "tricks=7" in text

@@ -42,6 +42,7 @@ class LedgerMachine(RuleBasedStateMachine):
         self.tariff = load(config[0], config[1])
         self.session_id = ledger.new_session(self.conn, ["A", "B", "C", "D"], self.tariff, Decimal("0.1"), "")
         self.states = [engine.State.start(4)]
+        self.entered: list[engine.Deal] = []
 
     def teardown(self) -> None:
         if hasattr(self, "conn"):
@@ -54,12 +55,29 @@ class LedgerMachine(RuleBasedStateMachine):
         _, entered = ledger.enter_deal(self.conn, deal, self.session_id)
         assert entered.before == self.states[-1]
         self.states.append(entered.after)
+        self.entered.append(deal)
 
     @precondition(lambda self: len(getattr(self, "states", [])) > 1)
     @rule()
     def undo(self) -> None:
         ledger.undo_last(self.conn)
         self.states.pop()
+        self.entered.pop()
+
+    @precondition(lambda self: len(getattr(self, "states", [])) > 1)
+    @rule(data=st.data())
+    def correct_an_earlier_deal(self, data) -> None:
+        number = data.draw(st.integers(1, len(self.entered)))
+        deal = data.draw(deals(self.tariff))
+        if deal == self.entered[number - 1]:
+            return
+        ledger.correct(self.conn, number, deal, "a test", self.session_id)
+        self.entered[number - 1] = deal
+        state = engine.State.start(4)  # the corrected session equals a fresh one entered so
+        self.states = [state]
+        for d in self.entered:
+            state = engine.advance(state, engine.play(self.tariff, state, d))
+            self.states.append(state)
 
     @invariant()
     def stored_state_is_the_expected_one(self) -> None:
