@@ -375,28 +375,6 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
                  stake_due=engine.wins_basket(session.tariff, _deal_of(session, last)))
 
 
-def summed_state(conn: sqlite3.Connection, session: Session) -> State:
-    """The state summed from every standing transfer: what `check` holds the stored balances to."""
-    n = len(session.players)
-    balances = [0] * n
-    basket = 0
-    for row in conn.execute(
-        f"SELECT t.payer, t.payee, SUM(t.chips) FROM transfers t JOIN deals d ON d.id = t.deal_id"
-        f" WHERE d.session_id = ? AND {STANDING} GROUP BY t.payer, t.payee", (session.id,)
-    ):
-        payer, payee, chips = session.seat(row[0]), session.seat(row[1]), row[2]
-        if payer is BASKET:
-            basket -= chips
-        else:
-            balances[payer] -= chips
-        if payee is BASKET:
-            basket += chips
-        else:
-            balances[payee] += chips
-    stored = state(conn, session)
-    return State(balances=tuple(balances), basket=basket, deals=stored.deals, stake_due=stored.stake_due)
-
-
 def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: Deal, outcome: Outcome,
                 after: State, correction_id: int | None = None, entered_at: str | None = None) -> int:
     """A deal, its transfers and the balances after it (derived, kept so that the end of a long
@@ -462,6 +440,27 @@ def deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = Tru
         )
         for r in rows
     ]
+
+
+def iter_deals(conn: sqlite3.Connection, session: Session) -> Iterator[Recorded]:
+    """The session's standing deals in order with their transfers, read as a stream (for a
+    long session: constant memory)."""
+    seat = session.seats.__getitem__
+    deals_cur, transfers_cur = conn.cursor(), conn.cursor()
+    transfers_cur.row_factory = None
+    transfers = transfers_cur.execute(
+        f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
+        f" WHERE d.session_id = ? AND {STANDING} ORDER BY t.deal_id, t.id", (session.id,))
+    pending = next(transfers, None)
+    for r in deals_cur.execute(f"SELECT * FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id",
+                               (session.id,)):
+        own = []
+        while pending is not None and pending[0] == r["id"]:
+            own.append(Transfer(seat(pending[1]), seat(pending[2]), pending[3], pending[4]))
+            pending = next(transfers, None)
+        yield Recorded(id=r["id"], number=r["number"], entered_at=r["entered_at"], deal=_deal_of(session, r),
+                       transfers=tuple(own), balances=tuple(json.loads(r["balances"])) if r["balances"] else (),
+                       basket=r["basket"])
 
 
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:
