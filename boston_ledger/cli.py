@@ -24,33 +24,39 @@ class _Group(TyperGroup):
 
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
-        try:
-            code = super().main(args=args, prog_name=PROG, complete_var=complete_var,
-                                standalone_mode=False, **extra)
-        except LedgerError as e:
-            fail(str(e))
-        except typer.Abort:
-            print(f"{PROG}: aborted", file=sys.stderr)
-            sys.exit(1)
-        except typer.TyperException as e:  # click's usage errors: unknown option, missing value...
-            message = e.format_message() if hasattr(e, "format_message") else str(e)
-            ctx = getattr(e, "ctx", None)
-            path = ctx.command_path if ctx is not None else PROG
-            words = list(sys.argv[1:] if args is None else args)
-            if path == PROG and words and words[0] in self.commands:
-                path = f"{PROG} {words[0]}"
-            fail(f"{message.rstrip('.')} (see `{path} --help`)")
-        except sqlite3.Error as e:
-            fail(f"the ledger database failed: {e}; nothing was recorded")
-        except OSError as e:
-            fail(f"{e.strerror or e}: {e.filename or ''}; nothing was recorded")
-        except KeyboardInterrupt:
-            sys.exit(130)
-        except Exception as e:  # a bug of ours: still one line, and the transaction was rolled back
-            print(f"{PROG}: internal error: {type(e).__name__}: {e}. Please report it with the "
-                  f"command you ran; `{PROG} status` shows what is recorded.", file=sys.stderr)
-            sys.exit(1)
-        sys.exit(code if isinstance(code, int) else 0)
+        words = list(sys.argv[1:] if args is None else args)
+        guarded(lambda: super(_Group, self).main(args=args, prog_name=PROG, complete_var=complete_var,
+                                                 standalone_mode=False, **extra),
+                lambda: f"{PROG} {words[0]}" if words and words[0] in self.commands else PROG)
+
+
+def guarded(run: Any, command_path: Any = lambda: PROG) -> None:
+    """Run a command; every failure a user can cause ends as one line on stderr and exit 2."""
+    try:
+        code = run()
+    except LedgerError as e:
+        fail(str(e))
+    except typer.Abort:
+        print(f"{PROG}: aborted", file=sys.stderr)
+        sys.exit(1)
+    except typer.TyperException as e:  # click's usage errors: unknown option, missing value...
+        message = e.format_message() if hasattr(e, "format_message") else str(e)
+        ctx = getattr(e, "ctx", None)
+        path = ctx.command_path if ctx is not None else PROG
+        if path == PROG:
+            path = command_path()
+        fail(f"{message.rstrip('.')} (see `{path} --help`)")
+    except sqlite3.Error as e:
+        fail(f"the ledger database failed: {e}; nothing was recorded")
+    except OSError as e:
+        fail(f"{e.strerror or e}: {e.filename or ''}; nothing was recorded")
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as e:  # a bug of ours: still one line, and the transaction was rolled back
+        print(f"{PROG}: internal error: {type(e).__name__}: {e}. Please report it with the "
+              f"command you ran; `{PROG} status` shows what is recorded.", file=sys.stderr)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
 
 
 def fail(message: str) -> None:
@@ -754,9 +760,37 @@ def tariffs_new(
           f"use it with `{PROG} new ... --tariff {path}`")
 
 
+FAST = {"deal": deal, "status": status}  # what players run at the table, many times an evening
+
+
+def fast(args: list[str]) -> bool:
+    """Run `deal` or `status` without typer's value coercion, which imports pydantic (about a
+    tenth of a second): click's own parser reads the very same command definition and the same
+    function is called. Anything unusual (help, an unknown option, a missing value) returns
+    False, and the ordinary path then runs and words its message as always."""
+    if not args or args[0] not in FAST or any(a.startswith(("--help", "-h")) for a in args[1:]):
+        return False
+    command = typer.main.get_command(app).commands[args[0]]  # type: ignore[attr-defined]
+    try:
+        values, rest, _ = command.make_parser(typer.Context(command)).parse_args(args=list(args[1:]))
+    except typer.TyperException:
+        return False
+    if rest:  # click's parser hands the arguments back among the values; anything left is unusual
+        return False
+    call = {}
+    for p in command.params:
+        value = values.get(p.name, p.default)
+        if value is None and p.required or not isinstance(value, (str, bool, type(None))):
+            return False
+        call[p.name] = value
+    guarded(lambda: FAST[args[0]](**call), lambda: f"{PROG} {args[0]}")
+    return True
+
+
 def main() -> None:
     """The `boston-ledger` program: a terminal that cannot show a character gets a stand-in."""
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    app()
+    if not fast(sys.argv[1:]):
+        app()

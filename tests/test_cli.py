@@ -7,6 +7,7 @@ import os
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 from conftest import PLAYERS
 
@@ -170,3 +171,35 @@ def test_a_terminal_without_utf8_gets_no_traceback(tmp_path) -> None:
         assert done.returncode == (2 if "--declarer" in args else 0), done.stderr
         if args[0] == "status":
             assert json.loads(done.stdout)["balances"]["Анна"] == -20
+
+
+FAST_CASES = [
+    ("status",), ("status", "--json"),
+    ("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4",
+     "--boston", "Vera"),
+    ("deal", "pass"), ("deal", "соло", "--declarer", "anna", "--tricks", "9", "--rank", "senior"),
+    ("deal", "junior", "--declarer", "Zed", "--tricks", "5"), ("deal", "junior", "--bogus"),
+    ("deal", "junior", "--tricks"), ("deal",), ("deal", "pass", "extra"), ("status", "--json", "--db"),
+    ("deal", "solo", "--declarer", "Anna", "--tricks", "14"), ("deal", "--help"),
+]
+
+
+def test_the_quick_path_answers_as_the_ordinary_one(tmp_path: Path) -> None:
+    """`deal` and `status` skip typer's coercion in the installed program; every answer, right
+    or wrong, must be the same as through the ordinary path."""
+    from typer.testing import CliRunner
+
+    from boston_ledger.cli import app
+
+    fast_db, slow_db = tmp_path / "fast.db", tmp_path / "slow.db"
+    base = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
+    runner = CliRunner()
+    for db in (fast_db, slow_db):
+        subprocess.run(["boston-ledger", "new", *PLAYERS, "--db", str(db)], check=True, capture_output=True)
+    for args in FAST_CASES:
+        fast = subprocess.run(["boston-ledger", *args], capture_output=True, text=True, timeout=60,
+                              env={**base, "BOSTON_LEDGER_DB": str(fast_db)})
+        slow = runner.invoke(app, list(args), env={**base, "BOSTON_LEDGER_DB": str(slow_db)})
+        assert fast.returncode == slow.exit_code, args
+        assert fast.stdout == slow.stdout, args
+        assert fast.stderr == slow.stderr, args
