@@ -65,14 +65,18 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     if not directory.is_dir():
         raise LedgerError(f"{directory} is not a folder; give export a folder path")
     names = session.players
-    deal_rows, balance_rows = [], []
-    for w in ledger.walk(session, storage.deals(conn, session, with_transfers=not session.tariff.has_basket)):
-        r, pos, outcome, state = w.recorded, w.position, w.outcome, w.after
-        result = "all pass" if outcome.made is None else "made" if outcome.made else "failed"
-        deal_rows.append([r.number, pos.partie, pos.tour, pos.multiplier, names[pos.dealer],
-                          *_entered(session, r.deal), result, r.entered_at])
-        balance_rows.append([r.number, *w.sheet, state.basket])
-    transfer_rows = storage.transfer_rows(conn, session)  # streamed: the longest file by far
+
+    def walked():  # a stream, read once for each file: memory stays flat however long the session
+        return ledger.iter_walk(session, storage.iter_deals(conn, session, not session.tariff.has_basket))
+
+    def result(outcome) -> str:
+        return "all pass" if outcome.made is None else "made" if outcome.made else "failed"
+
+    deal_rows = ([w.recorded.number, w.position.partie, w.position.tour, w.position.multiplier,
+                  names[w.position.dealer], *_entered(session, w.recorded.deal), result(w.outcome),
+                  w.recorded.entered_at] for w in walked())
+    balance_rows = ([w.recorded.number, *w.sheet, w.after.basket] for w in walked())
+    transfer_rows = storage.transfer_rows(conn, session)
     out = directory
     files = [
         (out / "deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *ENTERED, "result", "entered_at"],

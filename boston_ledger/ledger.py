@@ -9,6 +9,7 @@ from __future__ import annotations
 import sqlite3
 import unicodedata
 from dataclasses import dataclass
+from typing import Iterable, Iterator
 from decimal import Decimal, InvalidOperation
 
 from . import engine, settlement, storage
@@ -129,7 +130,11 @@ class Walked:
     sheet: tuple[int, ...]  # what each player stands at: the balance, or on points the score
 
 
-def walk(session: Session, recorded: list[storage.Recorded]) -> list[Walked]:
+def walk(session: Session, recorded: Iterable[storage.Recorded]) -> list[Walked]:
+    return list(iter_walk(session, recorded))
+
+
+def iter_walk(session: Session, recorded: Iterable[storage.Recorded]) -> Iterator[Walked]:
     """The recorded deals in order with their positions and the state after each.
 
     On chips the balances kept with each deal are read as they are (so a tail of a long session
@@ -139,20 +144,18 @@ def walk(session: Session, recorded: list[storage.Recorded]) -> list[Walked]:
     t = session.tariff
     state = State.start(len(session.players))
     scores = (0,) * len(session.players)
-    out = []
     if t.has_basket:  # the balances after each deal are kept with it: no need to start from the first
         for r in recorded:
             outcome = Outcome(r.transfers, made=engine.made(t, r.deal), basket_won=False)
             after = State(balances=r.balances, basket=r.basket or 0, deals=r.number)
-            out.append(Walked(r, engine.position(t, r.number - 1), outcome, after, r.balances))
-        return out
+            yield Walked(r, engine.position(t, r.number - 1), outcome, after, r.balances)
+        return
     for r in recorded:  # a points session's score sheet is replayed from its first deal
         pos = engine.position(t, state.deals)
         outcome = engine.play(t, state, r.deal)
         scores = tuple(a + b for a, b in zip(scores, outcome.scores))
         state = engine.advance(state, outcome)
-        out.append(Walked(r, pos, outcome, state, scores))
-    return out
+        yield Walked(r, pos, outcome, state, scores)
 
 
 def open_for_deals(session: Session, played: int | None = None) -> None:

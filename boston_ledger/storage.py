@@ -442,13 +442,13 @@ def deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = Tru
     ]
 
 
-def iter_deals(conn: sqlite3.Connection, session: Session) -> Iterator[Recorded]:
+def iter_deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = True) -> Iterator[Recorded]:
     """The session's standing deals in order with their transfers, read as a stream (for a
     long session: constant memory)."""
     seat = session.seats.__getitem__
     deals_cur, transfers_cur = conn.cursor(), conn.cursor()
     transfers_cur.row_factory = None
-    transfers = transfers_cur.execute(
+    transfers = iter(()) if not with_transfers else transfers_cur.execute(
         f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
         f" WHERE d.session_id = ? AND {STANDING} ORDER BY t.deal_id, t.id", (session.id,))
     pending = next(transfers, None)

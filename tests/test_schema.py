@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from boston_ledger import checks, ledger, storage
+from boston_ledger import checks, storage
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -267,7 +266,7 @@ def test_malformed_tariffs_are_rejected_with_a_location(cli, tmp_path: Path, cas
     result = cli("tariffs", "check", str(path), code=2)
     for words in expected:
         assert words in result.stderr, result.stderr
-    assert all(line.startswith(f"boston-ledger: error: ") and str(path) in line
+    assert all(line.startswith("boston-ledger: error: ") and str(path) in line
                for line in result.stderr.splitlines())
     new = cli("new", *PLAYERS, "--tariff", str(path), code=2)
     assert new.stderr.count("\n") == 1 and expected[0] in new.stderr
