@@ -42,8 +42,9 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
         who = [names[p.casefold()] for p in session.players]
         for name in who:
             entry(name)["sessions"] += 1
-        walked = ledger.walk(session, storage.deals(conn, session))
-        for w in walked:
+        final = None
+        for w in ledger.iter_walk(session, storage.iter_deals(conn, session)):  # streamed
+            final = w.after
             deal, n = w.recorded.deal, len(who)
             change = [0] * n
             for t in w.outcome.transfers:
@@ -73,7 +74,6 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
                 record = pairs.setdefault(pair, [0, 0])
                 record[0] += 1
                 record[1] += made
-        final = walked[-1].after if walked else None
         if final is not None:
             share = Fraction(final.basket, len(who))
             for seat, name in enumerate(who):
