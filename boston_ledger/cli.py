@@ -458,11 +458,15 @@ def sessions(db: DbOption = None, as_json: JsonOption = False) -> None:
     if as_json:
         emit_json(rows)
         return
-    table = Table()
+    from rich import box
+
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
     for col in ("id", "name", "date", "players", "tariff", "deals", "state", "result"):
-        table.add_column(col, justify="right" if col in ("id", "deals") else "left")
+        table.add_column(col, justify="right" if col in ("id", "deals") else "left",
+                         no_wrap=col in ("id", "date", "tariff", "deals", "state"))
     for r in rows:
-        result = ", ".join(f"{n} {m}" for n, m in r["result"].items()) if r["result"] else ""
+        code = f" {r['currency']}" if r["currency"] else ""
+        result = ", ".join(f"{n} {m}{code}" for n, m in r["result"].items()) if r["result"] else ""
         table.add_row(("* " if r["current"] else "") + str(r["id"]), r["name"] or "", r["date"],
                       ", ".join(r["players"]), r["tariff"], str(r["deals"]), r["state"], result)
     console().print(table)
@@ -505,11 +509,12 @@ def stats(
     if as_json:
         emit_json(data)
         return
+    from rich import box
+
     out = console()
-    table = Table()
-    for col in ("player", "sessions", "deals", "declared", "made", "success", "net chips", "money",
-                "biggest win", "biggest loss"):
-        table.add_column(col, justify="left" if col in ("player", "money") else "right")
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    for col in ("player", "sessions", "deals", "declared", "made", "rate", "net", "money", "best", "worst"):
+        table.add_column(col, justify="left" if col in ("player", "money") else "right", no_wrap=True)
     for name, e in data["players"].items():
         rate = "" if e["success_rate"] is None else f"{e['success_rate']:.0%}"
         money = ", ".join(f"{m} {c}".strip() for c, m in e["money"].items())
