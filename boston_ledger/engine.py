@@ -6,7 +6,7 @@ Transfer between two parties, so balances plus basket always sum to zero.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
 from .errors import LedgerError
@@ -46,6 +46,9 @@ class Transfer(NamedTuple):
     payee: Party
     chips: int
     reason: str
+
+
+_tuple_new = tuple.__new__
 
 
 @dataclass(frozen=True)
@@ -229,7 +232,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         nonlocal basket
         if chips <= 0:
             return
-        out.append(Transfer(payer, payee, chips, reason))
+        out.append(_tuple_new(Transfer, (payer, payee, chips, reason)))  # Transfer(...), without its slow __new__
         basket += (payee is BASKET) * chips - (payer is BASKET) * chips
 
     if state.stake_due:
@@ -323,8 +326,7 @@ def advance(state: State, outcome: Outcome) -> State:
             basket += t.chips
         else:
             balances[t.payee] += t.chips
-    return replace(state, balances=tuple(balances), basket=basket, deals=state.deals + 1,
-                   stake_due=outcome.basket_won)
+    return State(balances=tuple(balances), basket=basket, deals=state.deals + 1, stake_due=outcome.basket_won)
 
 
 def replay(tariff: Tariff, deals: Iterable[Deal]) -> tuple[State, list[Outcome]]:

@@ -442,6 +442,9 @@ def deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = Tru
     ]
 
 
+_tuple_new = tuple.__new__  # builds a Transfer without its slow generated __new__
+
+
 def iter_deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = True) -> Iterator[Recorded]:
     """The session's standing deals in order with their transfers, read as a stream (for a
     long session: constant memory)."""
@@ -456,7 +459,7 @@ def iter_deals(conn: sqlite3.Connection, session: Session, with_transfers: bool 
                                (session.id,)):
         own = []
         while pending is not None and pending[0] == r["id"]:
-            own.append(Transfer(seat(pending[1]), seat(pending[2]), pending[3], pending[4]))
+            own.append(_tuple_new(Transfer, (seat(pending[1]), seat(pending[2]), pending[3], pending[4])))
             pending = next(transfers, None)
         yield Recorded(id=r["id"], number=r["number"], entered_at=r["entered_at"], deal=_deal_of(session, r),
                        transfers=tuple(own), balances=tuple(json.loads(r["balances"])) if r["balances"] else (),
