@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import sqlite3
 import sys
@@ -48,8 +49,11 @@ def guarded(run: Any, command_path: Any = lambda: PROG) -> None:
         fail(f"{message.rstrip('.')} (see `{path} --help`)")
     except sqlite3.Error as e:
         fail(f"the ledger database failed: {e}; nothing was recorded")
+    except BrokenPipeError:  # the reader of our output went away (`| head`): quietly, as click does
+        sys.stderr = open(os.devnull, "w")
+        sys.exit(1)
     except OSError as e:
-        fail(f"{e.strerror or e}: {e.filename or ''}; nothing was recorded")
+        fail(f"{e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as e:  # a bug of ours: still one line, and the transaction was rolled back

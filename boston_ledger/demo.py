@@ -91,7 +91,7 @@ def _play(console: Console, conn, kept: Path | None) -> None:
             console.print(render.deal_table(session, entered.number, entered.position, deal,
                                             entered.outcome, entered.after))
         else:
-            balances = "  ".join(f"{n} {b}" for n, b in zip(session.players, entered.after.balances))
+            balances = "  ".join(f"{n}\u00a0{b}" for n, b in zip(session.players, entered.after.balances))
             console.print(f"$ {command}", soft_wrap=True)
             console.print(f"    deal {entered.number}, {render.where(entered.position)}: "
                           f"{render.result_word(entered.outcome)} · {balances} · basket {entered.after.basket}")

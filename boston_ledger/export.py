@@ -35,6 +35,7 @@ def _write(path: Path, header: list[str], rows: Iterable) -> None:
         raise
 
 
+OPTIONAL = {"undone.csv", "corrections.csv", "settlement.csv", "payments.csv"}
 ENTERED = ["contract", "rank", "declarer", "partner", "tricks", "partner_tricks", "boston", "ace_turned",
            "carte_blanche"]
 
@@ -99,9 +100,12 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
                       [[n, settled["net_chips"][n], settled["money"][n], session.currency] for n in names]))
         files.append((out / "payments.csv", ["from", "to", "amount", "currency"],
                       [[p["from"], p["to"], p["amount"], session.currency] for p in settled["payments"]]))
+    written = {path.name for path, _, _ in files}
     try:
         for path, header, rows in files:
             _write(path, header, rows)
+        for stale in OPTIONAL - written:  # left by an earlier export of another state of the session
+            (out / stale).unlink(missing_ok=True)
     except OSError as e:
         raise LedgerError(f"cannot write into {directory}: {e.strerror}") from None
     return [path for path, _, _ in files]

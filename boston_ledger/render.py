@@ -149,7 +149,7 @@ def status_lines(session: Session, state: State) -> list[str]:
     if not session.settled and state.stake_due and t.stake:
         who = "each player" if t.stake_payer == "each" else f"the dealer, {session.players[pos.dealer]}"
         lines.append(f"the next deal opens with a stake of {t.stake} from {who}")
-    if session.agreed_deals is not None:
+    if session.agreed_deals is not None and not session.settled:
         left = session.agreed_deals - state.deals
         lines.append(f"{left} of the {session.agreed_deals} agreed deals remain" if left else
                      f"all {session.agreed_deals} agreed deals are played; settle the session")

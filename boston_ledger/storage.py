@@ -371,7 +371,11 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
     ).fetchone()  # the same row as last_deal(); read here without its transfers
     if last is None:
         return State.start(len(session.players))
-    return State(balances=tuple(json.loads(last["balances"])), basket=last["basket"], deals=last["number"],
+    balances = _kept(last["balances"])
+    if len(balances) != len(session.players) or not isinstance(last["basket"], int):
+        raise StorageError(f"the balances kept with deal {last['number']} of session {session.id} are damaged; "
+                           "`boston-ledger check` shows what differs")
+    return State(balances=balances, basket=last["basket"], deals=last["number"],
                  stake_due=engine.wins_basket(session.tariff, _deal_of(session, last)))
 
 
@@ -436,13 +440,21 @@ def deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = Tru
         Recorded(
             id=r["id"], number=r["number"], entered_at=r["entered_at"],
             deal=_deal_of(session, r), transfers=tuple(by_deal.get(r["id"], ())),
-            balances=tuple(json.loads(r["balances"])) if r["balances"] else (), basket=r["basket"],
+            balances=_kept(r["balances"]), basket=r["basket"],
         )
         for r in rows
     ]
 
 
 _tuple_new = tuple.__new__  # builds a Transfer without its slow generated __new__
+
+
+def _kept(text: str | None) -> tuple:
+    """Balances kept with a deal, as stored (a damaged value reads as empty: `check` reports it)."""
+    try:
+        return tuple(json.loads(text)) if text else ()
+    except ValueError:
+        return ()
 
 
 def iter_deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = True) -> Iterator[Recorded]:
@@ -462,8 +474,7 @@ def iter_deals(conn: sqlite3.Connection, session: Session, with_transfers: bool 
             own.append(_tuple_new(Transfer, (seat(pending[1]), seat(pending[2]), pending[3], pending[4])))
             pending = next(transfers, None)
         yield Recorded(id=r["id"], number=r["number"], entered_at=r["entered_at"], deal=_deal_of(session, r),
-                       transfers=tuple(own), balances=tuple(json.loads(r["balances"])) if r["balances"] else (),
-                       basket=r["basket"])
+                       transfers=tuple(own), balances=_kept(r["balances"]), basket=r["basket"])
 
 
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:

@@ -203,3 +203,12 @@ def test_the_quick_path_answers_as_the_ordinary_one(tmp_path: Path) -> None:
         assert fast.returncode == slow.exit_code, args
         assert fast.stdout == slow.stdout, args
         assert fast.stderr == slow.stderr, args
+
+
+def test_a_closed_pipe_is_quiet(tmp_path: Path) -> None:
+    env = {**os.environ, "BOSTON_LEDGER_DB": str(tmp_path / "x.db")}
+    subprocess.run(["boston-ledger", "new", *PLAYERS], env=env, check=True, capture_output=True)
+    for args in (["status", "--json"], ["status"], ["history"]):
+        done = subprocess.run(f"boston-ledger {' '.join(args)} | true", shell=True, env=env,
+                              capture_output=True, text=True, timeout=60)
+        assert "error" not in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)

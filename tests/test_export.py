@@ -68,3 +68,16 @@ def test_export_keeps_undone_deals(cli, tmp_path: Path) -> None:
     assert [(u["deal"], u["declarer"], u["tricks"]) for u in undone] == [("1", "Вера", "7")]
     assert undone[0]["undone_at"]
     assert [d["tricks"] for d in read(tmp_path / "x" / "deals.csv")] == ["8"]
+
+
+def test_a_second_export_leaves_no_stale_file(cli, tmp_path: Path) -> None:
+    cli("new", *NAMES)
+    cli("deal", "solo", "--declarer", "Вера", "--tricks", "9")
+    cli("settle")
+    cli("export", str(tmp_path / "x"))
+    assert (tmp_path / "x" / "settlement.csv").exists()
+    cli("reopen")
+    cli("edit", "1", "solo", "--declarer", "Вера", "--tricks", "7", "--reason", "seven")
+    cli("export", str(tmp_path / "x"))
+    assert not (tmp_path / "x" / "settlement.csv").exists() and not (tmp_path / "x" / "payments.csv").exists()
+    assert (tmp_path / "x" / "corrections.csv").exists()

@@ -88,3 +88,23 @@ def test_check_finds_tampering(tmp_path: Path, cli, monkeypatch) -> None:
                  "WHERE id = (SELECT MIN(id) FROM transfers)")
     conn.commit()
     assert "names a player of session 2" in cli("check", "--all", code=1).stdout
+
+
+@pytest.mark.parametrize("tamper, words", [
+    ("UPDATE deals SET balances = '[]' WHERE id = (SELECT MAX(id) FROM deals)", "stored balances"),
+    ("UPDATE deals SET balances = '[-96.5, 12, 72, 12]' WHERE id = (SELECT MAX(id) FROM deals)", "stored balances"),
+    ("UPDATE deals SET basket = 7 WHERE id = (SELECT MAX(id) FROM deals)", "stored balances"),
+    ("UPDATE deals SET number = 9 WHERE id = (SELECT MAX(id) FROM deals)", "numbered 9"),
+    ("UPDATE deals SET balances = NULL WHERE id = (SELECT MAX(id) FROM deals)", "stored balances"),
+])
+def test_check_holds_the_kept_balances_to_the_replay(tmp_path: Path, cli, monkeypatch, tamper, words) -> None:
+    path = tmp_path / "l.db"
+    monkeypatch.setenv("BOSTON_LEDGER_DB", str(path))
+    cli("new", "Anna", "Boris", "Vera", "Gleb")
+    for _ in range(2):
+        cli("deal", "solo", "--declarer", "Vera", "--tricks", "9")
+    conn = sqlite3.connect(path)
+    conn.execute("DROP TRIGGER deals_no_update")
+    conn.execute(tamper)
+    conn.commit()
+    assert words in cli("check", code=1).stdout
