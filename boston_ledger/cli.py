@@ -75,7 +75,7 @@ app = typer.Typer(
          "Example: boston-ledger new Anna Boris Vera Gleb --chip-value 0.10",
     no_args_is_help=False,
     invoke_without_command=True,
-    add_completion=False,
+    add_completion=True,
     pretty_exceptions_enable=False,
 )
 tariffs_app = typer.Typer(cls=_Group, help="Show the tariff tables shipped with boston-ledger.",
@@ -172,22 +172,59 @@ def new(
         out.print(f"The session lasts {agreed} deals.")
 
 
+def _session_for_completion(ctx: typer.Context) -> storage.Session | None:
+    """The current session of the ledger a command line names, for shell completion (or None)."""
+    path = storage.resolve_path(ctx.params.get("db"))
+    if not path.is_file():
+        return None
+    try:
+        return ledger.current(storage.open_db(path))
+    except Exception:  # completion never complains
+        return None
+
+
+def _matching(words: list[str], incomplete: str) -> list[str]:
+    return [w for w in words if w.casefold().startswith(incomplete.casefold())]
+
+
+def complete_player(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion: the players of the current session."""
+    session = _session_for_completion(ctx)
+    return _matching(list(session.players), incomplete) if session else []
+
+
+def complete_contract(ctx: typer.Context, incomplete: str) -> list[str]:
+    """Shell completion: the contracts of the current session's tariff, and pass."""
+    session = _session_for_completion(ctx)
+    return _matching([*session.tariff.contracts, "pass"], incomplete) if session else []
+
+
+def complete_rank(ctx: typer.Context, incomplete: str) -> list[str]:
+    session = _session_for_completion(ctx)
+    return _matching(list(session.tariff.ranks), incomplete) if session else []
+
+
 ContractArg = Annotated[str, typer.Argument(
     help="A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
-         "misere-ouvert, grand-misere-ouvert), or pass; Russian names too.")]
-DeclarerOpt = Annotated[Optional[str], typer.Option("--declarer", help="Who bought the contract.")]
-PartnerOpt = Annotated[Optional[str], typer.Option("--partner", help="Who supported the declarer (omit when alone).")]
+         "misere-ouvert, grand-misere-ouvert), or pass; Russian names too.", autocompletion=complete_contract)]
+DeclarerOpt = Annotated[Optional[str], typer.Option("--declarer", help="Who bought the contract.",
+                                                    autocompletion=complete_player)]
+PartnerOpt = Annotated[Optional[str], typer.Option("--partner", help="Who supported the declarer (omit when alone).",
+                                                   autocompletion=complete_player)]
 TricksOpt = Annotated[Optional[str], typer.Option("--tricks", metavar="N", help="The declarer's own tricks, 0..13.")]
 PartnerTricksOpt = Annotated[Optional[str], typer.Option("--partner-tricks", metavar="N",
                                                          help="The partner's own tricks, 0..13.")]
 RankOpt = Annotated[Optional[str], typer.Option("--rank", metavar="RANK",
                                                 help="The suit's rank: junior|senior for solo and nine "
-                                                     "[default: junior]; first|second|third on samouchitel.")]
+                                                     "[default: junior]; first|second|third on samouchitel.",
+                                                autocompletion=complete_rank)]
 BostonOpt = Annotated[Optional[str], typer.Option("--boston", metavar="NAME",
-                                                  help="Who held the boston (jack of diamonds).")]
+                                                  help="Who held the boston (jack of diamonds).",
+                                                  autocompletion=complete_player)]
 AceOpt = Annotated[bool, typer.Option("--ace-turned", help="The trump the dealer turned is an ace (remise condition).")]
 BlancheOpt = Annotated[Optional[str], typer.Option("--carte-blanche", metavar="NAME",
-                                                   help="Who declared a blank hand (Fontainebleau).")]
+                                                   help="Who declared a blank hand (Fontainebleau).",
+                                                   autocompletion=complete_player)]
 
 
 def deal_of(session: storage.Session, contract: str, declarer: str | None, partner: str | None,
@@ -801,5 +838,5 @@ def main() -> None:
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    if not fast(sys.argv[1:]):
+    if "_BOSTON_LEDGER_COMPLETE" in os.environ or not fast(sys.argv[1:]):
         app()

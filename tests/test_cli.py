@@ -212,3 +212,24 @@ def test_a_closed_pipe_is_quiet(tmp_path: Path) -> None:
         done = subprocess.run(f"boston-ledger {' '.join(args)} | true", shell=True, env=env,
                               capture_output=True, text=True, timeout=60)
         assert "error" not in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
+
+
+@pytest.mark.parametrize("shell, env, expected", [
+    ("bash", {"COMP_WORDS": "boston-ledger deal junior --declarer ", "COMP_CWORD": "4"},
+     ["Anna", "Boris", "Vera", "Gleb"]),
+    ("bash", {"COMP_WORDS": "boston-ledger deal ju", "COMP_CWORD": "2"}, ["junior"]),
+    ("zsh", {"_TYPER_COMPLETE_ARGS": "boston-ledger deal s"}, ['"senior"', '"solo"']),
+    ("fish", {"_TYPER_COMPLETE_ARGS": "boston-ledger deal junior --boston V",
+              "_TYPER_COMPLETE_FISH_ACTION": "get-args"}, ["Vera"]),
+])
+def test_shell_completion_offers_players_and_contracts(tmp_path: Path, shell, env, expected) -> None:
+    db = tmp_path / "c.db"
+    base = {**os.environ, "BOSTON_LEDGER_DB": str(db)}
+    subprocess.run(["boston-ledger", "new", *PLAYERS], env=base, check=True, capture_output=True)
+    done = subprocess.run(["boston-ledger"], env={**base, **env, "_BOSTON_LEDGER_COMPLETE": f"complete_{shell}"},
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    for word in expected:
+        assert word in done.stdout
+    if shell == "bash" and "--declarer" in env["COMP_WORDS"]:
+        assert done.stdout.split() == expected
