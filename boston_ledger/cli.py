@@ -368,6 +368,7 @@ def history(
     last: Annotated[str, typer.Option("--last", metavar="N", help="How many of the latest deals to show.")] = "40",
     show_all: Annotated[bool, typer.Option("--all", help="Show every deal of the session.")] = False,
     db: DbOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """The session's deals with their results.
 
@@ -377,6 +378,11 @@ def history(
 
     conn = connect(db)
     session = ledger.current(conn)
+    if corrections and as_json:
+        emit_json([{"deal": c.number, "corrected_at": c.corrected_at, "reason": c.reason,
+                    "was": render.describe(session, c.was), "now": render.describe(session, c.now)}
+                   for c in storage.corrections(conn, session)])
+        return
     if corrections:
         audit = storage.corrections(conn, session)
         if not audit:
@@ -389,6 +395,16 @@ def history(
     rows = ledger.walk(session, storage.deals(conn, session, last=tail))
     if not show_all and count is not None and len(rows) > count:
         rows = rows[-count:]
+    if as_json:
+        names = session.players
+        emit_json([{
+            "deal": w.recorded.number, "partie": w.position.partie, "tour": w.position.tour,
+            "multiplier": w.position.multiplier, "dealer": names[w.position.dealer],
+            "contract": w.recorded.deal.contract, "description": render.describe(session, w.recorded.deal),
+            "made": w.outcome.made, "balances": dict(zip(names, w.sheet)),
+            "basket": w.after.basket if session.tariff.has_basket else 0,
+        } for w in rows])
+        return
     out = console()
     if not rows:
         out.print(f"Session {session.id} has no deals yet.")
@@ -448,6 +464,7 @@ def settle(db: DbOption = None, as_json: JsonOption = False) -> None:
 def check(
     all_sessions: Annotated[bool, typer.Option("--all", help="Check every session in the ledger.")] = False,
     db: DbOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Check the ledger's invariants: prints nothing and exits 0 when all hold, else lists each problem and exits 1.
 
@@ -458,8 +475,11 @@ def check(
     conn = connect(db)
     ids = checks.session_ids(conn) if all_sessions else [storage.current_session_id(conn)]
     problems = [p for session_id in ids for p in checks.check_session(conn, session_id)]
-    for problem in problems:
-        print(problem)
+    if as_json:
+        emit_json([{"session": p.session, "deal": p.deal, "problem": p.what} for p in problems])
+    else:
+        for problem in problems:
+            print(problem)
     if problems:
         sys.exit(1)
 
@@ -582,6 +602,7 @@ def chart(
     svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE",
                                                 help="Write the chart as an SVG picture instead.")] = None,
     db: DbOption = None,
+    as_json: JsonOption = False,
 ) -> None:
     """Each player's running balance over the deals of the current session.
 
@@ -594,6 +615,9 @@ def chart(
     walked = ledger.walk(session, storage.deals(conn, session))
     start = [0] * len(session.players)
     series = [[start[i]] + [w.sheet[i] for w in walked] for i in range(len(session.players))]
+    if as_json:
+        emit_json(dict(zip(session.players, series)))
+        return
     if svg is None:
         out = console()
         for line in pictures.terminal(session.players, series, width=max(10, out.width - 40)):
@@ -741,13 +765,17 @@ def demo(
 
 
 @tariffs_app.command("list")
-def tariffs_list() -> None:
+def tariffs_list(as_json: JsonOption = False) -> None:
     """Every shipped tariff, one line each.
 
     Example: boston-ledger tariffs list
     """
     from .tariff import load, shipped
 
+    if as_json:
+        emit_json([{"name": name, "title": load(name).title, "source": load(name).source,
+                    "conditions": list(load(name).conditions)} for name in shipped()])
+        return
     for name in shipped():
         t = load(name)
         conditions = f"\tconditions: {', '.join(t.conditions)}" if t.conditions else ""
@@ -759,6 +787,7 @@ def tariffs_show(
     name: Annotated[str, typer.Argument(metavar="NAME|PATH", help="A shipped tariff or a file.")],
     condition: Annotated[Optional[list[str]], typer.Option("--condition", metavar="NAME",
                                                            help="Show it with this condition on (repeatable).")] = None,
+    as_json: JsonOption = False,
 ) -> None:
     """The tariff's tables laid out like the seed's, and the conditions it supports.
 
@@ -767,6 +796,9 @@ def tariffs_show(
     from . import render
     from .tariff import load
 
+    if as_json:
+        emit_json(render.tariff_data(load(name, condition or ())))
+        return
     out = console()
     render.print_all(out, render.tariff_tables(load(name, condition or ()), out.width))
 

@@ -311,6 +311,30 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
     return out
 
 
+def tariff_data(t: Tariff) -> dict:
+    """A tariff's tables as data: per contract, way and rank, the amount at each number of tricks."""
+    contracts = {}
+    for key, contract in t.contracts.items():
+        ways = {}
+        for way, schedule in (("with_partner", contract.with_partner), ("alone", contract.alone)):
+            if schedule is None:
+                continue
+            ways[way] = {
+                (rank or ""): {str(taken): int(value) for taken, value in
+                               zip(range(t.tricks, -1, -1), schedule_row(schedule, t.tricks,
+                                                                         t.ranks[rank].multiplier if rank else 1, rank))}
+                for rank in (contract.ranks or [None])
+            }
+        contracts[key] = {"names": list(contract.names), "ranks": list(contract.ranks), "ways": ways}
+    return {
+        "name": t.name, "title": t.title, "source": t.source, "hash": t.digest, "scoring": t.scoring,
+        "players": t.players, "tricks": t.tricks, "stake": t.stake, "stake_payer": t.stake_payer,
+        "boston": t.boston, "tours": list(t.tours), "contracts": contracts,
+        "conditions": {k: {"title": c.title, "in_force": c.in_force, "on": k in t.applied}
+                       for k, c in t.conditions.items()},
+    }
+
+
 def _wide(t: Tariff, what: str, rows: list) -> list[Table]:
     table = Table(title=f"{what}, by tricks taken", title_justify="left")
     table.add_column("contract")

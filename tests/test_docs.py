@@ -1,0 +1,51 @@
+"""Help and docs that never drift: every --help has an example, every reading command speaks
+JSON, and the README's command examples run."""
+
+from __future__ import annotations
+
+import json
+import shlex
+from pathlib import Path
+
+import pytest
+import typer.main
+
+from boston_ledger.cli import app
+
+README = Path(__file__).resolve().parent.parent / "README.md"
+
+
+def commands(group=None, prefix=()):
+    group = group or typer.main.get_command(app)
+    for name, command in group.commands.items():
+        if hasattr(command, "commands"):
+            yield from commands(command, prefix + (name,))
+        else:
+            yield prefix + (name,)
+
+
+@pytest.mark.parametrize("path", list(commands()), ids=" ".join)
+def test_every_help_has_an_example(cli, path) -> None:
+    out = cli(*path, "--help").stdout
+    assert f"Example: boston-ledger {' '.join(path)}" in " ".join(out.split())
+
+
+READING = [("status",), ("history",), ("history", "--corrections"), ("settle",), ("sessions",), ("stats",),
+           ("ledger",), ("rescore", "1", "--tariff", "fontainebleau"), ("check",), ("chart",),
+           ("tariffs", "list"), ("tariffs", "show", "classic")]
+
+
+def test_every_reading_command_speaks_json(table) -> None:
+    table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
+    for args in READING:
+        data = json.loads(table(*args, "--json").stdout)
+        assert isinstance(data, (dict, list)), args
+
+
+def test_the_readme_examples_run(cli, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    lines = [line.strip() for line in README.read_text(encoding="utf-8").splitlines()
+             if line.startswith("    boston-ledger ")]
+    assert len(lines) >= 8
+    for line in lines:
+        cli(*shlex.split(line)[1:])
