@@ -204,7 +204,7 @@ def complete_rank(ctx: typer.Context, incomplete: str) -> list[str]:
     return _matching(list(session.tariff.ranks), incomplete) if session else []
 
 
-ContractArg = Annotated[str, typer.Argument(
+ContractArg = Annotated[Optional[str], typer.Argument(
     help="A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
          "misere-ouvert, grand-misere-ouvert), or pass; Russian names too.", autocompletion=complete_contract)]
 DeclarerOpt = Annotated[Optional[str], typer.Option("--declarer", help="Who bought the contract.",
@@ -256,24 +256,47 @@ def deal_of(session: storage.Session, contract: str, declarer: str | None, partn
 
 @app.command()
 def deal(
-    contract: ContractArg, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
+    contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
     partner_tricks: PartnerTricksOpt = None, rank: RankOpt = None, boston: BostonOpt = None,
     ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None, db: DbOption = None,
 ) -> None:
-    """Record one deal of the current session and show what moved and why.
+    """Record one deal of the current session and show what moved and why. At a terminal,
+    what is missing is asked for, and the deal is shown before it is recorded.
 
     Example: boston-ledger deal junior --declarer Boris --partner Gleb --tricks 5 --partner-tricks 4
     """
-    from . import render
+    from . import guided, render
 
     conn = connect(db)
     session = ledger.current(conn)
     ledger.open_for_deals(session, storage.state(conn, session).deals)
     t = session.tariff
+    asking = guided.interactive() and (contract is None or tricks is None and contract not in ("pass", "пас"))
+    if asking:
+        values = guided.fill(session, dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
+                                           partner_tricks=partner_tricks, rank=rank, boston=boston))
+        contract, declarer, partner, tricks, partner_tricks, rank, boston = (
+            values[k] for k in ("contract", "declarer", "partner", "tricks", "partner_tricks", "rank", "boston"))
+    elif contract is None:
+        raise LedgerError("deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`")
     d = deal_of(session, contract, declarer, partner, tricks, partner_tricks, rank, boston, ace_turned,
                 carte_blanche)
-    session, entered = ledger.enter_deal(conn, d, session.id)
     out = console()
+    if asking:
+        from . import engine
+
+        before = storage.state(conn, session)
+        preview = engine.play(t, before, d)
+        sheet = None if t.has_basket else [a + b for a, b in zip(ledger.sheet(conn, session), preview.scores)]
+        out.print(render.deal_table(session, before.deals + 1, engine.position(t, before.deals), d, preview,
+                                    engine.advance(before, preview), sheet))
+        if not typer.confirm("Record this deal?", default=True):
+            out.print("Nothing recorded.")
+            return
+    session, entered = ledger.enter_deal(conn, d, session.id)
+    if asking:
+        out.print(f"Deal {entered.number} recorded.")
+        return
     sheet = None if t.has_basket else ledger.sheet(conn, session)
     out.print(render.deal_table(session, entered.number, entered.position, entered.deal,
                                 entered.outcome, entered.after, sheet))

@@ -1,0 +1,96 @@
+"""Guided entry: `deal` with values missing asks for them at a terminal, then shows the
+breakdown before it is recorded. Without a terminal nothing is ever asked."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Callable
+
+import typer
+
+from .errors import LedgerError
+from .storage import Session
+from .tariff import PASS
+
+
+def interactive() -> bool:
+    """A person at a terminal (BOSTON_LEDGER_GUIDED=1 forces it, for scripts that feed answers)."""
+    forced = os.environ.get("BOSTON_LEDGER_GUIDED")
+    if forced is not None:
+        return forced == "1"
+    return sys.stdin.isatty() and sys.stdout.isatty()
+
+
+def ask(question: str, parse: Callable[[str], object], default: str | None = None) -> object:
+    """Ask until the answer parses; an empty answer takes the default (shown in brackets)."""
+    while True:
+        answer = typer.prompt(question, default=default if default is not None else "", show_default=bool(default))
+        try:
+            return parse(answer.strip())
+        except LedgerError as e:
+            typer.echo(f"  {e}", err=True)
+
+
+def choose(session: Session, question: str, optional: bool = False) -> str | None:
+    """A player, by number or name (Enter for none when optional)."""
+    players = list(session.players)
+    menu = "  ".join(f"{i}) {name}" for i, name in enumerate(players, 1))
+
+    def parse(answer: str) -> str | None:
+        if not answer and optional:
+            return None
+        if answer.isdigit() and 1 <= int(answer) <= len(players):
+            return players[int(answer) - 1]
+        folded = [p.casefold() for p in players]
+        if answer.casefold() in folded:
+            return players[folded.index(answer.casefold())]
+        raise LedgerError(f"choose 1 to {len(players)} or a name ({', '.join(players)})")
+
+    typer.echo(menu)
+    return ask(question + (" (Enter for nobody)" if optional else ""), parse)  # type: ignore[return-value]
+
+
+def fill(session: Session, values: dict) -> dict:
+    """The deal's values with what is missing asked for, in the order a table says them."""
+    t = session.tariff
+    if values["contract"] is None:
+        options = ", ".join([*t.contracts, PASS])
+
+        def contract(answer: str) -> str:
+            if t.contract_key(answer) is None:
+                raise LedgerError(f"the {t.name} tariff has: {options}")
+            return answer
+
+        values["contract"] = ask(f"Contract ({options})", contract)
+    key = t.contract_key(values["contract"])
+    if key is None or key == PASS:
+        return values
+    c = t.contracts[key]
+    if values["declarer"] is None:
+        values["declarer"] = choose(session, "Declarer")
+    if values["partner"] is None and c.with_partner is not None and c.alone is not None \
+            and values["partner_tricks"] is None:
+        values["partner"] = choose(session, "Partner", optional=True)
+    elif values["partner"] is None and c.alone is None:
+        values["partner"] = choose(session, "Partner")
+    if values["rank"] is None and len(c.ranks) > 1:
+        def rank(answer: str) -> str:
+            if t.rank_key(answer) is None:
+                raise LedgerError(f"choose one of {', '.join(c.ranks)}")
+            return answer
+
+        values["rank"] = ask(f"Rank ({', '.join(c.ranks)})", rank, default=c.default_rank)
+
+    def tricks(answer: str) -> str:
+        if not answer.isdigit() or not 0 <= int(answer) <= t.tricks:
+            raise LedgerError(f"a whole number from 0 to {t.tricks}")
+        return answer
+
+    if values["tricks"] is None:
+        values["tricks"] = ask(f"Tricks taken by {values['declarer']}", tricks)
+    if values["partner"] is not None and values["partner_tricks"] is None:
+        values["partner_tricks"] = ask(f"Tricks taken by {values['partner']}", tricks)
+    if values["boston"] is None and t.boston and "holder" in (c.boston_made, c.boston_failed):
+        values["boston"] = choose(session, "Who held the boston", optional=True)
+    return values
