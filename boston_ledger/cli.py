@@ -300,6 +300,8 @@ def deal(
     sheet = None if t.has_basket else ledger.sheet(conn, session)
     out.print(render.deal_table(session, entered.number, entered.position, entered.deal,
                                 entered.outcome, entered.after, sheet))
+    for banner in render.banners(t, entered.position):
+        out.print(banner, style="bold yellow")
     if t.boston and d.boston is None and d.contract in t.contracts and "holder" in (
             t.contracts[d.contract].boston_made, t.contracts[d.contract].boston_failed):
         out.print("No boston claimed. If somebody held it, `boston-ledger undo` and enter the deal "

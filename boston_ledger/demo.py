@@ -84,6 +84,8 @@ def _play(console: Console, conn, kept: Path | None) -> None:
     for deal, note in SCRIPT:
         session, entered = ledger.enter_deal(conn, deal)
         command = _command(session.players, deal)
+        for banner in render.banners(session.tariff, entered.position):
+            console.print(banner, style="bold yellow")
         if note:
             console.print()
             console.print(Text(note, style="bold"))

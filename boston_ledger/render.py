@@ -67,6 +67,19 @@ def result_word(outcome: Outcome) -> str:
     return "—" if outcome.made is None else "made" if outcome.made else "failed"
 
 
+def banners(tariff: Tariff, pos: Position) -> list[str]:
+    """What a table announces at this deal: the double tours begin, a partie ends."""
+    out = []
+    first_double = next((i for i, m in enumerate(tariff.tours) if m > 1), None)
+    deal_in_partie = (pos.number - 1) % tariff.deals_per_partie
+    if first_double is not None and len(tariff.tours) > 1 and deal_in_partie == first_double * tariff.players:
+        out.append(f"★ The double tours begin: every payment between players is ×{pos.multiplier} "
+                   "until the partie ends.")
+    if len(tariff.tours) > 1 and deal_in_partie == tariff.deals_per_partie - 1:
+        out.append(f"★ Partie {pos.partie} ends with this deal; the next deal opens partie {pos.partie + 1}.")
+    return out
+
+
 def where(pos: Position) -> str:
     """Partie and tour, and whether the tour is double."""
     kind = f"double tour ×{pos.multiplier}" if pos.double else "simple tour"

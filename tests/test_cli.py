@@ -235,3 +235,11 @@ def test_shell_completion_offers_players_and_contracts(tmp_path: Path, shell, en
         assert word in done.stdout
     if shell == "bash" and "--declarer" in env["COMP_WORDS"]:
         assert done.stdout.split() == expected
+
+
+def test_banners_for_the_double_tours_and_the_end_of_a_partie(table) -> None:
+    outs = [table("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5",
+                  "--partner-tricks", "3", "--boston", "Gleb").stdout for _ in range(41)]
+    begins = [i + 1 for i, o in enumerate(outs) if "double tours begin" in o]
+    ends = [i + 1 for i, o in enumerate(outs) if "Partie 1 ends" in o]
+    assert begins == [33] and ends == [40]
