@@ -4,6 +4,7 @@ JSON, and the README's command examples run."""
 from __future__ import annotations
 
 import json
+import re
 import shlex
 from pathlib import Path
 
@@ -49,3 +50,21 @@ def test_the_readme_examples_run(cli, tmp_path: Path, monkeypatch) -> None:
     assert len(lines) >= 8
     for line in lines:
         cli(*shlex.split(line)[1:])
+
+
+@pytest.mark.parametrize("guide", ["guide.en.md", "guide.ru.md"])
+def test_the_guides_run_from_first_session_to_settlement(cli, tmp_path: Path, monkeypatch, guide) -> None:
+    monkeypatch.chdir(tmp_path)
+    text = (README.parent / "docs" / guide).read_text(encoding="utf-8")
+    commands = [shlex.split(line.strip())[1:] for line in text.splitlines()
+                if line.strip().startswith("boston-ledger ")]
+    inline = re.findall(r"`(boston-ledger (?:undo|edit|export|ledger|paid)[^`]*)`", text)
+    commands += [shlex.split(m)[1:] for m in inline]
+    order = {"new": 0, "tariffs": 1, "deal": 2, "undo": 3, "edit": 4, "status": 5, "history": 5, "chart": 5,
+             "settle": 6, "export": 7, "ledger": 8, "paid": 9}
+    commands.sort(key=lambda c: order[c[0]])
+    assert [c[0] for c in commands][:1] == ["new"] and "settle" in [c[0] for c in commands]
+    for command in commands:
+        if command[0] == "undo":
+            cli("deal", "pass")  # something to take back
+        cli(*command)
