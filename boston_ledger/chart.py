@@ -5,6 +5,8 @@ from __future__ import annotations
 from html import escape
 from typing import Sequence
 
+from .i18n import _
+
 BARS = "▁▂▃▄▅▆▇█"
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 
@@ -25,8 +27,9 @@ def terminal(names: Sequence[str], series: Sequence[Sequence[int]], width: int =
     every = [v for s in series for v in s] or [0]
     low, high = min(every + [0]), max(every + [0])
     pad = max(len(n) for n in names)
-    lines = [f"{'':{pad}}  {'now':>6} {'low':>6} {'high':>6}  running balance over {len(series[0]) - 1} deals "
-             f"(scale {low} .. {high})"]
+    lines = [f"{'':{pad}}  {_('now'):>6} {_('low'):>6} {_('high'):>6}  "
+             + _("running balance over {count} deals (scale {low} .. {high})", count=len(series[0]) - 1, low=low,
+                 high=high)]
     for name, values in zip(names, series):
         lines.append(f"{name:{pad}}  {values[-1]:>6} {min(values):>6} {max(values):>6}  "
                      f"{sparkline(values, low, high, width)}")
@@ -59,8 +62,8 @@ def svg(title: str, names: Sequence[str], series: Sequence[Sequence[int]], width
         f'<text x="{left - 6}" y="{top + 4}" text-anchor="end">{high}</text>',
         f'<text x="{left - 6}" y="{top + plot_h + 4}" text-anchor="end">{low}</text>',
         f'<text x="{left - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>',
-        f'<text x="{left + plot_w}" y="{height - 12}" text-anchor="end">deal {steps}</text>',
-        f'<text x="{left}" y="{height - 12}">start</text>',
+        f'<text x="{left + plot_w}" y="{height - 12}" text-anchor="end">{escape(_("deal {number}", number=steps))}</text>',
+        f'<text x="{left}" y="{height - 12}">{escape(_("start"))}</text>',
     ]
     for k, (name, values) in enumerate(zip(names, series)):
         colour = COLOURS[k % len(COLOURS)]

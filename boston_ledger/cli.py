@@ -16,9 +16,9 @@ from typer.core import TyperGroup
 from . import ledger, storage
 from .engine import Deal
 from .errors import LedgerError
-
-PROG = "boston-ledger"
-
+from .i18n import N_, _, from_locale, language, plural, set_language, take_lang
+from .shell import PROG, connect, console, deal_of, emit_json, fail, guarded, whole
+from . import shell
 
 class _Group(TyperGroup):
     """Every failure a user can cause ends as one line on stderr and exit status 2."""
@@ -26,47 +26,66 @@ class _Group(TyperGroup):
     def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
              standalone_mode: bool = True, **extra: Any) -> Any:
         words = list(sys.argv[1:] if args is None else args)
-        guarded(lambda: super(_Group, self).main(args=args, prog_name=PROG, complete_var=complete_var,
+        if "_BOSTON_LEDGER_COMPLETE" not in os.environ:
+            lang, words = take_lang(words)
+            set_language(lang or from_locale())
+            speak_help(self)
+        guarded(lambda: super(_Group, self).main(args=words, prog_name=PROG, complete_var=complete_var,
                                                  standalone_mode=False, **extra),
                 lambda: f"{PROG} {words[0]}" if words and words[0] in self.commands else PROG)
 
 
-def guarded(run: Any, command_path: Any = lambda: PROG) -> None:
-    """Run a command; every failure a user can cause ends as one line on stderr and exit 2."""
-    try:
-        code = run()
-    except LedgerError as e:
-        fail(str(e))
-    except typer.Abort:
-        print(f"{PROG}: aborted", file=sys.stderr)
-        sys.exit(1)
-    except typer.TyperException as e:  # click's usage errors: unknown option, missing value...
-        message = e.format_message() if hasattr(e, "format_message") else str(e)
-        ctx = getattr(e, "ctx", None)
-        path = ctx.command_path if ctx is not None else PROG
-        if path == PROG:
-            path = command_path()
-        fail(f"{message.rstrip('.')} (see `{path} --help`)")
-    except sqlite3.Error as e:
-        fail(f"the ledger database failed: {e}; nothing was recorded")
-    except BrokenPipeError:  # the reader of our output went away (`| head`): quietly, as click does
-        sys.stderr = open(os.devnull, "w")
-        sys.exit(1)
-    except OSError as e:
-        fail(f"{e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
-    except KeyboardInterrupt:
-        sys.exit(130)
-    except Exception as e:  # a bug of ours: still one line, and the transaction was rolled back
-        print(f"{PROG}: internal error: {type(e).__name__}: {e}. Please report it with the "
-              f"command you ran; `{PROG} status` shows what is recorded.", file=sys.stderr)
-        sys.exit(1)
-    sys.exit(code if isinstance(code, int) else 0)
+def speak_help(group: Any) -> None:
+    """Help in the current language: the commands' and options' texts, and typer's own words."""
+    from typer import rich_utils
+
+    for name, english in HELP_WORDS.items():
+        setattr(rich_utils, name, _(english))
+    if language() != "ru":
+        return
+    from .ru import HELP
+
+    def walk(command: Any, path: str) -> None:
+        if command.help:
+            command.help = HELP.get(path, command.help)
+        for p in command.params:
+            if getattr(p, "help", None):
+                p.help = HELP.get(f"{path} {p.name}".strip(), HELP.get(f"* {p.name}", p.help))
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, f"{path} {name}".strip())
+
+    walk(group, "")
 
 
-def fail(message: str) -> None:
-    """One clear line on stderr, exit status 2."""
-    print(f"{PROG}: error: {' '.join(message.split())}", file=sys.stderr)
-    sys.exit(2)
+HELP_WORDS = {  # typer's own words in a help page, by the name typer keeps them under
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"), "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"), "DEFAULT_STRING": N_("[default: {}]"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+}
+
+
+def _usage_prefix() -> None:
+    """click begins a usage line with 'Usage: '; in Russian, «Вызов: »."""
+    from typer._click.core import Command
+    from typer._click.formatting import HelpFormatter
+
+    write_usage = HelpFormatter.write_usage
+    help_option = Command.get_help_option
+
+    def usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+        write_usage(self, prog, args, _("Usage: ") if prefix is None else prefix)
+
+    def help_of(self: Any, ctx: Any) -> Any:
+        option = help_option(self, ctx)
+        if option is not None:
+            option.help = _("Show this message and exit.")
+        return option
+
+    HelpFormatter.write_usage = usage  # type: ignore[method-assign]
+    Command.get_help_option = help_of  # type: ignore[method-assign]
+
+
+_usage_prefix()
 
 
 app = typer.Typer(
@@ -84,7 +103,10 @@ app.add_typer(tariffs_app, name="tariffs")
 
 
 @app.callback()
-def _root(ctx: typer.Context) -> None:
+def _root(ctx: typer.Context, lang: Annotated[Optional[str], typer.Option(
+        "--lang", metavar="en|ru", help="The language of the output: en or ru [default: from the locale].")] = None,
+          ) -> None:
+    # --lang is read (anywhere on the command line) before click parses it; here it is documented
     if ctx.invoked_subcommand is None:
         typer.echo(ctx.get_help())
 
@@ -101,34 +123,6 @@ DbOption = Annotated[
                  help="Ledger database file [default: $BOSTON_LEDGER_DB, else the app directory's ledger.db]"),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
-
-
-def console():
-    from rich.console import Console
-
-    return Console(highlight=False, markup=False)
-
-
-def emit_json(data: Any) -> None:
-    """JSON on stdout, non-ASCII escaped only when the output cannot carry UTF-8."""
-    encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "")
-    print(json.dumps(data, ensure_ascii=not encoding.startswith("utf"), indent=2))
-
-
-def connect(db: str | None, create: bool = False) -> sqlite3.Connection:
-    return storage.open_db(storage.resolve_path(db), create=create)
-
-
-def whole(text: str | None, option: str, low: int = 0, high: int = 13) -> int | None:
-    """A whole number typed by a user, or a clear error."""
-    if text is None:
-        return None
-    if not re.fullmatch(r"[+-]?[0-9]{1,9}", text.strip()):
-        raise LedgerError(f"{option} must be a whole number from {low} to {high}, not {ledger.clip(text)}")
-    value = int(text.strip())
-    if not low <= value <= high:
-        raise LedgerError(f"{option} must be a whole number from {low} to {high}, not {value}")
-    return value
 
 
 # ---- commands ------------------------------------------------------------------------------
@@ -163,13 +157,17 @@ def new(
     conn = connect(db, create=True)
     session_id = ledger.new_session(conn, names, t, value, code, label, agreed)
     out = console()
-    out.print(f"Session {session_id} started: {', '.join(names)} (seat order; {names[0]} deals first).")
-    unit = "chip" if t.has_basket else "point"
-    out.print(f"Tariff {t.name} ({t.digest}): {t.title}. One {unit} = {value}{' ' + code if code else ''}.")
+    out.print(_("Session {id} started: {names} (seat order; {name} deals first).", id=session_id,
+                names=", ".join(names), name=names[0]))
+    worth = f"{value}{' ' + code if code else ''}"
+    out.print(_("Tariff {name} ({digest}): {title}. One chip = {value}.", name=t.name, digest=t.digest,
+                title=_(t.title), value=worth) if t.has_basket else
+              _("Tariff {name} ({digest}): {title}. One point = {value}.", name=t.name, digest=t.digest,
+                title=_(t.title), value=worth))
     if t.applied:
-        out.print(f"Conditions: {', '.join(t.applied)}.")
+        out.print(_("Conditions: {names}.", names=', '.join(t.applied)))
     if agreed:
-        out.print(f"The session lasts {agreed} deals.")
+        out.print(_("The session lasts {agreed} deals.", agreed=agreed))
 
 
 def _session_for_completion(ctx: typer.Context) -> storage.Session | None:
@@ -227,33 +225,6 @@ BlancheOpt = Annotated[Optional[str], typer.Option("--carte-blanche", metavar="N
                                                    autocompletion=complete_player)]
 
 
-def deal_of(session: storage.Session, contract: str, declarer: str | None, partner: str | None,
-            tricks: str | None, partner_tricks: str | None, rank: str | None, boston: str | None,
-            ace_turned: bool, carte_blanche: str | None) -> Deal:
-    """The deal a user typed, with names and words resolved against the session and its tariff."""
-    t = session.tariff
-    key = t.contract_key(contract)
-    if key is None:
-        raise LedgerError(f"the {t.name} tariff has no contract {contract!r}; "
-                          f"use one of {', '.join(t.contracts)} or pass")
-    rank_key = None
-    if rank is not None:
-        rank_key = t.rank_key(rank)
-        if rank_key is None:
-            raise LedgerError(f"--rank must be one of {', '.join(t.ranks)}, not {rank!r}")
-
-    def seat(name: str | None, option: str) -> int | None:
-        return None if name is None else ledger.seat_of(session, name, option)
-
-    return Deal(
-        contract=key, declarer=seat(declarer, "--declarer"), partner=seat(partner, "--partner"),
-        tricks=whole(tricks, "--tricks", 0, t.tricks),
-        partner_tricks=whole(partner_tricks, "--partner-tricks", 0, t.tricks),
-        rank=rank_key, boston=seat(boston, "--boston"), ace_turned=ace_turned,
-        carte_blanche=seat(carte_blanche, "--carte-blanche"),
-    )
-
-
 @app.command()
 def deal(
     contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
@@ -265,47 +236,7 @@ def deal(
 
     Example: boston-ledger deal junior --declarer Boris --partner Gleb --tricks 5 --partner-tricks 4
     """
-    from . import guided, render
-
-    conn = connect(db)
-    session = ledger.current(conn)
-    ledger.open_for_deals(session, storage.state(conn, session).deals)
-    t = session.tariff
-    asking = guided.interactive() and (contract is None or tricks is None and contract not in ("pass", "пас"))
-    if asking:
-        values = guided.fill(session, dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                                           partner_tricks=partner_tricks, rank=rank, boston=boston))
-        contract, declarer, partner, tricks, partner_tricks, rank, boston = (
-            values[k] for k in ("contract", "declarer", "partner", "tricks", "partner_tricks", "rank", "boston"))
-    elif contract is None:
-        raise LedgerError("deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`")
-    d = deal_of(session, contract, declarer, partner, tricks, partner_tricks, rank, boston, ace_turned,
-                carte_blanche)
-    out = console()
-    if asking:
-        from . import engine
-
-        before = storage.state(conn, session)
-        preview = engine.play(t, before, d)
-        sheet = None if t.has_basket else [a + b for a, b in zip(ledger.sheet(conn, session), preview.scores)]
-        out.print(render.deal_table(session, before.deals + 1, engine.position(t, before.deals), d, preview,
-                                    engine.advance(before, preview), sheet))
-        if not typer.confirm("Record this deal?", default=True):
-            out.print("Nothing recorded.")
-            return
-    session, entered = ledger.enter_deal(conn, d, session.id)
-    if asking:
-        out.print(f"Deal {entered.number} recorded.")
-        return
-    sheet = None if t.has_basket else ledger.sheet(conn, session)
-    out.print(render.deal_table(session, entered.number, entered.position, entered.deal,
-                                entered.outcome, entered.after, sheet))
-    for banner in render.banners(t, entered.position):
-        out.print(banner, style="bold yellow")
-    if t.boston and d.boston is None and d.contract in t.contracts and "holder" in (
-            t.contracts[d.contract].boston_made, t.contracts[d.contract].boston_failed):
-        out.print("No boston claimed. If somebody held it, `boston-ledger undo` and enter the deal "
-                  "again with --boston NAME.", style="dim")
+    shell.deal(contract, declarer, partner, tricks, partner_tricks, rank, boston, ace_turned, carte_blanche, db)
 
 
 @app.command()
@@ -328,13 +259,13 @@ def edit(
     n = whole(number, "N", 1, 10**9)
     assert n is not None
     if reason is None:
-        raise LedgerError("a correction needs --reason TEXT: say why the deal is changed")
+        raise LedgerError(_("a correction needs --reason TEXT: say why the deal is changed"))
     d = deal_of(session, contract, declarer, partner, tricks, partner_tricks, rank, boston, ace_turned,
                 carte_blanche)
     done = ledger.correct(conn, n, d, reason, session.id)
     out = console()
-    out.print(f"Deal {n} corrected: {render.describe(session, done.was)} → {render.describe(session, d)}; "
-              "the old entry stays on record.")
+    out.print(_("Deal {number} corrected: {was} → {now}; the old entry stays on record.", number=n,
+                was=render.describe(session, done.was), now=render.describe(session, d)))
     out.print(render.change_table(session, done.before, done.after, done.basket))
 
 
@@ -344,47 +275,7 @@ def status(db: DbOption = None, as_json: JsonOption = False) -> None:
 
     Example: boston-ledger status --json
     """
-    from . import engine
-
-    conn = connect(db)
-    session = ledger.current(conn)
-    state = storage.state(conn, session)
-    pos = engine.position(session.tariff, state.deals)
-    points = not session.tariff.has_basket
-    shown = ledger.sheet(conn, session) if points else state.balances
-    left = None if session.agreed_deals is None else session.agreed_deals - state.deals
-    if as_json:
-        emit_json({
-            "session": session.id,
-            "name": session.name,
-            "tariff": session.tariff.name,
-            "tariff_hash": session.tariff.digest,
-            "scoring": session.tariff.scoring,
-            "conditions": list(session.tariff.applied),
-            "players": list(session.players),
-            "balances": dict(zip(session.players, shown)),
-            "net": dict(zip(session.players, state.balances)),
-            "basket": state.basket,
-            "agreed_deals": session.agreed_deals,
-            "deals_left": left,
-            "deals": state.deals,
-            "partie": pos.partie if len(session.tariff.tours) > 1 else None,
-            "tour": pos.tour if len(session.tariff.tours) > 1 else None,
-            "multiplier": pos.multiplier,
-            "double": pos.double,
-            "dealer": session.players[pos.dealer],
-            "stake_due": state.stake_due,
-            "chip_value": str(session.chip_value),
-            "currency": session.currency,
-            "settled": session.settled,
-        })
-        return
-    from . import render
-
-    out = console()
-    for line in render.status_lines(session, state):
-        out.print(line)
-    out.print(render.balances_table(session, shown, None if points else state.basket))
+    shell.status(db, as_json)
 
 
 @app.command()
@@ -411,7 +302,7 @@ def history(
     if corrections:
         audit = storage.corrections(conn, session)
         if not audit:
-            console().print(f"Session {session.id} has no corrected deal.")
+            console().print(_("Session {id} has no corrected deal.", id=session.id))
             return
         console().print(render.corrections_table(session, audit))
         return
@@ -432,16 +323,16 @@ def history(
         return
     out = console()
     if not rows:
-        out.print(f"Session {session.id} has no deals yet.")
+        out.print(_("Session {id} has no deals yet.", id=session.id))
         return
     out.print(render.history_table(session, rows))
     total = storage.state(conn, session).deals
     if len(rows) < total:
-        out.print(f"deals {rows[0].recorded.number}–{rows[-1].recorded.number} of {total}; "
-                  f"`{PROG} history --all` shows every deal")
+        out.print(_("deals {first}–{last} of {total}; `{prog} history --all` shows every deal",
+                    first=rows[0].recorded.number, last=rows[-1].recorded.number, total=total, prog=PROG))
     undone = storage.undone_count(conn, session)
     if undone:
-        out.print(f"{undone} deal{'s' if undone != 1 else ''} taken back with undo (kept on record).")
+        out.print(plural(undone, "{n} deal taken back with undo (kept on record).|{n} deals taken back with undo (kept on record)."))
 
 
 @app.command()
@@ -455,8 +346,8 @@ def undo(db: DbOption = None) -> None:
     conn = connect(db)
     session, last, after = ledger.undo_last(conn)
     out = console()
-    out.print(f"Deal {last.number} ({render.describe(session, last.deal)}) taken back; "
-              "it stays on record as undone.")
+    out.print(_("Deal {number} ({deal}) taken back; it stays on record as undone.", number=last.number,
+                deal=render.describe(session, last.deal)))
     out.print(render.balances_table(session, ledger.sheet(conn, session) if not session.tariff.has_basket
                                     else after.balances, after.basket if session.tariff.has_basket else None))
 
@@ -476,9 +367,9 @@ def settle(db: DbOption = None, as_json: JsonOption = False) -> None:
 
     out = console()
     if not fresh:
-        out.print(f"Session {session.id} was already settled; here is its settlement.")
+        out.print(_("Session {id} was already settled; here is its settlement.", id=session.id))
     elif result["basket"]:
-        out.print(f"The basket's {result['basket']} chips are shared equally.")
+        out.print(_("The basket's {chips} chips are shared equally.", chips=result["basket"]))
     out.print(render.settlement_heading(session))
     out.print(render.settlement_table(session, result))
     for line in render.payment_lines(session, result):
@@ -517,8 +408,8 @@ def reopen(db: DbOption = None) -> None:
     """
     conn = connect(db)
     session = ledger.reopen(conn)
-    console().print(f"Session {session.id} reopened; its earlier settlement stays on record. "
-                    f"Correct it with `{PROG} edit N ...`, then settle it again.")
+    console().print(_("Session {id} reopened; its earlier settlement stays on record. "
+                      "Correct it with `{prog} edit N ...`, then settle it again.", id=session.id, prog=PROG))
 
 
 @app.command()
@@ -538,7 +429,7 @@ def sessions(db: DbOption = None, as_json: JsonOption = False) -> None:
         rows.append({
             "id": s.id, "name": s.name, "date": s.created_at[:10], "players": list(s.players),
             "tariff": s.tariff.name, "conditions": list(s.tariff.applied), "deals": st.deals,
-            "state": "settled" if s.settled else "open", "current": s.id == current,
+            "state": N_("settled") if s.settled else N_("open"), "current": s.id == current,
             "result": result["money"] if result else None, "currency": s.currency,
         })
     if as_json:
@@ -547,14 +438,15 @@ def sessions(db: DbOption = None, as_json: JsonOption = False) -> None:
     from rich import box
 
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
-    for col in ("id", "name", "date", "players", "tariff", "deals", "state", "result"):
-        table.add_column(col, justify="right" if col in ("id", "deals") else "left",
+    for col in (N_("id"), N_("name"), N_("date"), N_("players"), N_("tariff"), N_("deals"), N_("state"),
+                N_("result")):
+        table.add_column(_(col), justify="right" if col in ("id", "deals") else "left",
                          no_wrap=col in ("id", "date", "tariff", "deals", "state"))
     for r in rows:
         code = f" {r['currency']}" if r["currency"] else ""
         result = ", ".join(f"{n} {m}{code}" for n, m in r["result"].items()) if r["result"] else ""
         table.add_row(("* " if r["current"] else "") + str(r["id"]), r["name"] or "", r["date"],
-                      ", ".join(r["players"]), r["tariff"], str(r["deals"]), r["state"], result)
+                      ", ".join(r["players"]), r["tariff"], str(r["deals"]), _(r["state"]), result)
     console().print(table)
 
 
@@ -571,7 +463,7 @@ def use(
     n = whole(session_id, "ID", 1, 10**9)
     assert n is not None
     session = ledger.use(conn, n)
-    console().print(f"Session {session.id} is current: {', '.join(session.players)}.")
+    console().print(_("Session {id} is current: {names}.", id=session.id, names=", ".join(session.players)))
 
 
 @app.command()
@@ -599,8 +491,9 @@ def stats(
 
     out = console()
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
-    for col in ("player", "sessions", "deals", "declared", "made", "rate", "net", "money", "best", "worst"):
-        table.add_column(col, justify="left" if col in ("player", "money") else "right", no_wrap=True)
+    for col in (N_("player"), N_("sessions"), N_("deals"), N_("declared"), N_("made"), N_("rate"), N_("net"),
+                N_("money"), N_("best"), N_("worst")):
+        table.add_column(_(col), justify="left" if col in ("player", "money") else "right", no_wrap=True)
     for name, e in data["players"].items():
         rate = "" if e["success_rate"] is None else f"{e['success_rate']:.0%}"
         money = ", ".join(f"{m} {c}".strip() for c, m in e["money"].items())
@@ -609,17 +502,24 @@ def stats(
         table.add_row(name, str(e["sessions"]), str(e["deals"]), str(e["declared_total"]), str(e["made_total"]),
                       rate, str(e["net_chips"]), money, win, loss)
     out.print(table)
-    kinds = Table(title="contracts declared (made)", title_justify="left")
-    kinds.add_column("player")
-    kinds.add_column("contracts")
+    from . import render
+    from .tariff import load
+
+    classic = load("classic")  # the names of its contracts serve every tariff's in Russian
+    kinds = Table(title=_("contracts declared (made)"), title_justify="left")
+    kinds.add_column(_("player"))
+    kinds.add_column(_("contracts"))
     for name, e in data["players"].items():
-        kinds.add_row(name, ", ".join(f"{k} {v['declared']} ({v['made']})" for k, v in e["declared"].items()))
+        kinds.add_row(name, ", ".join(f"{render.contract_name(classic, k)} {v['declared']} ({v['made']})"
+                                      for k, v in e["declared"].items()))
     out.print(kinds)
     for label in ("best_partnership", "worst_partnership"):
         p = data[label]
         if p:
-            out.print(f"{'most' if label.startswith('best') else 'least'} successful partnership: "
-                      f"{' & '.join(p['players'])}, {p['made']} of {p['deals']} made ({p['success_rate']:.0%})")
+            values = dict(names=" & ".join(p["players"]), made=p["made"], deals=p["deals"], rate=p["success_rate"])
+            out.print(_("most successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values)
+                      if label.startswith("best") else
+                      _("least successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values))
 
 
 @app.command()
@@ -648,12 +548,12 @@ def chart(
         for line in pictures.terminal(session.players, series, width=max(10, out.width - 40)):
             out.print(line)
         return
-    title = f"Session {session.id}" + (f" “{session.name}”" if session.name else "") + f": {session.tariff.name}"
+    title = _("Session {id}", id=session.id) + (f" “{session.name}”" if session.name else "") + f": {session.tariff.name}"
     try:
         svg.write_text(pictures.svg(title, session.players, series), encoding="utf-8")
     except OSError as e:
-        raise LedgerError(f"cannot write {svg}: {e.strerror}") from None
-    console().print(f"wrote {svg}")
+        raise LedgerError(_("cannot write {path}: {error}", path=svg, error=e.strerror)) from None
+    console().print(_("wrote {path}", path=svg))
 
 
 @app.command("ledger")
@@ -679,12 +579,14 @@ def group_ledger(db: DbOption = None, as_json: JsonOption = False) -> None:
         return
     out = console()
     if not data:
-        out.print("No settled session yet: nobody owes anybody anything.")
+        out.print(_("No settled session yet: nobody owes anybody anything."))
     for code, book in data.items():
-        out.print(f"{'In ' + code if code else 'Money'}: " + ", ".join(f"{n} {m}" for n, m in book["balances"].items()))
+        out.print((_("In {currency}", currency=code) if code else _("Money")) + ": "
+                  + ", ".join(f"{n} {m}" for n, m in book["balances"].items()))
         for p in book["payments"] or [{"from": None}]:
-            out.print("  all square" if p["from"] is None else
-                      f"  {p['from']} pays {p['to']} {p['amount']}{' ' + code if code else ''}")
+            out.print("  " + (_("all square") if p["from"] is None else
+                              _("{payer} pays {payee} {amount}", payer=p["from"], payee=p["to"],
+                                amount=p["amount"] + (" " + code if code else ""))))
 
 
 @app.command()
@@ -705,7 +607,8 @@ def paid(
     conn = connect(db)
     code = None if currency is None else ledger.currency(currency) if currency.strip() else ""
     who, whom, cents, code = ledger.pay(conn, payer, payee, amount, code)
-    console().print(f"Recorded: {who} paid {whom} {money(cents)}{' ' + code if code else ''}.")
+    console().print(_("Recorded: {payer} paid {payee} {amount}.", payer=who, payee=whom,
+                        amount=money(cents) + (" " + code if code else "")))
 
 
 @app.command()
@@ -730,7 +633,7 @@ def rescore(
     assert n is not None
     if tariff is None:
         if not condition:
-            raise LedgerError("say what to replay it under: --tariff NAME and/or --condition NAME")
+            raise LedgerError(_("say what to replay it under: --tariff NAME and/or --condition NAME"))
         t = with_conditions(storage.load_session(conn, n).tariff, condition)
     else:
         t = load(tariff, condition or ())
@@ -745,13 +648,14 @@ def rescore(
 
     from . import render
 
-    table = Table(title=f"Session {session.id} under {t.name}" + (f" with {', '.join(t.applied)}" if t.applied else "")
-                  + f" instead of {session.tariff.name}", title_justify="left")
-    for col in ("", "recorded", "rescored", "difference"):
+    table = Table(title=_("Session {id} under {tariff}", id=session.id, tariff=t.name)
+                  + (_(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else "")
+                  + _(" instead of {tariff}", tariff=session.tariff.name), title_justify="left")
+    for col in ("", _("recorded"), _("rescored"), _("difference")):
         table.add_column(col, justify="right" if col else "left")
     for name, r in rows.items():
         table.add_row(name, render.balance(r["recorded"]), render.balance(r["rescored"]), render.signed(r["difference"]))
-    table.add_row("basket", str(recorded.basket), str(rescored.basket), render.signed(rescored.basket - recorded.basket))
+    table.add_row(render.basket_word(), str(recorded.basket), str(rescored.basket), render.signed(rescored.basket - recorded.basket))
     console().print(table)
 
 
@@ -771,7 +675,7 @@ def export(
     written = exporter.write(conn, session, directory)
     out = console()
     for path in written:
-        out.print(f"wrote {path}")
+        out.print(_("wrote {path}", path=path))
 
 
 @app.command()
@@ -803,8 +707,8 @@ def tariffs_list(as_json: JsonOption = False) -> None:
         return
     for name in shipped():
         t = load(name)
-        conditions = f"\tconditions: {', '.join(t.conditions)}" if t.conditions else ""
-        typer.echo(f"{name}\t{t.title}\tsource: {t.source}{conditions}")
+        conditions = "\t" + _("conditions: {names}", names=", ".join(t.conditions)) if t.conditions else ""
+        typer.echo(f"{name}\t{_(t.title)}\t" + _("source: {source}", source=t.source) + conditions)
 
 
 @tariffs_app.command("show")
@@ -839,11 +743,11 @@ def tariffs_check(path: Annotated[str, typer.Argument(metavar="FILE", help="A ta
     tariff, problems = check(path)
     if problems:
         for problem in problems:
-            print(f"{PROG}: error: {' '.join(problem.split())}", file=sys.stderr)
+            print(_("{prog}: error: {message}", prog=PROG, message=" ".join(problem.split())), file=sys.stderr)
         sys.exit(2)
     assert tariff is not None
-    print(f"ok: {path} is a valid tariff: {tariff.name}, {len(tariff.contracts)} contracts, "
-          f"{len(tariff.conditions)} conditions")
+    print(_("ok: {path} is a valid tariff: {name}, {contracts} contracts, {conditions} conditions", path=path,
+            name=tariff.name, contracts=len(tariff.contracts), conditions=len(tariff.conditions)))
 
 
 @tariffs_app.command("new")
@@ -859,41 +763,12 @@ def tariffs_new(
     from .tariff import write_copy
 
     path = write_copy(name, source, force)
-    print(f"wrote {path}: edit it, check it with `{PROG} tariffs check {path}`, "
-          f"use it with `{PROG} new ... --tariff {path}`")
-
-
-FAST = {"deal": deal, "status": status}  # what players run at the table, many times an evening
-
-
-def fast(args: list[str]) -> bool:
-    """Run `deal` or `status` without typer's value coercion, which imports pydantic (about a
-    tenth of a second): click's own parser reads the very same command definition and the same
-    function is called. Anything unusual (help, an unknown option, a missing value) returns
-    False, and the ordinary path then runs and words its message as always."""
-    if not args or args[0] not in FAST or any(a.startswith(("--help", "-h")) for a in args[1:]):
-        return False
-    command = typer.main.get_command(app).commands[args[0]]  # type: ignore[attr-defined]
-    try:
-        values, rest, _ = command.make_parser(typer.Context(command)).parse_args(args=list(args[1:]))
-    except typer.TyperException:
-        return False
-    if rest:  # click's parser hands the arguments back among the values; anything left is unusual
-        return False
-    call = {}
-    for p in command.params:
-        value = values.get(p.name, p.default)
-        if value is None and p.required or not isinstance(value, (str, bool, type(None))):
-            return False
-        call[p.name] = value
-    guarded(lambda: FAST[args[0]](**call), lambda: f"{PROG} {args[0]}")
-    return True
+    print(_("wrote {path}: edit it, check it with `{prog} tariffs check {path}`, use it with "
+            "`{prog} new ... --tariff {path}`", path=path, prog=PROG))
 
 
 def main() -> None:
-    """The `boston-ledger` program: a terminal that cannot show a character gets a stand-in."""
-    for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
-    if "_BOSTON_LEDGER_COMPLETE" in os.environ or not fast(sys.argv[1:]):
-        app()
+    """The `boston-ledger` program (kept here for old entry points; see launch.py)."""
+    from .launch import main as launch
+
+    launch()

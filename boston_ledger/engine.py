@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
 from .errors import LedgerError
+from .i18n import _, contract_names
 from .tariff import PASS, Contract, Schedule, Tariff
 
 BASKET = None  # the party that is the pool in the middle of the table
@@ -115,56 +116,55 @@ def validate(tariff: Tariff, deal: Deal) -> None:
              ("carte-blanche", deal.carte_blanche)]
     for what, seat in seats:
         if seat is not None and not 0 <= seat < n:
-            raise DealError(f"{what} seat {seat} is not at this table of {n}")
+            raise DealError(_("{what} seat {seat} is not at this table of {n}", what=what, seat=seat, n=n))
     if deal.ace_turned and not tariff.remise:
-        raise DealError("--ace-turned counts only with the remise condition, which this session "
-                        "does not play; drop it")
+        raise DealError(_("--ace-turned counts only with the remise condition, which this session does not play; drop it"))
     if deal.carte_blanche is not None and not tariff.carte_blanche:
-        raise DealError(f"the {tariff.name} tariff pays nothing for a blank hand; drop --carte-blanche")
+        raise DealError(_("the {name} tariff pays nothing for a blank hand; drop --carte-blanche", name=tariff.name))
     if deal.boston is not None and not tariff.boston:
-        raise DealError(f"the {tariff.name} tariff pays no boston; drop --boston")
+        raise DealError(_("the {name} tariff pays no boston; drop --boston", name=tariff.name))
     if deal.contract == PASS:
         extra = [name for name, value in (
             ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
             ("--partner-tricks", deal.partner_tricks), ("--rank", deal.rank), ("--boston", deal.boston),
         ) if value is not None]
         if extra:
-            raise DealError(f"an all-pass is not played, so it takes no {extra[0]}; drop it")
+            raise DealError(_("an all-pass is not played, so it takes no {extra}; drop it", extra=extra[0]))
         return
     contract = tariff.contracts.get(deal.contract)
     if contract is None:
-        raise DealError(f"the {tariff.name} tariff has no contract {deal.contract!r}; "
-                        f"it has {', '.join(tariff.contracts)} and pass")
+        raise DealError(_("the {name} tariff has no contract {contract!r}; it has {names} and pass", name=tariff.name, contract=deal.contract, names=contract_names(tariff)))
     if deal.declarer is None:
-        raise DealError(f"{deal.contract} needs --declarer NAME")
+        raise DealError(_("{contract} needs --declarer NAME", contract=deal.contract))
     if deal.partner is not None:
         if deal.partner == deal.declarer:
-            raise DealError("the partner cannot be the declarer; name another player or drop --partner")
+            raise DealError(_("the partner cannot be the declarer; name another player or drop --partner"))
         if contract.with_partner is None:
-            raise DealError(f"{deal.contract} is played alone; drop --partner")
+            raise DealError(_("{contract} is played alone; drop --partner", contract=deal.contract))
         if deal.partner_tricks is None:
-            raise DealError("a deal with a partner needs --partner-tricks N (the partner's own tricks)")
+            raise DealError(_("a deal with a partner needs --partner-tricks N (the partner's own tricks)"))
     else:
         if contract.alone is None:
-            raise DealError(f"{deal.contract} is played with a partner; add --partner NAME")
+            raise DealError(_("{contract} is played with a partner; add --partner NAME", contract=deal.contract))
         if deal.partner_tricks is not None:
-            raise DealError("--partner-tricks needs --partner NAME; drop it when the declarer plays alone")
+            raise DealError(_("--partner-tricks needs --partner NAME; drop it when the declarer plays alone"))
     if deal.tricks is None:
-        raise DealError(f"{deal.contract} needs --tricks N (the declarer's own tricks)")
+        raise DealError(_("{contract} needs --tricks N (the declarer's own tricks)", contract=deal.contract))
     for what, t in (("--tricks", deal.tricks), ("--partner-tricks", deal.partner_tricks)):
         if t is not None and not 0 <= t <= tariff.tricks:
-            raise DealError(f"{what} must be a whole number from 0 to {tariff.tricks}, not {t}")
+            raise DealError(_("{what} must be a whole number from 0 to {tricks}, not {t}", what=what, tricks=tariff.tricks, t=t))
     if (deal.tricks or 0) + (deal.partner_tricks or 0) > tariff.tricks:
-        raise DealError(f"declarer and partner took {deal.tricks} + {deal.partner_tricks} tricks, "
-                        f"more than the {tariff.tricks} of a deal")
+        raise DealError(_("declarer and partner took {tricks} + {partner_tricks} tricks, more than the {deal_tricks} of a deal", tricks=deal.tricks, partner_tricks=deal.partner_tricks, deal_tricks=tariff.tricks))
     if deal.rank is not None and deal.rank not in contract.ranks:
         allowed = ", ".join(contract.ranks)
-        raise DealError(f"{deal.contract} has no rank {deal.rank!r}; "
-                        + (f"it is played as {allowed}" if allowed else "it is played without a rank; drop --rank"))
+        raise DealError(_("{contract} has no rank {rank!r}; it is played as {allowed}", contract=deal.contract,
+                          rank=deal.rank, allowed=allowed) if allowed else
+                        _("{contract} has no rank {rank!r}; it is played without a rank; drop --rank",
+                          contract=deal.contract, rank=deal.rank))
     if deal.rank is None and contract.ranks and contract.default_rank is None:
-        raise DealError(f"{deal.contract} needs --rank ({', '.join(contract.ranks)})")
+        raise DealError(_("{contract} needs --rank ({names})", contract=deal.contract, names=', '.join(contract.ranks)))
     if deal.boston is not None and "holder" not in (contract.boston_made, contract.boston_failed):
-        raise DealError(f"{deal.contract} is played without boston; drop --boston")
+        raise DealError(_("{contract} is played without boston; drop --boston", contract=deal.contract))
 
 
 def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,

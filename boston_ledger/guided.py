@@ -10,6 +10,7 @@ from typing import Callable
 import typer
 
 from .errors import LedgerError
+from .i18n import _, contract_name
 from .storage import Session
 from .tariff import PASS
 
@@ -32,6 +33,11 @@ def ask(question: str, parse: Callable[[str], object], default: str | None = Non
             typer.echo(f"  {e}", err=True)
 
 
+def confirm(question: str) -> bool:
+    """Yes or no, yes by default."""
+    return typer.confirm(question, default=True)
+
+
 def choose(session: Session, question: str, optional: bool = False) -> str | None:
     """A player, by number or name (Enter for none when optional)."""
     players = list(session.players)
@@ -45,52 +51,52 @@ def choose(session: Session, question: str, optional: bool = False) -> str | Non
         folded = [p.casefold() for p in players]
         if answer.casefold() in folded:
             return players[folded.index(answer.casefold())]
-        raise LedgerError(f"choose 1 to {len(players)} or a name ({', '.join(players)})")
+        raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players), names=", ".join(players)))
 
     typer.echo(menu)
-    return ask(question + (" (Enter for nobody)" if optional else ""), parse)  # type: ignore[return-value]
+    return ask(question + (_(" (Enter for nobody)") if optional else ""), parse)  # type: ignore[return-value]
 
 
 def fill(session: Session, values: dict) -> dict:
     """The deal's values with what is missing asked for, in the order a table says them."""
     t = session.tariff
     if values["contract"] is None:
-        options = ", ".join([*t.contracts, PASS])
+        options = ", ".join([*(contract_name(t, k) for k in t.contracts), _("pass")])
 
         def contract(answer: str) -> str:
             if t.contract_key(answer) is None:
-                raise LedgerError(f"the {t.name} tariff has: {options}")
+                raise LedgerError(_("the {tariff} tariff has: {choices}", tariff=t.name, choices=options))
             return answer
 
-        values["contract"] = ask(f"Contract ({options})", contract)
+        values["contract"] = ask(_("Contract ({choices})", choices=options), contract)
     key = t.contract_key(values["contract"])
     if key is None or key == PASS:
         return values
     c = t.contracts[key]
     if values["declarer"] is None:
-        values["declarer"] = choose(session, "Declarer")
+        values["declarer"] = choose(session, _("Declarer"))
     if values["partner"] is None and c.with_partner is not None and c.alone is not None \
             and values["partner_tricks"] is None:
-        values["partner"] = choose(session, "Partner", optional=True)
+        values["partner"] = choose(session, _("Partner"), optional=True)
     elif values["partner"] is None and c.alone is None:
-        values["partner"] = choose(session, "Partner")
+        values["partner"] = choose(session, _("Partner"))
     if values["rank"] is None and len(c.ranks) > 1:
         def rank(answer: str) -> str:
             if t.rank_key(answer) is None:
-                raise LedgerError(f"choose one of {', '.join(c.ranks)}")
+                raise LedgerError(_("choose one of {choices}", choices=", ".join(c.ranks)))
             return answer
 
-        values["rank"] = ask(f"Rank ({', '.join(c.ranks)})", rank, default=c.default_rank)
+        values["rank"] = ask(_("Rank ({choices})", choices=", ".join(c.ranks)), rank, default=c.default_rank)
 
     def tricks(answer: str) -> str:
         if not answer.isdigit() or not 0 <= int(answer) <= t.tricks:
-            raise LedgerError(f"a whole number from 0 to {t.tricks}")
+            raise LedgerError(_("a whole number from 0 to {high}", high=t.tricks))
         return answer
 
     if values["tricks"] is None:
-        values["tricks"] = ask(f"Tricks taken by {values['declarer']}", tricks)
+        values["tricks"] = ask(_("Tricks taken by {name}", name=values["declarer"]), tricks)
     if values["partner"] is not None and values["partner_tricks"] is None:
-        values["partner_tricks"] = ask(f"Tricks taken by {values['partner']}", tricks)
+        values["partner_tricks"] = ask(_("Tricks taken by {name}", name=values["partner"]), tricks)
     if values["boston"] is None and t.boston and "holder" in (c.boston_made, c.boston_failed):
-        values["boston"] = choose(session, "Who held the boston", optional=True)
+        values["boston"] = choose(session, _("Who held the boston"), optional=True)
     return values

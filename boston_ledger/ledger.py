@@ -15,6 +15,7 @@ from decimal import Decimal, InvalidOperation
 from . import engine, settlement, storage
 from .engine import Deal, Outcome, Position, State
 from .errors import LedgerError
+from .i18n import _
 from .storage import Session
 from .tariff import Tariff
 
@@ -37,8 +38,7 @@ def chip_value(text: str) -> Decimal:
         value = None
     if (value is None or not value.is_finite() or not MIN_CHIP_VALUE <= value <= MAX_CHIP_VALUE
             or value.as_tuple().exponent < MIN_CHIP_VALUE.as_tuple().exponent):
-        raise LedgerError(f"--chip-value must be a positive decimal amount such as 0.10, from "
-                          f"{MIN_CHIP_VALUE} to {MAX_CHIP_VALUE} with at most six decimals, not {clip(text)}")
+        raise LedgerError(_("--chip-value must be a positive decimal amount such as 0.10, from {low} to {high} with at most six decimals, not {clip}", low=MIN_CHIP_VALUE, high=MAX_CHIP_VALUE, clip=clip(text)))
     return value.quantize(Decimal(1)) if value.as_tuple().exponent > 0 else value  # 1E+1 -> 10
 
 
@@ -50,7 +50,7 @@ def clip(text: str, limit: int = 24) -> str:
 def currency(text: str) -> str:
     code = text.strip()
     if not code or len(code) > 8 or any(c.isspace() for c in code):
-        raise LedgerError(f"--currency must be a short code such as EUR or RUB, not {text!r}")
+        raise LedgerError(_("--currency must be a short code such as EUR or RUB, not {text!r}", text=text))
     return code.upper() if code.isascii() else code
 
 
@@ -58,21 +58,20 @@ def player_names(names: list[str], tariff: Tariff) -> list[str]:
     """The names as given, checked: the tariff's number of players, each distinct and non-empty."""
     cleaned = [clean_name(n) for n in names]
     if len(cleaned) != tariff.players:
-        raise LedgerError(f"the {tariff.name} tariff is for {tariff.players} players; "
-                          f"name {tariff.players} in seat order, not {len(cleaned)}")
+        raise LedgerError(_("the {name} tariff is for {players} players; name {players} in seat order, not {count}", name=tariff.name, players=tariff.players, count=len(cleaned)))
     seen: dict[str, str] = {}
     for name in cleaned:
         if not name:
-            raise LedgerError("a player's name cannot be empty; give every player a name")
+            raise LedgerError(_("a player's name cannot be empty; give every player a name"))
         if len(name) > 40:
-            raise LedgerError(f"the name {name[:20]!r}... is too long; keep names under 40 characters")
+            raise LedgerError(_("the name {name!r}... is too long; keep names under 40 characters", name=name[:20]))
         if not all(c.isprintable() or c in JOINERS for c in name):
-            raise LedgerError(f"the name {name!r} has control characters; type a plain name")
+            raise LedgerError(_("the name {name!r} has control characters; type a plain name", name=name))
         key = name.casefold()
         if key in RESERVED_NAMES:
-            raise LedgerError(f"{name!r} is the word for the pool in the middle; give the player another name")
+            raise LedgerError(_("{name!r} is the word for the pool in the middle; give the player another name", name=name))
         if key in seen:
-            raise LedgerError(f"{name!r} is named twice; every player needs a distinct name")
+            raise LedgerError(_("{name!r} is named twice; every player needs a distinct name", name=name))
         seen[key] = name
     return cleaned
 
@@ -83,7 +82,7 @@ def session_name(text: str | None) -> str | None:
         return None
     name = clean_name(text)
     if not name or len(name) > 80 or not all(c.isprintable() or c in JOINERS for c in name):
-        raise LedgerError(f"--name must be plain printable text of 1 to 80 characters, not {clip(text)}")
+        raise LedgerError(_("--name must be plain printable text of 1 to 80 characters, not {clip}", clip=clip(text)))
     return name
 
 
@@ -106,7 +105,7 @@ def seat_of(session: Session, name: str, what: str) -> int:
     folded = [p.casefold() for p in session.players]
     if wanted.casefold() in folded:
         return folded.index(wanted.casefold())
-    raise LedgerError(f"{what}: no player {clip(name)} in this session; the players are {', '.join(session.players)}")
+    raise LedgerError(_("{what}: no player {clip} in this session; the players are {names}", what=what, clip=clip(name), names=', '.join(session.players)))
 
 
 @dataclass(frozen=True)
@@ -160,11 +159,9 @@ def iter_walk(session: Session, recorded: Iterable[storage.Recorded]) -> Iterato
 
 def open_for_deals(session: Session, played: int | None = None) -> None:
     if session.settled:
-        raise LedgerError(f"session {session.id} is settled and takes no more deals; "
-                          "start another with `boston-ledger new`")
+        raise LedgerError(_("session {id} is settled and takes no more deals; start another with `boston-ledger new`", id=session.id))
     if played is not None and session.agreed_deals is not None and played >= session.agreed_deals:
-        raise LedgerError(f"the {session.agreed_deals} agreed deals of session {session.id} are played; "
-                          "settle it with `boston-ledger settle`")
+        raise LedgerError(_("the {agreed_deals} agreed deals of session {id} are played; settle it with `boston-ledger settle`", agreed_deals=session.agreed_deals, id=session.id))
 
 
 def enter_deal(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None) -> tuple[Session, Entered]:
@@ -189,8 +186,7 @@ def enter_deal(conn: sqlite3.Connection, deal: Deal, session_id: int | None = No
 
 def _fits(state: State) -> None:
     if max([abs(state.basket), *map(abs, state.balances)]) > storage.MAX_CHIPS:
-        raise LedgerError("this would take the basket or a balance beyond what the ledger can "
-                          "hold; settle the session and start a new one")
+        raise LedgerError(_("this would take the basket or a balance beyond what the ledger can hold; settle the session and start a new one"))
 
 
 def _after_write(conn: sqlite3.Connection, session: Session, expected: State | None = None,
@@ -203,13 +199,14 @@ def _after_write(conn: sqlite3.Connection, session: Session, expected: State | N
     stored = storage.state(conn, session)
     problems = [str(p) for p in checks.zero_sum(session, stored)]
     if expected is not None and stored != expected:
-        problems.append(f"stored state {stored} differs from the engine's {expected}")
+        problems.append(_("stored state {stored} differs from the engine's {expected}", stored=stored,
+                          expected=expected))
     if before is not None and deal_id is not None:
         moved = engine.Outcome(tuple(storage.transfers_of(conn, session, deal_id)), None, stored.stake_due)
         if engine.advance(before, moved) != stored:
             problems.append("the stored transfers of the deal do not add up to the stored balances")
     if problems:
-        raise LedgerError(f"internal error, nothing recorded: {problems[0]}")
+        raise LedgerError(_("internal error, nothing recorded: {problem}", problem=problems[0]))
     return stored
 
 
@@ -218,10 +215,10 @@ def undo_last(conn: sqlite3.Connection) -> tuple[Session, storage.Recorded, Stat
     with storage.writing(conn):
         session = current(conn)
         if session.settled:
-            raise LedgerError(f"session {session.id} is settled; its deals can no longer be taken back")
+            raise LedgerError(_("session {id} is settled; its deals can no longer be taken back", id=session.id))
         last = storage.last_deal(conn, session)
         if last is None:
-            raise LedgerError("there is no deal to take back in this session")
+            raise LedgerError(_("there is no deal to take back in this session"))
         storage.undo(conn, last.id)
         after = _after_write(conn, session)
     return session, last, after
@@ -286,23 +283,23 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
     depend on the past). The old entries stay on record, superseded by the correction."""
     reason = " ".join(reason.split())
     if not reason or len(reason) > 500 or not reason.isprintable():
-        raise LedgerError("a correction needs --reason TEXT: say in plain words (at most 500 characters) "
-                          "why the deal is changed")
+        raise LedgerError(_("a correction needs --reason TEXT: say in plain words (at most 500 characters) why the deal is changed"))
     with storage.writing(conn):
         session = current(conn) if session_id is None else storage.load_session(conn, session_id)
         if session.settled:
-            raise LedgerError(f"session {session.id} is settled; `boston-ledger reopen` it first to correct a deal")
+            raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal", id=session.id))
         standing = storage.deals(conn, session, with_transfers=False)
         if not 1 <= number <= len(standing):
-            raise LedgerError(f"there is no deal {number} in session {session.id}; its deals are "
-                              f"1 to {len(standing)}" if standing else f"session {session.id} has no deals yet")
+            raise LedgerError(_("there is no deal {number} in session {id}; its deals are 1 to {count}",
+                                number=number, id=session.id, count=len(standing)) if standing else
+                              _("session {id} has no deals yet", id=session.id))
         if deal == standing[number - 1].deal:
-            raise LedgerError(f"deal {number} was entered just so; there is nothing to correct")
+            raise LedgerError(_("deal {number} was entered just so; there is nothing to correct", number=number))
         before = storage.state(conn, session)
         old_sheet = _scores(session, [r.deal for r in standing])
         entered = [r.deal for r in standing]
         entered[number - 1] = deal
-        state, _ = engine.replay(session.tariff, entered[: number - 1])
+        state, __ = engine.replay(session.tariff, entered[: number - 1])
         later = standing[number - 1:]
         cid = storage.correct(conn, session, number, later[0].id, reason, [r.id for r in later])
         for offset, (d, original) in enumerate(zip(entered[number - 1:], later)):
@@ -329,7 +326,7 @@ def reopen(conn: sqlite3.Connection) -> Session:
     with storage.writing(conn):
         session = current(conn)
         if not session.settled:
-            raise LedgerError(f"session {session.id} is not settled; there is nothing to reopen")
+            raise LedgerError(_("session {id} is not settled; there is nothing to reopen", id=session.id))
         storage.reopen(conn, session)
     return session
 
@@ -351,8 +348,7 @@ def money_amount(text: str) -> int:
     word = text.strip().replace(",", ".")
     value = Decimal(word) if re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,2})?", word) else None
     if value is None or value <= 0:
-        raise LedgerError(f"AMOUNT must be a positive amount of money with at most two decimals, such as "
-                          f"12.30, not {clip(text)}")
+        raise LedgerError(_("AMOUNT must be a positive amount of money with at most two decimals, such as 12.30, not {clip}", clip=clip(text)))
     return int(value * 100)
 
 
@@ -368,7 +364,7 @@ def person(conn: sqlite3.Connection, name: str, what: str) -> str:
     known = people(conn)
     found = known.get(clean_name(name).casefold())
     if found is None:
-        raise LedgerError(f"{what}: nobody called {clip(name)} has played in this ledger")
+        raise LedgerError(_("{what}: nobody called {clip} has played in this ledger", what=what, clip=clip(name)))
     return found
 
 
@@ -400,15 +396,15 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str,
     with storage.writing(conn):
         who, whom = person(conn, payer, "FROM"), person(conn, payee, "TO")
         if who == whom:
-            raise LedgerError("FROM and TO are the same person; a payment goes from one to another")
+            raise LedgerError(_("FROM and TO are the same person; a payment goes from one to another"))
         used = sorted({s.currency for s in storage.sessions(conn) if s.settled})
         shown = ", ".join(c or '(none)' for c in used) or "none yet"
         if code is None:
             if len(used) != 1:
-                raise LedgerError(f"the settled sessions use several currencies ({shown}); give --currency CODE")
+                raise LedgerError(_("the settled sessions use several currencies ({shown}); give --currency CODE", shown=shown))
             code = used[0]
         elif code not in used:
-            raise LedgerError(f"no settled session is in {code or '(no currency)'}; the currencies are {shown}")
+            raise LedgerError(_("no settled session is in {value}; the currencies are {shown}", value=code or '(no currency)', shown=shown))
         storage.record_payment(conn, who, whom, cents, code)
     return who, whom, cents, code
 
@@ -420,13 +416,12 @@ def rescore(conn: sqlite3.Connection, session_id: int, tariff: Tariff) -> tuple[
     """A recorded session replayed under another tariff: (session, as recorded, as rescored)."""
     session = storage.load_session(conn, session_id)
     if tariff.players != len(session.players):
-        raise LedgerError(f"the {tariff.name} tariff is for {tariff.players} players; session {session_id} "
-                          f"has {len(session.players)}")
+        raise LedgerError(_("the {name} tariff is for {players} players; session {session_id} has {count}", name=tariff.name, players=tariff.players, session_id=session_id, count=len(session.players)))
     recorded = storage.deals(conn, session, with_transfers=False)
     state = State.start(tariff.players)
     for r in recorded:
         try:
             state = engine.advance(state, engine.play(tariff, state, r.deal))
         except engine.DealError as e:
-            raise LedgerError(f"deal {r.number} cannot be scored under {tariff.name}: {e}") from None
+            raise LedgerError(_("deal {number} cannot be scored under {name}: {e}", number=r.number, name=tariff.name, e=e)) from None
     return session, storage.state(conn, session), state

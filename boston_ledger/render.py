@@ -13,21 +13,41 @@ from . import engine
 from .engine import BASKET, REASONS, Deal, Outcome, Position, State, Transfer
 from .storage import Session
 from .tariff import PASS, Schedule, Tariff
+from .i18n import N_, _, contract_name, plural
 
-REASON_LABELS = {
-    "stake": "stake",
-    "all-pass": "all pass: basket doubles",
-    "consolation": "consolation",
-    "overtricks": "overtricks",
-    "undertricks": "undertricks",
-    "slam": "slam (all doubled)",
-    "basket": "basket won",
-    "labet": "labet",
-    "boston": "boston",
+REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the current language
+    "stake": N_("stake"),
+    "remise": N_("remise"),
+    "all-pass": N_("all pass: basket doubles"),
+    "consolation": N_("consolation"),
+    "contract": N_("contract"),
+    "overtricks": N_("overtricks"),
+    "undertricks": N_("undertricks"),
+    "slam": N_("slam (all doubled)"),
+    "basket": N_("basket won"),
+    "labet": N_("labet"),
+    "boston": N_("boston"),
+    "carte-blanche": N_("carte-blanche"),
 }
 
 
-FAILED_BASKET = {"labet": "labet", "opponents": "to opponents", "none": "—"}
+FAILED_BASKET = {"labet": N_("labet"), "opponents": N_("to opponents"), "none": "—"}
+
+
+def reason(key: str) -> str:
+    """What a transfer was for, in words."""
+    return _(REASON_LABELS[key]) if key in REASON_LABELS else key
+
+
+def rank_name(rank: str) -> str:
+    return _(rank) if rank in RANKS else rank
+
+
+RANKS = (N_("junior"), N_("senior"), N_("first"), N_("second"), N_("third"))
+
+
+def basket_word() -> str:
+    return _("basket")
 
 
 def signed(n: int) -> Text:
@@ -46,25 +66,25 @@ def balance(n: int) -> Text:
 def describe(session: Session, deal: Deal, boston: bool = True) -> str:
     """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'."""
     if deal.contract == PASS:
-        return "all pass"
+        return _("all pass")
     name = session.players
     assert deal.declarer is not None
     contract = session.tariff.contracts.get(deal.contract)
     rank = deal.rank
     if rank is None and contract is not None and len(contract.ranks) > 1:
         rank = contract.ranks[0]
-    head = deal.contract + (f" {rank}" if rank and rank != deal.contract else "")
+    head = contract_name(session.tariff, deal.contract) + (f" {rank_name(rank)}" if rank and rank != deal.contract else "")
     who = f"{name[deal.declarer]} {deal.tricks}"
     if deal.partner is not None:
         who += f" + {name[deal.partner]} {deal.partner_tricks}"
     elif contract is not None and contract.with_partner is not None:
-        who += " alone"
-    holder = f", boston {name[deal.boston]}" if boston and deal.boston is not None else ""
+        who += " " + _("alone")
+    holder = _(", boston {name}", name=name[deal.boston]) if boston and deal.boston is not None else ""
     return f"{head} {who}{holder}"
 
 
 def result_word(outcome: Outcome) -> str:
-    return "—" if outcome.made is None else "made" if outcome.made else "failed"
+    return "—" if outcome.made is None else _("made") if outcome.made else _("failed")
 
 
 def banners(tariff: Tariff, pos: Position) -> list[str]:
@@ -73,17 +93,18 @@ def banners(tariff: Tariff, pos: Position) -> list[str]:
     first_double = next((i for i, m in enumerate(tariff.tours) if m > 1), None)
     deal_in_partie = (pos.number - 1) % tariff.deals_per_partie
     if first_double is not None and len(tariff.tours) > 1 and deal_in_partie == first_double * tariff.players:
-        out.append(f"★ The double tours begin: every payment between players is ×{pos.multiplier} "
-                   "until the partie ends.")
+        out.append(_("★ The double tours begin: every payment between players is ×{multiplier} "
+                     "until the partie ends.", multiplier=pos.multiplier))
     if len(tariff.tours) > 1 and deal_in_partie == tariff.deals_per_partie - 1:
-        out.append(f"★ Partie {pos.partie} ends with this deal; the next deal opens partie {pos.partie + 1}.")
+        out.append(_("★ Partie {partie} ends with this deal; the next deal opens partie {next}.",
+                     partie=pos.partie, next=pos.partie + 1))
     return out
 
 
 def where(pos: Position) -> str:
     """Partie and tour, and whether the tour is double."""
-    kind = f"double tour ×{pos.multiplier}" if pos.double else "simple tour"
-    return f"partie {pos.partie}, tour {pos.tour} ({kind})"
+    kind = _("double tour ×{multiplier}", multiplier=pos.multiplier) if pos.double else _("simple tour")
+    return _("partie {partie}, tour {tour} ({kind})", partie=pos.partie, tour=pos.tour, kind=kind)
 
 
 def parties(session: Session) -> list[int | None]:
@@ -104,9 +125,10 @@ def deal_table(session: Session, number: int, pos: Position, deal: Deal, outcome
                after: State, sheet: Sequence[int] | None = None) -> Group:
     """What moved and why in one deal, then everyone's balance (or, on points, the score sheet)."""
     n = len(session.players)
-    place = where(pos) if len(session.tariff.tours) > 1 else f"of {session.agreed_deals}" if session.agreed_deals else ""
-    heading = Text(f"Deal {number}{' · ' + place if place else ''} · dealer {session.players[pos.dealer]}\n",
-                   style="bold")
+    place = where(pos) if len(session.tariff.tours) > 1 else \
+        _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
+    heading = Text(_("Deal {number}", number=number) + (" · " + place if place else "")
+                   + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
     heading.append(describe(session, deal) + (f" — {result_word(outcome)}" if outcome.made is not None else ""),
                    style="not bold")
     if sheet is not None:
@@ -114,21 +136,21 @@ def deal_table(session: Session, number: int, pos: Position, deal: Deal, outcome
         table.add_column("")
         for name in session.players:
             table.add_column(name, justify="right")
-        table.add_row("this deal", *map(signed, outcome.scores))
-        table.add_row(Text("score", style="bold"), *map(balance, sheet))
+        table.add_row(_("this deal"), *map(signed, outcome.scores))
+        table.add_row(Text(_("score"), style="bold"), *map(balance, sheet))
         return Group(heading, table)
     table = Table()
-    table.add_column("why")
+    table.add_column(_("why"))
     for name in session.players:
         table.add_column(name, justify="right")
-    table.add_column("basket", justify="right", style="cyan")
+    table.add_column(basket_word(), justify="right", style="cyan")
     total = [0] * (n + 1)
-    for reason, row in net_by_reason(outcome.transfers, n).items():
-        table.add_row(REASON_LABELS.get(reason, reason), *map(signed, row))
+    for why, row in net_by_reason(outcome.transfers, n).items():
+        table.add_row(reason(why), *map(signed, row))
         total = [a + b for a, b in zip(total, row)]
     table.add_section()
-    table.add_row("this deal", *map(signed, total))
-    table.add_row(Text("balance", style="bold"), *map(balance, [*after.balances, after.basket]))
+    table.add_row(_("this deal"), *map(signed, total))
+    table.add_row(Text(_("balance"), style="bold"), *map(balance, [*after.balances, after.basket]))
     return Group(heading, table)
 
 
@@ -139,7 +161,7 @@ def balances_table(session: Session, values: Sequence[int], basket: int | None) 
         table.add_column(name, justify="right")
     cells = list(values)
     if basket is not None:
-        table.add_column("basket", justify="right", style="cyan")
+        table.add_column(basket_word(), justify="right", style="cyan")
         cells.append(basket)
     table.add_row(*map(balance, cells))
     return table
@@ -148,26 +170,29 @@ def balances_table(session: Session, values: Sequence[int], basket: int | None) 
 def status_lines(session: Session, state: State) -> list[str]:
     pos = engine.position(session.tariff, state.deals)
     t = session.tariff
-    label = f"session {session.id}" + (f" “{session.name}”" if session.name else "")
-    unit = "chip" if t.has_basket else "point"
-    conditions = f" with {', '.join(t.applied)}" if t.applied else ""
+    label = _("session {id}", id=session.id) + (f" “{session.name}”" if session.name else "")
+    unit = _("chip") if t.has_basket else _("point")
+    conditions = _(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else ""
     lines = [
-        f"{label}: {', '.join(session.players)} · tariff {t.name}{conditions} ({t.digest}) · "
+        f"{label}: {', '.join(session.players)} · " + _("tariff {name}", name=t.name) + f"{conditions} ({t.digest}) · "
         f"{unit} {session.chip_value}{' ' + session.currency if session.currency else ''}",
-        f"{state.deals} deal{'s' if state.deals != 1 else ''} played"
-        + (" · settled" if session.settled else
-           f" · next: deal {pos.number}, " + (f"{where(pos)}, " if len(t.tours) > 1 else "")
-           + f"dealer {session.players[pos.dealer]}"),
+        plural(state.deals, "{n} deal played|{n} deals played")
+        + (" · " + _("settled") if session.settled else
+           " · " + _("next: deal {number}", number=pos.number) + ", " + (f"{where(pos)}, " if len(t.tours) > 1 else "")
+           + _("dealer {name}", name=session.players[pos.dealer])),
     ]
     if not session.settled and state.stake_due and t.stake:
-        who = "each player" if t.stake_payer == "each" else f"the dealer, {session.players[pos.dealer]}"
-        lines.append(f"the next deal opens with a stake of {t.stake} from {who}")
+        if t.stake_payer == "each":
+            lines.append(_("the next deal opens with a stake of {stake} from each player", stake=t.stake))
+        else:
+            lines.append(_("the next deal opens with a stake of {stake} from the dealer, {name}", stake=t.stake,
+                           name=session.players[pos.dealer]))
     if session.agreed_deals is not None and not session.settled:
         left = session.agreed_deals - state.deals
-        lines.append(f"{left} of the {session.agreed_deals} agreed deals remain" if left else
-                     f"all {session.agreed_deals} agreed deals are played; settle the session")
+        lines.append(_("{left} of the {count} agreed deals remain", left=left, count=session.agreed_deals) if left
+                     else _("all {count} agreed deals are played; settle the session", count=session.agreed_deals))
     if not t.has_basket:
-        lines.append("scores as written on the sheet:")
+        lines.append(_("scores as written on the sheet:"))
     return lines
 
 
@@ -176,13 +201,15 @@ def history_table(session: Session, rows: Sequence) -> Table:
     t = session.tariff
     n = len(session.players)
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
-    columns = ["#"] + (["tour"] if len(t.tours) > 1 else []) + ["dealer", "deal"] + (["boston"] if t.boston else [])
+    columns = ["#"] + ([N_("tour")] if len(t.tours) > 1 else []) + [N_("dealer"), N_("deal")] + \
+        ([N_("boston")] if t.boston else [])
     for col in columns:
-        table.add_column(col, justify="right" if col == "#" else "left", no_wrap=col != "deal")
+        table.add_column(_(col) if col != "#" else col, justify="right" if col == "#" else "left",
+                         no_wrap=col != "deal")
     for name in session.players:
         table.add_column(name, justify="right")
     if t.has_basket:
-        table.add_column("basket", justify="right", style="cyan")
+        table.add_column(basket_word(), justify="right", style="cyan")
     for w in rows:
         deal, pos, outcome = w.recorded.deal, w.position, w.outcome
         if t.has_basket:
@@ -203,22 +230,23 @@ def history_table(session: Session, rows: Sequence) -> Table:
         table.add_row(*row, *cells)
     if not t.has_basket and rows:
         table.add_section()
-        table.add_row(*([""] * (len(columns) - 1)), "score", *map(balance, rows[-1].sheet))
+        table.add_row(*([""] * (len(columns) - 1)), _("score"), *map(balance, rows[-1].sheet))
     return table
 
 
 def settlement_heading(session: Session) -> str:
     code = f" {session.currency}" if session.currency else ""
-    unit = "chip" if session.tariff.has_basket else "point"
-    return f"Settlement of session {session.id} (one {unit} = {session.chip_value}{code})"
+    if session.tariff.has_basket:
+        return _("Settlement of session {id} (one chip = {value})", id=session.id, value=f"{session.chip_value}{code}")
+    return _("Settlement of session {id} (one point = {value})", id=session.id, value=f"{session.chip_value}{code}")
 
 
 def settlement_table(session: Session, result: dict) -> Table:
     code = f" {session.currency}" if session.currency else ""
     table = Table()
-    table.add_column("player")
-    table.add_column("net chips" if session.tariff.has_basket else "net points", justify="right")
-    table.add_column("money", justify="right")
+    table.add_column(_("player"))
+    table.add_column(_("net chips") if session.tariff.has_basket else _("net points"), justify="right")
+    table.add_column(_("money"), justify="right")
     for name in session.players:
         chips = result["net_chips"][name]
         money = result["money"][name]
@@ -230,8 +258,9 @@ def settlement_table(session: Session, result: dict) -> Table:
 def payment_lines(session: Session, result: dict) -> list[str]:
     code = f" {session.currency}" if session.currency else ""
     if not result["payments"]:
-        return ["nobody owes anybody anything"]
-    return [f"{p['from']} pays {p['to']} {p['amount']}{code}" for p in result["payments"]]
+        return [_("nobody owes anybody anything")]
+    return [_("{payer} pays {payee} {amount}", payer=p["from"], payee=p["to"], amount=p["amount"] + code)
+            for p in result["payments"]]
 
 
 def schedule_row(schedule: Schedule, tricks: int, factor: int, rank: str | None = None) -> list[str]:
@@ -247,21 +276,28 @@ def schedule_row(schedule: Schedule, tricks: int, factor: int, rank: str | None 
 def _rules(t: Tariff) -> list[str]:
     """The tariff's mechanisms in words."""
     if not t.has_basket:
-        lines = [f"{t.players} players; a score sheet of points: no basket, no stake, no boston; "
-                 "all pass scores nothing; settled by the pairwise differences of the scores"]
+        lines = [_("{players} players; a score sheet of points: no basket, no stake, no boston; "
+                   "all pass scores nothing; settled by the pairwise differences of the scores", players=t.players)]
     else:
-        payer = "each player" if t.stake_payer == "each" else "the dealer alone"
-        lines = [f"{t.players} players; stake {t.stake} from {payer} at the first deal and after the basket is won; "
-                 f"all pass: the basket doubles; boston pays {t.boston} from each other player"
-                 + (f" (×{t.boston_slam} in a slam)" if t.boston_slam > 1 else "")]
+        payer = _("each player") if t.stake_payer == "each" else _("the dealer alone")
+        lines = [_("{players} players; stake {stake} from {payer} at the first deal and after the basket is won; "
+                   "all pass: the basket doubles; boston pays {boston} from each other player",
+                   players=t.players, stake=t.stake, payer=payer, boston=t.boston)
+                 + (_(" (×{times} in a slam)", times=t.boston_slam) if t.boston_slam > 1 else "")]
         if t.remise:
-            lines.append(f"remise: the dealer pays {t.remise} into the basket when the turned trump is an ace")
+            lines.append(_("remise: the dealer pays {chips} into the basket when the turned trump is an ace",
+                           chips=t.remise))
         if t.carte_blanche:
-            lines.append(f"carte blanche: {t.carte_blanche} from each other player to who declares a blank hand")
+            lines.append(_("carte blanche: {chips} from each other player to who declares a blank hand",
+                           chips=t.carte_blanche))
     if len(t.tours) > 1:
-        lines.append(f"a partie is {len(t.tours)} tours of {t.players} deals; tour multipliers "
-                     + " ".join(str(m) for m in t.tours)
-                     + " (payments between players" + ("; the basket is never multiplied)" if t.has_basket else ")"))
+        multipliers = " ".join(str(m) for m in t.tours)
+        lines.append(_("a partie is {tours} tours of {players} deals; tour multipliers {multipliers} "
+                       "(payments between players; the basket is never multiplied)", tours=len(t.tours),
+                       players=t.players, multipliers=multipliers) if t.has_basket else
+                     _("a partie is {tours} tours of {players} deals; tour multipliers {multipliers} "
+                       "(payments between players)", tours=len(t.tours), players=t.players,
+                       multipliers=multipliers))
     return lines
 
 
@@ -272,32 +308,33 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
     contracts to a table, so that no number is cut.
     """
     out: list[Table | str] = [
-        f"{t.title} — {t.name} ({t.digest})" + (f", with {', '.join(t.applied)}" if t.applied else ""),
-        f"source: {t.source}",
+        f"{_(t.title)} — {t.name} ({t.digest})" + (_(", with {conditions}", conditions=", ".join(t.applied))
+                                               if t.applied else ""),
+        _("source: {source}", source=t.source),
         *_rules(t),
-        *t.notes,
+        *map(_, t.notes),
     ]
-    what = ("Chips each member of the declaring side receives from (+) or pays to (-) each opponent"
-            if t.has_basket else "Points each member of the declaring side scores (+) or loses (-)")
+    what = (_("Chips each member of the declaring side receives from (+) or pays to (-) each opponent")
+            if t.has_basket else _("Points each member of the declaring side scores (+) or loses (-)"))
     rows: list[tuple[str, str, str, list[str]]] = []
-    nulls = Table(title="Misères, nulls and other no-trick contracts (made when the declarer takes no trick)",
+    nulls = Table(title=_("Misères, nulls and other no-trick contracts (made when the declarer takes no trick)"),
                   title_justify="left")
-    nulls.add_column("contract", no_wrap=True)
-    nulls.add_column("made: each opponent pays" if t.has_basket else "made: scores", justify="right")
-    nulls.add_column("failed: pays each opponent" if t.has_basket else "failed: loses", justify="right")
+    nulls.add_column(_("contract"), no_wrap=True)
+    nulls.add_column(_("made: each opponent pays") if t.has_basket else _("made: scores"), justify="right")
+    nulls.add_column(_("failed: pays each opponent") if t.has_basket else _("failed: loses"), justify="right")
     if t.has_basket:
-        nulls.add_column("failed: basket")
+        nulls.add_column(_("failed: basket"))
     for key, contract in t.contracts.items():
-        ways = [("with a partner", contract.with_partner), ("alone", contract.alone)]
+        ways = [(_("with a partner"), contract.with_partner), (_("alone"), contract.alone)]
         for way, schedule in ways:
             if schedule is None:
                 continue
             for rank in contract.ranks or [None]:
                 factor = t.ranks[rank].multiplier if rank else 1
-                label = key + (f" ({rank})" if rank and rank != key else "")
+                label = contract_name(t, key) + (f" ({rank_name(rank)})" if rank and rank != key else "")
                 if contract.with_partner is not None and contract.alone is not None:
                     label += f", {way}"
-                basket = FAILED_BASKET[schedule.failed_basket]
+                basket = _(FAILED_BASKET[schedule.failed_basket])
                 if schedule.kind == "null":
                     value = str(schedule.base(rank) * factor)
                     nulls.add_row(label, value, value, *([basket] if t.has_basket else []))
@@ -310,16 +347,16 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
         out += _wide(t, what, rows) if wide <= width else _narrow(t, what, rows, width)
     if nulls.row_count:
         out.append(nulls)
-    out.append("with a partner, the tricks are the pair's together"
-               + ("; a member who took his share neither pays nor receives when the pair fails"
+    out.append(_("with a partner, the tricks are the pair's together")
+               + (_("; a member who took his share neither pays nor receives when the pair fails")
                   if any(s.shares for s in t.schedules.values()) else ""))
     if t.conditions:
-        conditions = Table(title="Conditions a session may agree (new --condition NAME)", title_justify="left")
-        conditions.add_column("condition")
-        conditions.add_column("what it changes")
+        conditions = Table(title=_("Conditions a session may agree (new --condition NAME)"), title_justify="left")
+        conditions.add_column(_("condition"))
+        conditions.add_column(_("what it changes"))
         for key, c in t.conditions.items():
-            state = " (on)" if key in t.applied else " (already so in this tariff)" if c.in_force else ""
-            conditions.add_row(key + state, c.title)
+            state = _(" (on)") if key in t.applied else _(" (already so in this tariff)") if c.in_force else ""
+            conditions.add_row(key + state, _(c.title))
         out.append(conditions)
     return out
 
@@ -349,11 +386,11 @@ def tariff_data(t: Tariff) -> dict:
 
 
 def _wide(t: Tariff, what: str, rows: list) -> list[Table]:
-    table = Table(title=f"{what}, by tricks taken", title_justify="left")
-    table.add_column("contract")
-    table.add_column("bar", justify="right")
+    table = Table(title=_("{what}, by tricks taken", what=what), title_justify="left")
+    table.add_column(_("contract"))
+    table.add_column(_("bar"), justify="right")
     if t.has_basket:
-        table.add_column("failed: basket")
+        table.add_column(_("failed: basket"))
     for taken in range(t.tricks, -1, -1):
         table.add_column(str(taken), justify="right", no_wrap=True)
     for label, bar, basket, values in rows:
@@ -363,13 +400,13 @@ def _wide(t: Tariff, what: str, rows: list) -> list[Table]:
 
 def _narrow(t: Tariff, what: str, rows: list, width: int) -> list[Table | str]:
     per_table = max(1, (width - 8) // 13)
-    out: list[Table | str] = [f"{what}, by tricks taken (one column per contract):"]
+    out: list[Table | str] = [_("{what}, by tricks taken (one column per contract):", what=what)]
     for start in range(0, len(rows), per_table):
         chunk = rows[start:start + per_table]
         table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
-        table.add_column("tricks", justify="right", no_wrap=True)
-        for label, bar, basket, _ in chunk:
-            head = f"{label}\nbar {bar}" + (f"\n{basket}" if t.has_basket else "")
+        table.add_column(_("tricks"), justify="right", no_wrap=True)
+        for label, bar, basket, __ in chunk:
+            head = f"{label}\n" + _("bar {bar}", bar=bar) + (f"\n{basket}" if t.has_basket else "")
             table.add_column(head, justify="right", no_wrap=False, min_width=6)
         for i, taken in enumerate(range(t.tricks, -1, -1)):
             table.add_row(str(taken), *(values[i] for *_, values in chunk))
@@ -386,20 +423,20 @@ def change_table(session: Session, before: Sequence[int], after: Sequence[int], 
     """How each balance (on points, each score) and the basket changed."""
     table = Table()
     basket = session.tariff.has_basket
-    for col in ("", *session.players, *(["basket"] if basket else [])):
+    for col in ("", *session.players, *([basket_word()] if basket else [])):
         table.add_column(col, justify="right" if col else "left")
-    rows = [("before", [*before, *([baskets[0]] if basket else [])]),
-            ("after", [*after, *([baskets[1]] if basket else [])])]
+    rows = [(_("before"), [*before, *([baskets[0]] if basket else [])]),
+            (_("after"), [*after, *([baskets[1]] if basket else [])])]
     for label, values in rows:
         table.add_row(label, *map(balance, values))
-    table.add_row("change", *map(signed, [a - b for a, b in zip(rows[1][1], rows[0][1])]))
+    table.add_row(_("change"), *map(signed, [a - b for a, b in zip(rows[1][1], rows[0][1])]))
     return table
 
 
 def corrections_table(session: Session, audit: Sequence) -> Table:
     """The audit of corrections (storage.Correction): when, which deal, why, what it was and is."""
     table = Table()
-    for col in ("when", "deal", "reason", "was", "now"):
+    for col in (_("when"), _("deal"), _("reason"), _("was"), _("now")):
         table.add_column(col)
     for c in audit:
         table.add_row(c.corrected_at.replace("T", " ")[:19], str(c.number), c.reason,

@@ -10,6 +10,7 @@ from fractions import Fraction
 from . import engine, ledger, storage
 from .engine import BASKET
 from .errors import LedgerError
+from .i18n import _
 from .tariff import PASS
 
 
@@ -19,7 +20,7 @@ def since_date(text: str | None) -> date | None:
     try:
         return date.fromisoformat(text.strip())
     except ValueError:
-        raise LedgerError(f"--since must be a date such as 2026-01-31, not {ledger.clip(text)}") from None
+        raise LedgerError(_("--since must be a date such as 2026-01-31, not {clip}", clip=ledger.clip(text))) from None
 
 
 def collect(conn: sqlite3.Connection, player: str | None = None, since: date | None = None) -> dict:

@@ -19,6 +19,7 @@ from typing import Iterator
 from . import engine
 from .engine import BASKET, Deal, Outcome, State, Transfer
 from .errors import LedgerError
+from .i18n import _
 from .tariff import Tariff, parse
 
 SCHEMA_VERSION = 2  # PRAGMA user_version after every migration has run
@@ -217,15 +218,14 @@ def open_db(path: Path, create: bool = False) -> sqlite3.Connection:
     if not path.exists():
         if not create:
             raise StorageError(
-                f"no ledger at {path} yet; start a session with `boston-ledger new NAME NAME NAME NAME`"
+                _("no ledger at {path} yet; start a session with `boston-ledger new NAME NAME NAME NAME`", path=path)
             )
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise StorageError(f"cannot make the folder for the ledger {path}: {e.strerror}; "
-                               "give --db a path in a folder you can write") from None
+            raise StorageError(_("cannot make the folder for the ledger {path}: {strerror}; give --db a path in a folder you can write", path=path, strerror=e.strerror)) from None
     elif path.is_dir():
-        raise StorageError(f"{path} is a folder, not a ledger file; give --db a file path")
+        raise StorageError(_("{path} is a folder, not a ledger file; give --db a file path", path=path))
     conn = sqlite3.connect(path, timeout=60, isolation_level=None)
     try:
         _prepare(conn, path, create)
@@ -234,9 +234,8 @@ def open_db(path: Path, create: bool = False) -> sqlite3.Connection:
         if not isinstance(e, sqlite3.DatabaseError):
             raise
         if "not a database" in str(e) or "malformed" in str(e):
-            raise StorageError(f"{path} is not a boston-ledger database ({e}); give --db another file") from None
-        raise StorageError(f"cannot use the ledger {path}: {e}; check that the file and its folder "
-                           "are writable") from None
+            raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file", path=path, e=e)) from None
+        raise StorageError(_("cannot use the ledger {path}: {e}; check that the file and its folder are writable", path=path, e=e)) from None
     return conn
 
 
@@ -246,15 +245,12 @@ def _prepare(conn: sqlite3.Connection, path: Path, create: bool) -> None:
     conn.execute("PRAGMA foreign_keys = ON")
     version = conn.execute("PRAGMA user_version").fetchone()[0]
     if version > SCHEMA_VERSION:
-        raise StorageError(f"{path} was written by a newer boston-ledger (schema {version}, this one knows "
-                           f"{SCHEMA_VERSION}); upgrade boston-ledger to use it")
+        raise StorageError(_("{path} was written by a newer boston-ledger (schema {version}, this one knows {SCHEMA_VERSION}); upgrade boston-ledger to use it", path=path, version=version, SCHEMA_VERSION=SCHEMA_VERSION))
     if version == 0:
         if conn.execute("SELECT COUNT(*) FROM sqlite_master").fetchone()[0]:
-            raise StorageError(f"{path} is an SQLite database of something else, not a "
-                               "boston-ledger database; give --db another file")
+            raise StorageError(_("{path} is an SQLite database of something else, not a boston-ledger database; give --db another file", path=path))
         if not create:
-            raise StorageError(f"no ledger in {path} yet; start a session with "
-                               "`boston-ledger new NAME NAME NAME NAME`")
+            raise StorageError(_("no ledger in {path} yet; start a session with `boston-ledger new NAME NAME NAME NAME`", path=path))
     if conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         conn.execute("PRAGMA journal_mode = WAL")
     conn.execute("PRAGMA synchronous = FULL")
@@ -322,14 +318,14 @@ def create_session(conn: sqlite3.Connection, players: list[str], tariff: Tariff,
 def current_session_id(conn: sqlite3.Connection) -> int:
     row = conn.execute("SELECT value FROM settings WHERE key = 'current_session'").fetchone()
     if row is None:
-        raise StorageError("no session yet; start one with `boston-ledger new NAME NAME NAME NAME`")
+        raise StorageError(_("no session yet; start one with `boston-ledger new NAME NAME NAME NAME`"))
     return int(row[0])
 
 
 def load_session(conn: sqlite3.Connection, session_id: int) -> Session:
     row = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
     if row is None:
-        raise StorageError(f"no session {session_id} in this ledger")
+        raise StorageError(_("no session {session_id} in this ledger", session_id=session_id))
     players = conn.execute(
         "SELECT id, name FROM players WHERE session_id = ? ORDER BY seat", (session_id,)
     ).fetchall()
@@ -373,8 +369,7 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
         return State.start(len(session.players))
     balances = _kept(last["balances"])
     if len(balances) != len(session.players) or not isinstance(last["basket"], int):
-        raise StorageError(f"the balances kept with deal {last['number']} of session {session.id} are damaged; "
-                           "`boston-ledger check` shows what differs")
+        raise StorageError(_("the balances kept with deal {last} of session {id} are damaged; `boston-ledger check` shows what differs", last=last['number'], id=session.id))
     return State(balances=balances, basket=last["basket"], deals=last["number"],
                  stake_due=engine.wins_basket(session.tariff, _deal_of(session, last)))
 

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from .errors import LedgerError
+from .i18n import _
 
 PASS = "pass"
 BOSTON_RULES = ("holder", "none", "declarer-pays")
@@ -169,18 +170,19 @@ def locate(name_or_path: str, relative_to: Path | None = None) -> Path:
     if path.is_file():
         return path
     if path.is_dir():
-        raise TariffError(f"{path} is a folder; give the path of a tariff's TOML file")
-    known = ", ".join(sorted(files)) or "none"
-    raise TariffError(f"no tariff {name_or_path!r}: give a shipped tariff ({known}) or the path of a TOML file")
+        raise TariffError(_("{path} is a folder; give the path of a tariff's TOML file", path=path))
+    known = ", ".join(sorted(files)) or _("none")
+    raise TariffError(_("no tariff {name!r}: give a shipped tariff ({known}) or the path of a TOML file",
+                        name=name_or_path, known=known))
 
 
 def _read(path: Path) -> tuple[dict, str]:
     try:
         text = path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
-        raise TariffError(f"{path}: not a UTF-8 text file; a tariff is TOML text") from None
+        raise TariffError(f"{path}: " + _("not a UTF-8 text file; a tariff is TOML text")) from None
     except OSError as e:
-        raise TariffError(f"cannot read tariff file {path}: {e.strerror}") from None
+        raise TariffError(_("cannot read tariff file {path}: {reason}", path=path, reason=e.strerror)) from None
     return _toml(text, str(path)), text
 
 
@@ -188,7 +190,7 @@ def _toml(text: str, origin: str) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
-        raise TariffError(f"{origin}: not valid TOML: {e}") from None
+        raise TariffError(f"{origin}: " + _("not valid TOML: {error}", error=e)) from None
 
 
 def merge(base: dict, over: dict) -> dict:
@@ -204,14 +206,15 @@ def merge(base: dict, over: dict) -> dict:
 
 def _remove(data: dict, paths: Any, where: str) -> None:
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
-        raise TariffError(f"{where} remove: must be a list of dotted key paths such as \"contracts.junior.with_partner\"")
+        raise TariffError(f"{where} remove: "
+                          + _("must be a list of dotted key paths such as \"contracts.junior.with_partner\""))
     for dotted in paths:
         node = data
         *parents, last = dotted.split(".")
         for part in parents:
             node = node.get(part) if isinstance(node, dict) else None
         if not isinstance(node, dict) or last not in node:
-            raise TariffError(f"{where} remove: {dotted!r} is not in the tariff")
+            raise TariffError(f"{where} remove: " + _("{path!r} is not in the tariff", path=dotted))
         del node[last]
 
 
@@ -222,15 +225,15 @@ def _resolve(data: dict, origin: str, folder: Path | None, seen: tuple[str, ...]
     if base_name is None:
         return data, False
     if not isinstance(base_name, str) or not base_name.strip():
-        raise TariffError(f"{origin}: [tariff] extends: must name a shipped tariff or a file")
+        raise TariffError(f"{origin}: [tariff] extends: " + _("must name a shipped tariff or a file"))
     if base_name in seen:
-        raise TariffError(f"{origin}: [tariff] extends: {base_name!r} extends itself in a loop")
+        raise TariffError(f"{origin}: [tariff] extends: " + _("{name!r} extends itself in a loop", name=base_name))
     try:
         path = locate(base_name, relative_to=folder)
     except TariffError as e:
         raise TariffError(f"{origin}: [tariff] extends: {e}") from None
-    base, _ = _read(path)
-    base, _ = _resolve(base, str(path), path.parent, seen + (base_name,))
+    base, unused = _read(path)
+    base, unused = _resolve(base, str(path), path.parent, seen + (base_name,))
     own = copy.deepcopy(data)
     removals = own.pop("remove", [])
     del own["tariff"]["extends"]
@@ -254,10 +257,11 @@ def apply_conditions(data: dict, names: Iterable[str], origin: str) -> dict:
     for name in names:
         condition = table.get(name) if isinstance(table, dict) else None
         if not isinstance(condition, dict):
-            known = ", ".join(table) if isinstance(table, dict) and table else "none"
-            raise TariffError(f"the tariff has no condition {name!r}; its conditions: {known}")
+            known = ", ".join(table) if isinstance(table, dict) and table else _("none")
+            raise TariffError(_("the tariff has no condition {name!r}; its conditions: {known}",
+                                name=name, known=known))
         if name in applied:
-            raise TariffError(f"condition {name!r} is named twice; give each condition once")
+            raise TariffError(_("condition {name!r} is named twice; give each condition once", name=name))
         out = merge(out, condition.get("set", {}))
         _remove(out, condition.get("remove", []), f"{origin}: [conditions.{name}]")
         applied.append(name)
@@ -291,7 +295,8 @@ def _condition_problems(data: dict, text: str, origin: str, skip: Iterable[str] 
         if name in skip or name in data.get("tariff", {}).get("conditions", []):
             continue
         try:
-            build(apply_conditions(data, [name], origin), text, f"{origin} with condition {name}")
+            build(apply_conditions(data, [name], origin), text,
+                  _("{origin} with condition {name}", origin=origin, name=name))
         except TariffError as e:
             problems += e.problems
     return problems
@@ -321,7 +326,7 @@ def check(path_text: str) -> tuple[Tariff | None, list[str]]:
     try:
         path = locate(path_text)
         data, text = _read(path)
-        data, _ = _resolve(data, str(path), path.parent)
+        data, unused = _resolve(data, str(path), path.parent)
     except TariffError as e:
         return None, e.problems
     reader = _Reader(str(path), collect=True)
@@ -339,12 +344,12 @@ def write_copy(name: str, source: str, force: bool = False) -> Path:
     path = Path(name if name.endswith(".toml") else f"{name}.toml").expanduser()
     stem = path.stem
     if not stem or not all(c.isalnum() or c in "-_." for c in stem):
-        raise TariffError(f"a tariff name is letters, digits, '-' and '_', not {name!r}")
+        raise TariffError(_("a tariff name is letters, digits, '-' and '_', not {name!r}", name=name))
     if path.exists() and not force:
-        raise TariffError(f"{path} already exists; choose another name or add --force to replace it")
+        raise TariffError(_("{path} already exists; choose another name or add --force to replace it", path=path))
     origin = locate(source)
-    data, _ = _read(origin)
-    data, _ = _resolve(data, str(origin), origin.parent)
+    data, unused = _read(origin)
+    data, unused = _resolve(data, str(origin), origin.parent)
     data.setdefault("tariff", {})["name"] = stem
     data["tariff"].pop("conditions", None)
     text = effective_text(data, f"boston-ledger tariff {stem!r}, a copy of {origin.name} to edit. "
@@ -363,7 +368,7 @@ def write_copy(name: str, source: str, force: bool = False) -> Path:
     except OSError as e:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
-        raise TariffError(f"cannot write {path}: {e.strerror}") from None
+        raise TariffError(_("cannot write {path}: {reason}", path=path, reason=e.strerror)) from None
     return path
 
 
@@ -372,7 +377,7 @@ def build(data: dict, text: str, origin: str) -> Tariff:
     tariff = reader.tariff(data, text)
     if reader.problems:
         more = len(reader.problems) - 1
-        hint = f" (and {more} more: `boston-ledger tariffs check FILE` lists them)" if more else ""
+        hint = " " + _("(and {more} more: `boston-ledger tariffs check FILE` lists them)", more=more) if more else ""
         raise TariffError(reader.problems[0] + hint, reader.problems)
     assert tariff is not None
     return tariff
@@ -427,14 +432,16 @@ class _Reader:
         if value is None and not required:
             return {}
         if not isinstance(value, dict):
-            raise self.fail(where, f"missing table [{key}]" if value is None else f"[{key}] must be a table")
+            raise self.fail(where, _("missing table [{key}]", key=key) if value is None
+                            else _("[{key}] must be a table", key=key))
         return value
 
     def keys(self, data: dict, where: str, allowed: set[str]) -> None:
         """Report every unknown key (without stopping the table's other checks)."""
         for key in sorted(set(data) - allowed):
-            self.problems.append(f"{self.origin}: {where}: unknown key {key!r}; expected one of "
-                                 f"{', '.join(sorted(allowed))}")
+            self.problems.append(f"{self.origin}: {where}: "
+                                 + _("unknown key {key!r}; expected one of {allowed}",
+                                     key=key, allowed=", ".join(sorted(allowed))))
 
     def done(self, start: int) -> None:
         """End of a table: if it reported anything, leave it out (tables naming it stay quiet)."""
@@ -444,55 +451,57 @@ class _Reader:
     def whole(self, data: dict, key: str, where: str, low: int, high: int, default: int | None = None) -> int:
         value = data.get(key, default)
         if value is None:
-            raise self.fail(where, f"missing {key} (a whole number {low}..{high})")
+            raise self.fail(where, _("missing {key} (a whole number {low}..{high})", key=key, low=low, high=high))
         if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
-            raise self.fail(f"{where} {key}", f"must be a whole number {low}..{high}, not {value!r}")
+            raise self.fail(f"{where} {key}", _("must be a whole number {low}..{high}, not {value!r}",
+                                                low=low, high=high, value=value))
         return value
 
     def word(self, data: dict, key: str, where: str, choices: tuple[str, ...] | None = None,
              default: str | None = None) -> str:
         value = data.get(key, default)
         if not isinstance(value, str) or not value.strip():
-            raise self.fail(f"{where} {key}", f"must be a non-empty string, not {value!r}")
+            raise self.fail(f"{where} {key}", _("must be a non-empty string, not {value!r}", value=value))
         if choices and value not in choices:
-            raise self.fail(f"{where} {key}", f"must be one of {', '.join(choices)}, not {value!r}")
+            raise self.fail(f"{where} {key}", _("must be one of {choices}, not {value!r}",
+                                                choices=", ".join(choices), value=value))
         return value
 
     def words(self, data: dict, key: str, where: str) -> tuple[str, ...]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise self.fail(f"{where} {key}", "must be a list of non-empty strings")
+            raise self.fail(f"{where} {key}", _("must be a list of non-empty strings"))
         return tuple(value)
 
     def tariff(self, data: dict, text: str) -> Tariff | None:
         top = {"tariff", "ranks", "partie", "basket", "boston", "bonuses", "schedules", "contracts",
                "conditions", "notes"}
-        self.guard(lambda: self.keys(data, "top level", top))
+        self.guard(lambda: self.keys(data, _("top level"), top))
         head = self.guard(lambda: self.head(data), {})
         players = self.guard(lambda: self.whole(head, "players", "[tariff]", 2, 8), 4)
         tricks = self.guard(lambda: self.whole(head, "tricks", "[tariff]", 1, 52), 13)
         scoring = self.guard(lambda: self.word(head, "scoring", "[tariff]", choices=SCORING), "chips")
-        ranks = self.each(self.guard(lambda: self.table(data, "ranks", "top level"), {}).items(), self.rank)
+        ranks = self.each(self.guard(lambda: self.table(data, "ranks", _("top level")), {}).items(), self.rank)
         tours = self.guard(lambda: self.tours(data), (1,))
-        basket = self.guard(lambda: self.table(data, "basket", "top level"), {})
+        basket = self.guard(lambda: self.table(data, "basket", _("top level")), {})
         basket_values = self.guard(lambda: self.basket(basket, scoring), None)
-        boston = self.guard(lambda: self.table(data, "boston", "top level"), {})
+        boston = self.guard(lambda: self.table(data, "boston", _("top level")), {})
         boston_values = self.guard(lambda: self.boston(boston, scoring), None)
-        bonuses = self.guard(lambda: self.table(data, "bonuses", "top level", required=False), {})
+        bonuses = self.guard(lambda: self.table(data, "bonuses", _("top level"), required=False), {})
         carte_blanche = self.guard(lambda: self.bonuses(bonuses), 0)
-        schedules = self.each(self.guard(lambda: self.table(data, "schedules", "top level"), {}).items(),
+        schedules = self.each(self.guard(lambda: self.table(data, "schedules", _("top level")), {}).items(),
                               lambda k, raw: self.schedule(k, raw, tricks, scoring, ranks))
         raw_schedules = data.get("schedules") if isinstance(data.get("schedules"), dict) else {}
         broken = set(raw_schedules) - set(schedules)
-        contracts = self.each(self.guard(lambda: self.table(data, "contracts", "top level"), {}).items(),
+        contracts = self.each(self.guard(lambda: self.table(data, "contracts", _("top level")), {}).items(),
                               lambda k, raw: self.contract(k, raw, schedules, ranks, broken))
         if not contracts and not any("[contracts" in p for p in self.problems):
-            self.problems.append(f"{self.origin}: [contracts]: no contract defined")
+            self.problems.append(f"{self.origin}: [contracts]: " + _("no contract defined"))
         conditions = self.each(
-            self.guard(lambda: self.table(data, "conditions", "top level", required=False), {}).items(),
+            self.guard(lambda: self.table(data, "conditions", _("top level"), required=False), {}).items(),
             self.condition)
         applied = self.guard(lambda: self.words(head, "conditions", "[tariff]"), ())
-        notes = self.guard(lambda: self.words(data, "notes", "top level"), ())
+        notes = self.guard(lambda: self.words(data, "notes", _("top level")), ())
         if self.problems or basket_values is None or boston_values is None:
             return None
         stake, stake_payer, remise, all_pass, pass_names = basket_values
@@ -506,7 +515,7 @@ class _Reader:
         )
 
     def head(self, data: dict) -> dict:
-        head = self.table(data, "tariff", "top level")
+        head = self.table(data, "tariff", _("top level"))
         self.keys(head, "[tariff]", {"name", "title", "source", "scoring", "players", "tricks", "conditions"})
         for key in ("name", "title", "source"):
             self.guard(lambda: self.word(head, key, "[tariff]"))
@@ -515,18 +524,19 @@ class _Reader:
     def rank(self, key: str, raw: Any) -> Rank:
         where = f"[ranks.{key}]"
         if not isinstance(raw, dict):
-            raise self.fail(where, "must be a table")
+            raise self.fail(where, _("must be a table"))
         self.keys(raw, where, {"names", "multiplier"})
         return Rank(key, self.words(raw, "names", where), self.whole(raw, "multiplier", where, 1, 1000, default=1))
 
     def tours(self, data: dict) -> tuple[int, ...]:
-        partie = self.table(data, "partie", "top level")
+        partie = self.table(data, "partie", _("top level"))
         self.keys(partie, "[partie]", {"tours"})
         tours = partie.get("tours")
         if not isinstance(tours, list) or not tours or not all(
             isinstance(t, int) and not isinstance(t, bool) and 1 <= t <= 100 for t in tours
         ):
-            raise self.fail("[partie] tours", "must be a non-empty list of multipliers (whole numbers 1..100), one per tour")
+            raise self.fail("[partie] tours",
+                            _("must be a non-empty list of multipliers (whole numbers 1..100), one per tour"))
         return tuple(tours)
 
     def basket(self, basket: dict, scoring: str) -> tuple:
@@ -539,7 +549,7 @@ class _Reader:
         all_pass = g(lambda: self.word(basket, "all_pass", "[basket]", choices=ALL_PASS))
         names = g(lambda: self.words(basket, "pass_names", "[basket]"), ())
         if scoring == "points" and (stake or remise or all_pass not in (None, "nothing")):
-            raise self.fail("[basket]", "a points tariff has no basket: stake = 0, no remise, all_pass = \"nothing\"")
+            raise self.fail("[basket]", _("a points tariff has no basket: stake = 0, no remise, all_pass = \"nothing\""))
         self.done(start)
         return stake, payer, remise, all_pass, names
 
@@ -549,7 +559,7 @@ class _Reader:
         amount = self.guard(lambda: self.whole(boston, "amount", "[boston]", 0, LIMIT), 0)
         slam = self.guard(lambda: self.whole(boston, "slam_multiplier", "[boston]", 1, 100, default=1), 1)
         if scoring == "points" and amount:
-            raise self.fail("[boston] amount", "a points tariff pays no boston: must be 0")
+            raise self.fail("[boston] amount", _("a points tariff pays no boston: must be 0"))
         self.done(start)
         return amount, slam
 
@@ -560,14 +570,14 @@ class _Reader:
     def schedule(self, key: str, raw: Any, tricks: int, scoring: str, ranks: dict[str, Rank]) -> Schedule:
         where = f"[schedules.{key}]"
         if not isinstance(raw, dict):
-            raise self.fail(where, "must be a table")
+            raise self.fail(where, _("must be a table"))
         start = len(self.problems)
         g = self.guard
         kind = g(lambda: self.word(raw, "kind", where, choices=("tricks", "null")))
         failed_basket = g(lambda: self.word(raw, "failed_basket", where, choices=FAILED_BASKET))
         if failed_basket is not None and (scoring == "points") != (failed_basket == "none"):
-            self.problems.append(f"{self.origin}: {where} failed_basket: must be \"none\" exactly when the "
-                                 "tariff scores points")
+            self.problems.append(f"{self.origin}: {where} failed_basket: "
+                                 + _("must be \"none\" exactly when the tariff scores points"))
         if kind == "null":
             self.keys(raw, where, {"kind", "value", "failed_basket"})
             value, by_rank = g(lambda: self.amount(raw, "value", where, ranks), (0, {}))
@@ -580,8 +590,8 @@ class _Reader:
         if shares and bar is not None and (not isinstance(shares, list) or len(shares) != 2
                        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in shares)
                        or sum(shares) != bar):
-            self.problems.append(f"{self.origin}: {where} shares: must be two whole numbers (declarer, "
-                                 f"partner) summing to bar = {bar}")
+            self.problems.append(f"{self.origin}: {where} shares: "
+                                 + _("must be two whole numbers (declarer, partner) summing to bar = {bar}", bar=bar))
         consolation, by_rank = g(lambda: self.amount(raw, "consolation", where, ranks), (0, {}))
         per_trick = g(lambda: self.whole(raw, "per_trick", where, 0, LIMIT), 0)
         per_undertrick = g(lambda: self.whole(raw, "per_undertrick", where, 0, LIMIT, default=per_trick), 0)
@@ -599,10 +609,11 @@ class _Reader:
         if isinstance(value, dict):
             unknown = sorted(set(value) - set(ranks))
             if unknown:
-                raise self.fail(f"{where} {key}", f"unknown rank {unknown[0]!r}; [ranks] defines {', '.join(ranks)}")
+                raise self.fail(f"{where} {key}", _("unknown rank {rank!r}; [ranks] defines {known}",
+                                                    rank=unknown[0], known=", ".join(ranks)))
             by_rank = {r: self.whole(value, r, f"{where} {key}", 0, LIMIT) for r in value}
             if not by_rank:
-                raise self.fail(f"{where} {key}", "an empty table; give a value for each rank")
+                raise self.fail(f"{where} {key}", _("an empty table; give a value for each rank"))
             return 0, by_rank
         return self.whole(raw, key, where, 0, LIMIT), {}
 
@@ -610,18 +621,20 @@ class _Reader:
                  broken: set[str] = frozenset()) -> Contract:
         where = f"[contracts.{key}]"
         if not isinstance(raw, dict):
-            raise self.fail(where, "must be a table")
+            raise self.fail(where, _("must be a table"))
         if key == PASS:
-            raise self.fail(where, f"{PASS!r} is the all-pass, not a contract")
+            raise self.fail(where, _("{name!r} is the all-pass, not a contract", name=PASS))
         self.keys(raw, where, {"names", "ranks", "default_rank", "alone", "with_partner", "boston_made",
                                "boston_failed"})
         rank_keys = self.words(raw, "ranks", where)
         for r in rank_keys:
             if r not in ranks:
-                raise self.fail(f"{where} ranks", f"unknown rank {r!r}; [ranks] defines {', '.join(ranks) or 'none'}")
+                raise self.fail(f"{where} ranks", _("unknown rank {rank!r}; [ranks] defines {known}",
+                                                     rank=r, known=", ".join(ranks) or _("none")))
         default_rank = raw.get("default_rank")
         if default_rank is not None and default_rank not in rank_keys:
-            raise self.fail(f"{where} default_rank", f"must be one of the contract's ranks ({', '.join(rank_keys)})")
+            raise self.fail(f"{where} default_rank", _("must be one of the contract's ranks ({ranks})",
+                                                      ranks=", ".join(rank_keys)))
         if default_rank is None and len(rank_keys) == 1:
             default_rank = rank_keys[0]
         found: dict[str, Schedule | None] = {}
@@ -633,23 +646,25 @@ class _Reader:
             if name in broken:
                 raise _Skip()
             if name not in schedules:
-                raise self.fail(f"{where} {way}", f"unknown schedule {name!r}; [schedules] defines {', '.join(schedules)}")
+                raise self.fail(f"{where} {way}", _("unknown schedule {name!r}; [schedules] defines {known}",
+                                                    name=name, known=", ".join(schedules)))
             schedule = schedules[name]
             if schedule.by_rank:
                 gaps = [r for r in rank_keys if r not in schedule.by_rank]
                 if gaps or not rank_keys:
-                    raise self.fail(f"[schedules.{name}]", f"its table has no value for rank "
-                                    f"{(gaps or ['(none)'])[0]!r}, which {where} is played in")
+                    raise self.fail(f"[schedules.{name}]",
+                                    _("its table has no value for rank {rank!r}, which {where} is played in",
+                                      rank=(gaps or [_("(none)")])[0], where=where))
             found[way] = schedule
         if found["alone"] is None and found["with_partner"] is None:
-            raise self.fail(where, "needs `alone` or `with_partner` (a schedule name)")
+            raise self.fail(where, _("needs `alone` or `with_partner` (a schedule name)"))
         alone = found["alone"]
         if alone is not None and alone.shares:
-            raise self.fail(f"{where} alone", f"schedule {alone.key!r} has `shares`, which need a partner; "
-                                              "name a schedule without `shares`")
+            raise self.fail(f"{where} alone", _("schedule {name!r} has `shares`, which need a partner; "
+                                                "name a schedule without `shares`", name=alone.key))
         partnered = found["with_partner"]
         if partnered is not None and partnered.kind != "tricks":
-            raise self.fail(f"{where} with_partner", "must name a `tricks` schedule")
+            raise self.fail(f"{where} with_partner", _("must name a `tricks` schedule"))
         return Contract(
             key=key, names=self.words(raw, "names", where), ranks=rank_keys, default_rank=default_rank,
             alone=alone, with_partner=partnered,
@@ -660,12 +675,12 @@ class _Reader:
     def condition(self, key: str, raw: Any) -> Condition:
         where = f"[conditions.{key}]"
         if not isinstance(raw, dict):
-            raise self.fail(where, "must be a table")
+            raise self.fail(where, _("must be a table"))
         self.keys(raw, where, {"title", "seed", "set", "remove", "in_force"})
         if "set" in raw and not isinstance(raw["set"], dict):
-            raise self.fail(f"{where} set", "must be a table of changes merged over the tariff")
+            raise self.fail(f"{where} set", _("must be a table of changes merged over the tariff"))
         self.words(raw, "remove", where)
         in_force = raw.get("in_force", False)
         if not isinstance(in_force, bool):
-            raise self.fail(f"{where} in_force", "must be true or false")
+            raise self.fail(f"{where} in_force", _("must be true or false"))
         return Condition(key, self.word(raw, "title", where), raw.get("seed", "") or "", in_force)

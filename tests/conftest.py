@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from boston_ledger import i18n
 from boston_ledger.cli import app
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
@@ -21,6 +22,10 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     monkeypatch.setenv("HOME", str(tmp_path / "home"))
     monkeypatch.setenv("COLUMNS", "120")
     monkeypatch.setenv("NO_COLOR", "1")
+    monkeypatch.setenv("LANG", "C.UTF-8")  # English unless a test asks for Russian
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
+        monkeypatch.delenv(var, raising=False)
+    i18n.set_language("en")  # a Russian command of an earlier test leaves no trace
     return db
 
 

@@ -1,0 +1,103 @@
+"""Russian and English: the language of every message, table heading and help text.
+
+The English text is the key; `ru.py` holds its Russian. `--lang ru|en` decides, else the
+locale (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext reads them), else English.
+Data meant for programs (JSON keys, CSV headers, the tariff files' keys) stays English.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Mapping
+
+LANGUAGES = ("en", "ru")
+_language = "en"
+
+
+def language() -> str:
+    return _language
+
+
+def set_language(lang: str) -> None:
+    global _language
+    _language = lang
+
+
+def from_locale(environ: Mapping[str, str] = os.environ) -> str:
+    """The language the locale asks for: Russian when it names Russian, else English."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(var, "")
+        if value:
+            return "ru" if value.split(":")[0].lower().startswith("ru") else "en"
+    return "en"
+
+
+def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
+    """`--lang X` or `--lang=X` anywhere on a command line (before `--`): its value and the rest.
+
+    A missing or unknown value is one line on stderr and exit status 2."""
+    rest: list[str] = []
+    chosen: str | None = None
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            rest.append(word)
+            rest.extend(words)
+            break
+        if word == "--lang" or word.startswith("--lang="):
+            value = word.partition("=")[2] if "=" in word else next(words, "")
+            if value.lower() not in LANGUAGES:
+                print(_("boston-ledger: error: --lang must be en or ru, not {value!r}", value=value),
+                      file=sys.stderr)
+                sys.exit(2)
+            chosen = value.lower()
+            continue
+        rest.append(word)
+    return chosen, rest
+
+
+def _(text: str, /, **values: object) -> str:
+    """The text in the current language, its {fields} filled in."""
+    if _language == "ru":
+        from .ru import MESSAGES
+
+        text = MESSAGES.get(text, text)
+    return text.format(**values) if values else text
+
+
+def contract_name(tariff: object, key: str) -> str:
+    """A contract's name to show: its key, or in Russian the tariff file's first Russian name for it."""
+    if _language == "ru":
+        contract = getattr(tariff, "contracts", {}).get(key)
+        for name in (contract.names if contract is not None else ()):
+            if any("а" <= ch.lower() <= "я" or ch in "ёЁ" for ch in name):
+                return name
+    return key
+
+
+def contract_names(tariff: object) -> str:
+    """The tariff's contracts, named as contract_name() names them, comma-separated."""
+    return ", ".join(contract_name(tariff, key) for key in getattr(tariff, "contracts", {}))
+
+
+def N_(text: str) -> str:
+    """Marks a text for the catalogue where `_()` is applied later (a table of words)."""
+    return text
+
+
+def plural(n: int, text: str, /, **values: object) -> str:
+    """A text with a count in it: English 'one' or 'other', Russian 'one', 'few' or 'many'.
+
+    `text` is the English singular and plural joined by '|': '{n} deal|{n} deals'."""
+    forms = text.split("|")
+    if _language == "ru":
+        from .ru import MESSAGES
+
+        forms = MESSAGES.get(text, text).split("|")
+        if len(forms) == 3:
+            tail, tens = n % 10, n % 100
+            form = forms[0] if tail == 1 and tens != 11 else forms[1] if 2 <= tail <= 4 and not 12 <= tens <= 14 \
+                else forms[2]
+            return form.format(n=n, **values)
+    return (forms[0] if n == 1 else forms[-1]).format(n=n, **values)

@@ -1,0 +1,269 @@
+"""Russian and English: every text the program shows exists in both, with the same {fields};
+--lang or the locale decides; Russian output speaks the seed's words."""
+
+from __future__ import annotations
+
+import ast
+import os
+import re
+import string
+import subprocess
+from pathlib import Path
+
+import pytest
+import typer.main
+from typer.testing import CliRunner
+
+from boston_ledger import i18n, ru
+from boston_ledger.cli import app
+from boston_ledger.launch import QUICK, quick_values
+from boston_ledger.tariff import load, shipped
+from conftest import PLAYERS
+
+PACKAGE = Path(__file__).resolve().parent.parent / "boston_ledger"
+RUSSIAN = ["Анна", "Борис", "Вера", "Глеб"]
+
+
+def texts() -> dict[str, str]:
+    """Every literal text given to _(), N_() or plural() in the package, with where it is."""
+    found = {}
+    for path in sorted(PACKAGE.glob("*.py")):
+        if path.name in ("ru.py", "ru_tariff.py"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "N_", "plural"):
+                arg = node.args[1] if node.func.id == "plural" else node.args[0]
+                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
+                    found.setdefault(arg.value, f"{path.name}:{node.lineno}")
+    return found
+
+
+def fields(template: str) -> set[str]:
+    return {f"{name}!{conv}:{spec}" for _, name, spec, conv in string.Formatter().parse(template) if name is not None}
+
+
+def shipped_words() -> set[str]:
+    """The words of the shipped tariff files that are shown to people (titles, notes, conditions)."""
+    out = set()
+    for name in shipped():
+        t = load(name)
+        out |= {t.title, *t.notes, *(c.title for c in t.conditions.values())}
+    return out
+
+
+def test_every_text_has_its_russian_with_the_same_fields() -> None:
+    found = texts()
+    assert len(found) > 300  # the scan sees the package
+    missing = [f"{where}: {text!r}" for text, where in found.items() if text not in ru.MESSAGES]
+    assert not missing, "\n".join(missing)
+    for text in found:
+        russian = ru.MESSAGES[text]
+        if "|" in text:  # plural(): English one|other, Russian one|few|many
+            assert len(russian.split("|")) == 3, text
+            assert all(fields(form) == fields(text.split("|")[0]) for form in russian.split("|")), text
+        else:
+            assert fields(russian) == fields(text), text
+
+
+def test_no_russian_is_left_without_its_english() -> None:
+    used = set(texts()) | shipped_words()
+    stale = [text for text in ru.MESSAGES if text not in used]
+    assert not stale, stale
+
+
+def test_the_shipped_tariffs_words_are_in_russian() -> None:
+    assert not [w for w in shipped_words() if w not in ru.MESSAGES]
+
+
+def test_every_message_raised_goes_through_the_catalogue() -> None:
+    """No error is written as a bare string: each is _(...) or built from such (or passed on)."""
+    bare = []
+    for path in sorted(PACKAGE.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id.endswith("Error") \
+                    and node.args and isinstance(node.args[0], (ast.Constant, ast.JoinedStr)):
+                arg = node.args[0]
+                passed_on = isinstance(arg, ast.JoinedStr) and any(  # a location before an error already worded
+                    isinstance(v, ast.FormattedValue) and isinstance(v.value, ast.Name) and v.value.id == "e"
+                    for v in arg.values)
+                if not passed_on:
+                    bare.append(f"{path.name}:{node.lineno}")
+    assert not bare, bare
+
+
+def help_keys(command, path=""):
+    for p in command.params:
+        if getattr(p, "help", None):
+            yield path, p.name
+    for name, sub in getattr(command, "commands", {}).items():
+        yield from help_keys(sub, f"{path} {name}".strip())
+
+
+def test_every_help_text_has_its_russian() -> None:
+    group = typer.main.get_command(app)
+    missing = []
+    for path, name in help_keys(group):
+        if f"{path} {name}".strip() not in ru.HELP and f"* {name}" not in ru.HELP:
+            missing.append(f"{path} {name}".strip())
+
+    def commands(command, path=""):
+        yield path
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from commands(sub, f"{path} {name}".strip())
+
+    missing += [path for path in commands(group) if path not in ru.HELP]
+    assert not missing, missing
+
+
+def test_russian_help_has_the_same_example(cli) -> None:
+    """Each command's Russian help carries «Пример:» with the same command as the English."""
+    group = typer.main.get_command(app)
+
+    def leaves(command, path=()):
+        for name, sub in getattr(command, "commands", {}).items():
+            yield from leaves(sub, path + (name,)) if hasattr(sub, "commands") else [path + (name,)]
+
+    for path in leaves(group):
+        out = " ".join(cli("--lang", "ru", *path, "--help").stdout.split())
+        assert f"Пример: boston-ledger {' '.join(path)}" in out, path
+        assert "Параметры" in out and "Вызов:" in out and "Показать эту справку и выйти." in out, path
+
+
+def test_lang_anywhere_on_the_line_and_the_locale(cli, table) -> None:
+    assert "корзина" in cli("--lang", "ru", "status").stdout
+    assert "корзина" in cli("status", "--lang=ru").stdout
+    runner = CliRunner()
+    assert "корзина" in runner.invoke(app, ["status"], env={"LANG": "ru_RU.UTF-8", "LC_ALL": "", "LANGUAGE": ""}).stdout
+    english = runner.invoke(app, ["status"], env={"LANG": "C.UTF-8", "LC_ALL": "", "LANGUAGE": ""}).stdout
+    assert "basket" in english and "корзина" not in english
+    assert "basket" in cli("--lang", "en", "status").stdout  # --lang wins over the locale
+    result = runner.invoke(app, ["--lang", "en", "status"], env={"LANG": "ru_RU.UTF-8", "LANGUAGE": ""})
+    assert "basket" in result.stdout
+
+
+@pytest.mark.parametrize("environ, expected", [
+    ({"LANG": "ru_RU.UTF-8"}, "ru"), ({"LANG": "en_GB.UTF-8"}, "en"), ({}, "en"),
+    ({"LANG": "en_US.UTF-8", "LC_MESSAGES": "ru_RU.UTF-8"}, "ru"), ({"LC_ALL": "C", "LANG": "ru_RU.UTF-8"}, "en"),
+    ({"LANGUAGE": "ru:en", "LANG": "en_US.UTF-8"}, "ru"),
+])
+def test_the_locale_decides(environ, expected) -> None:
+    assert i18n.from_locale(environ) == expected
+
+
+def test_a_bad_lang_is_one_line_and_exit_2(table) -> None:
+    for args in (["--lang", "fr", "status"], ["status", "--lang"]):
+        result = table(*args, code=2)
+        assert result.stderr.count("\n") == 1 and "--lang must be en or ru" in result.stderr
+
+
+def test_plural_forms() -> None:
+    text = "{n} deal played|{n} deals played"
+    try:
+        i18n.set_language("ru")
+        assert [i18n.plural(n, text) for n in (1, 2, 5, 11, 21, 22, 112)] == [
+            "сыграна 1 сдача", "сыграны 2 сдачи", "сыграно 5 сдач", "сыграно 11 сдач", "сыграна 21 сдача",
+            "сыграны 22 сдачи", "сыграно 112 сдач"]
+    finally:
+        i18n.set_language("en")
+    assert [i18n.plural(n, text) for n in (1, 2)] == ["1 deal played", "2 deals played"]
+
+
+LATIN_WORD = re.compile(r"\b[a-z]{3,}\b")
+ALLOWED_LATIN = {"classic", "boston", "ledger", "history", "undo", "new", "all", "settle", "status", "deal",
+                 "db", "chip", "value", "json", "help", "edit", "reopen", "declarer", "tricks", "partner",
+                 "tariffs", "check", "tariff", "condition", "export", "evening", "fontainebleau", "svg"}
+
+
+def russian_words(text: str) -> list[str]:
+    """Latin words left in a Russian text, apart from names of commands, options and tariffs."""
+    text = re.sub(r"`[^`]*`|'[^']*'|--[a-z-]+|\S+\.(?:db|csv|svg|toml)\b|/\S+", " ", text)
+    return [w for w in LATIN_WORD.findall(text) if w not in ALLOWED_LATIN]
+
+
+def test_a_russian_evening_speaks_russian(cli) -> None:
+    """An evening in Russian: the seed's words are there and no English word is left."""
+    ru_ = ("--lang", "ru")
+    outputs = [
+        cli(*ru_, "new", *RUSSIAN, "--chip-value", "0.10").stdout,
+        cli(*ru_, "deal", "младшая", "--declarer", "Борис", "--partner", "Глеб", "--tricks", "5",
+            "--partner-tricks", "4", "--boston", "Вера").stdout,
+        cli(*ru_, "deal", "пас").stdout,
+        cli(*ru_, "deal", "прикуп", "--declarer", "Вера", "--partner", "Анна", "--tricks", "4",
+            "--partner-tricks", "3").stdout,
+        cli(*ru_, "deal", "мизер", "--declarer", "Анна", "--tricks", "0").stdout,
+        cli(*ru_, "deal", "младшая", "--declarer", "Глеб", "--partner", "Анна", "--tricks", "7",
+            "--partner-tricks", "6").stdout,
+        cli(*ru_, "status").stdout,
+        cli(*ru_, "history").stdout,
+        cli(*ru_, "undo").stdout,
+        cli(*ru_, "settle").stdout,
+        cli(*ru_, "sessions").stdout,
+        cli(*ru_, "stats").stdout,
+        cli(*ru_, "chart").stdout,
+        cli(*ru_, "ledger").stdout,
+    ]
+    whole = "\n".join(outputs)
+    for word in ("корзина", "лабет", "консоляция", "шлем", "все пасуют", "младшая", "ставка", "сдающий",
+                 "Расчёт вечера", "платит"):
+        assert word in whole, word
+    assert not russian_words(whole), russian_words(whole)
+
+
+def test_russian_errors_are_one_line_in_russian(table) -> None:
+    for args in (["deal", "junior", "--declarer", "Zed", "--tricks", "5"], ["deal", "junior", "--bogus"],
+                 ["deal", "junior", "--declarer"], ["edit"], ["frobnicate"], ["deal", "шлем"],
+                 ["history", "--last", "x"], ["new", "A", "B"]):
+        result = table("--lang", "ru", *args, code=2)
+        assert result.stderr.startswith("boston-ledger: ошибка: ") and result.stderr.count("\n") == 1, args
+        assert not russian_words(result.stderr.split(":", 2)[2]), (args, result.stderr)
+
+
+def test_the_tariff_tables_in_russian(cli) -> None:
+    for name in shipped():
+        out = cli("--lang", "ru", "tariffs", "show", name).stdout
+        assert "по числу взятых взяток" in out and "Условия" in out or name == "samouchitel", name
+
+
+def test_the_demo_in_russian(cli) -> None:
+    out = cli("--lang", "ru", "demo").stdout
+    assert "Анна" in out and "Пример 1 из RULES.md" in out and "Расчёт вечера" in out
+
+
+def test_the_quick_parser_knows_what_deal_and_status_declare() -> None:
+    """launch.QUICK lists exactly the options cli.py declares for deal and status."""
+    group = typer.main.get_command(app)
+    for name, (positional, options) in QUICK.items():
+        command = group.commands[name]
+        declared = {}
+        for p in command.params:
+            if p.param_type_name == "option":
+                for opt in p.opts:
+                    declared[opt] = (p.name, not p.is_flag)
+        arguments = [p.name for p in command.params if p.param_type_name == "argument"]
+        assert declared == options, name
+        assert arguments == ([positional] if positional else []), name
+
+
+@pytest.mark.parametrize("args, expected", [
+    (["status"], {}),
+    (["status", "--json", "--db=x.db"], {"as_json": True, "db": "x.db"}),
+    (["deal", "junior", "--declarer", "Boris", "--tricks", "9"], {"contract": "junior", "declarer": "Boris",
+                                                                    "tricks": "9"}),
+    (["deal", "pass", "--ace-turned"], {"contract": "pass", "ace_turned": True}),
+    (["deal", "--help"], None), (["deal", "junior", "extra"], None), (["deal", "--tricks"], None),
+    (["deal", "--tricks", "--declarer"], None), (["deal", "--tricks", "1", "--tricks", "2"], None),
+    (["deal", "--ace-turned=yes"], None), (["status", "-h"], None), (["history"], None), ([], None),
+])
+def test_the_quick_parser_takes_only_plain_lines(args, expected) -> None:
+    assert quick_values(args) == expected
+
+
+def test_the_quick_path_speaks_russian_too(tmp_path: Path) -> None:
+    env = {**os.environ, "BOSTON_LEDGER_DB": str(tmp_path / "q.db"), "COLUMNS": "100", "NO_COLOR": "1",
+           "LANG": "ru_RU.UTF-8", "LANGUAGE": "", "LC_ALL": ""}
+    subprocess.run(["boston-ledger", "new", *PLAYERS], env=env, check=True, capture_output=True)
+    deal = subprocess.run(["boston-ledger", "deal", "pass"], env=env, capture_output=True, text=True, timeout=60)
+    assert deal.returncode == 0 and "все пасуют" in deal.stdout
+    bad = subprocess.run(["boston-ledger", "--lang", "en", "deal", "junior", "--tricks", "5"], env=env,
+                         capture_output=True, text=True, timeout=60)
+    assert bad.returncode == 2 and bad.stderr.startswith("boston-ledger: error: ")
