@@ -1,20 +1,27 @@
-"""Whole-process wall time of `boston-ledger deal` and `status` next to `python -c pass`.
+"""Whole-process wall time of `boston-ledger deal` and `status` next to `python -c pass` and a
+one-row `sqlite-utils insert` (the same stack doing the least possible write).
 
 Run: python benchmarks/startup.py [--runs 21]
 
-The commands run in turn (pass, deal, status, pass, deal, status, ...) against a throw-away
-ledger, so a drift in the machine's speed touches all alike; the medians and the ratio of
-medians are printed. Cross-check one run with `/usr/bin/time -v boston-ledger status`.
+The commands run in turn (pass, insert, deal, status, pass, ...) against throw-away
+databases, so a drift in the machine's speed touches all alike; the medians and the ratios of
+medians are printed. The programs are the console scripts installed beside this Python (not a
+version manager's shims, which add their own start-up), and the package's bytecode is compiled
+first, as `pip install` does: an editable install under PYTHONDONTWRITEBYTECODE would otherwise
+compile every module on every start. Cross-check one run with `/usr/bin/time -v boston-ledger status`.
 """
 
 from __future__ import annotations
 
 import argparse
+import compileall
+import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
@@ -29,35 +36,49 @@ def timed(cmd: list[str], env: dict[str, str]) -> float:
     return elapsed
 
 
+def script(name: str) -> str:
+    """The console script installed beside this Python, else the first on PATH."""
+    beside = Path(sysconfig.get_path("scripts")) / name
+    found = str(beside) if beside.is_file() else shutil.which(name)
+    if found is None:
+        sys.exit(f"{name} is not installed; run `pip install .` first")
+    return found
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21)
     args = parser.parse_args()
-    exe = shutil.which("boston-ledger")
-    if exe is None:
-        sys.exit("boston-ledger is not installed; run `pip install .` first")
+    exe, sqlite_utils = script("boston-ledger"), script("sqlite-utils")
+    import boston_ledger
+
+    compileall.compile_dir(Path(boston_ledger.__file__).parent, quiet=1)
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "BOSTON_LEDGER_DB": str(Path(tmp) / "bench.db")}
         subprocess.run([exe, "new", "Anna", "Boris", "Vera", "Gleb"], env=env, check=True,
                        stdout=subprocess.DEVNULL)
+        row = Path(tmp) / "row.json"
+        row.write_text(json.dumps({"id": 1, "name": "Anna"}))
         commands = {
             "python -c pass": [sys.executable, "-c", "pass"],
+            "sqlite-utils insert": [sqlite_utils, "insert", str(Path(tmp) / "su.db"), "rows", str(row), "--replace"],
             "boston-ledger deal": [exe, "deal", "junior", "--declarer", "Boris", "--partner", "Gleb",
                                    "--tricks", "5", "--partner-tricks", "4", "--boston", "Vera"],
             "boston-ledger status": [exe, "status"],
         }
-        for cmd in commands.values():  # warm-up: caches, .pyc files
+        for cmd in commands.values():  # warm-up: caches
             timed(cmd, env)
         times: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(args.runs):
             for name, cmd in commands.items():
                 times[name].append(timed(cmd, env))
     base = statistics.median(times["python -c pass"])
+    insert = statistics.median(times["sqlite-utils insert"])
     print(f"{args.runs} runs each, alternating; wall-clock seconds")
-    print(f"{'command':<24}{'min':>8}{'median':>8}{'max':>8}{'× python -c pass':>20}")
+    print(f"{'command':<24}{'min':>8}{'median':>8}{'max':>8}{'× python -c pass':>18}{'× insert':>10}")
     for name, values in times.items():
         med = statistics.median(values)
-        print(f"{name:<24}{min(values):8.3f}{med:8.3f}{max(values):8.3f}{med / base:20.1f}")
+        print(f"{name:<24}{min(values):8.3f}{med:8.3f}{max(values):8.3f}{med / base:18.2f}{med / insert:10.2f}")
 
 
 if __name__ == "__main__":

@@ -7,8 +7,6 @@ import os
 import sys
 from typing import Callable
 
-import typer
-
 from .errors import LedgerError
 from .i18n import _, contract_name
 from .storage import Session
@@ -25,6 +23,8 @@ def interactive() -> bool:
 
 def ask(question: str, parse: Callable[[str], object], default: str | None = None) -> object:
     """Ask until the answer parses; an empty answer takes the default (shown in brackets)."""
+    import typer
+
     while True:
         answer = typer.prompt(question, default=default if default is not None else "", show_default=bool(default))
         try:
@@ -35,6 +35,8 @@ def ask(question: str, parse: Callable[[str], object], default: str | None = Non
 
 def confirm(question: str) -> bool:
     """Yes or no, yes by default."""
+    import typer
+
     return typer.confirm(question, default=True)
 
 
@@ -53,7 +55,7 @@ def choose(session: Session, question: str, optional: bool = False) -> str | Non
             return players[folded.index(answer.casefold())]
         raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players), names=", ".join(players)))
 
-    typer.echo(menu)
+    print(menu)
     return ask(question + (_(" (Enter for nobody)") if optional else ""), parse)  # type: ignore[return-value]
 
 

@@ -11,6 +11,7 @@ import copy
 import hashlib
 import tomllib
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -302,6 +303,7 @@ def _condition_problems(data: dict, text: str, origin: str, skip: Iterable[str] 
     return problems
 
 
+@lru_cache(maxsize=8)  # a command reads its session's stored tariff more than once; a Tariff is not changed
 def parse(text: str, origin: str = "<tariff>") -> Tariff:
     """A tariff from its TOML text (as stored with a session, or a user's file)."""
     data, extended = _resolve(_toml(text, origin), origin, None)
