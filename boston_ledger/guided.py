@@ -34,10 +34,16 @@ def ask(question: str, parse: Callable[[str], object], default: str | None = Non
 
 
 def confirm(question: str) -> bool:
-    """Yes or no, yes by default."""
-    import typer
+    """Yes or no, yes by default; y/yes/n/no, and in Russian д/да/н/нет too."""
+    def parse(answer: str) -> bool:
+        word = answer.casefold()
+        if word in ("", "y", "yes", "д", "да"):
+            return True
+        if word in ("n", "no", "н", "нет"):
+            return False
+        raise LedgerError(_("answer y or n"))
 
-    return typer.confirm(question, default=True)
+    return ask(question + " " + _("[Y/n]"), parse)  # type: ignore[return-value]
 
 
 def choose(session: Session, question: str, optional: bool = False) -> str | None:

@@ -123,6 +123,8 @@ MESSAGES: dict[str, str] = {
     "scores as written on the sheet:": "очки, как они записаны на листе:",
     "Deal {number} recorded.": "Сдача {number} записана.",
     "Record this deal?": "Записать эту сдачу?",
+    "[Y/n]": "[Д/н]",
+    "answer y or n": "ответьте д или н",
     "Nothing recorded.": "Ничего не записано.",
     "No boston claimed. If somebody held it, `boston-ledger undo` and enter the deal again with --boston NAME.":
         "Бостон никто не назвал. Если он у кого-то был, сделайте `boston-ledger undo` и введите сдачу заново "

@@ -47,3 +47,18 @@ def test_without_a_terminal_nothing_is_asked(tmp_path: Path) -> None:
         done = subprocess.run(["boston-ledger", *args], env=env, input="", capture_output=True, text=True,
                               timeout=30)
         assert done.returncode == 2 and done.stderr.count("\n") == 1 and "?" not in done.stdout, args
+
+
+def test_a_whole_deal_asked_for_in_russian(cli) -> None:
+    cli("new", "Анна", "Борис", "Вера", "Глеб")
+    answers = "прикуп\n2\n4\n5\n4\n3\nнет\n"  # then "нет": nothing is recorded
+    result = CliRunner().invoke(app, ["--lang", "ru", "deal"], input=answers, env=GUIDED)
+    assert result.exit_code == 0, result.output
+    for question in ("Контракт (младшая, старшая, соло", "1) Анна  2) Борис  3) Вера  4) Глеб", "Играющий",
+                     "Партнёр (Enter — ни у кого)", "Сколько взяток взял(а) Борис", "Сколько взяток взял(а) Глеб",
+                     "У кого был бостон", "Записать эту сдачу? [Д/н]", "консоляция", "Ничего не записано."):
+        assert question in result.output, question
+    assert cli.json("status")["deals"] == 0
+    result = CliRunner().invoke(app, ["--lang", "ru", "deal"], input="пас\nможет\nд\n", env=GUIDED)
+    assert "ответьте д или н" in result.output and "Сдача 1 записана." in result.output
+    assert cli.json("status")["basket"] == 80
