@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
 from .errors import LedgerError
-from .i18n import _, contract_names
+from .i18n import _, contract_name, contract_names, rank_name
 from .tariff import PASS, Contract, Schedule, Tariff
 
 BASKET = None  # the party that is the pool in the middle of the table
@@ -133,38 +133,38 @@ def validate(tariff: Tariff, deal: Deal) -> None:
         return
     contract = tariff.contracts.get(deal.contract)
     if contract is None:
-        raise DealError(_("the {name} tariff has no contract {contract!r}; it has {names} and pass", name=tariff.name, contract=deal.contract, names=contract_names(tariff)))
+        raise DealError(_("the {name} tariff has no contract {contract!r}; it has {names} and pass", name=tariff.name, contract=contract_name(tariff, deal.contract), names=contract_names(tariff)))
     if deal.declarer is None:
-        raise DealError(_("{contract} needs --declarer NAME", contract=deal.contract))
+        raise DealError(_("{contract} needs --declarer NAME", contract=contract_name(tariff, deal.contract)))
     if deal.partner is not None:
         if deal.partner == deal.declarer:
             raise DealError(_("the partner cannot be the declarer; name another player or drop --partner"))
         if contract.with_partner is None:
-            raise DealError(_("{contract} is played alone; drop --partner", contract=deal.contract))
+            raise DealError(_("{contract} is played alone; drop --partner", contract=contract_name(tariff, deal.contract)))
         if deal.partner_tricks is None:
             raise DealError(_("a deal with a partner needs --partner-tricks N (the partner's own tricks)"))
     else:
         if contract.alone is None:
-            raise DealError(_("{contract} is played with a partner; add --partner NAME", contract=deal.contract))
+            raise DealError(_("{contract} is played with a partner; add --partner NAME", contract=contract_name(tariff, deal.contract)))
         if deal.partner_tricks is not None:
             raise DealError(_("--partner-tricks needs --partner NAME; drop it when the declarer plays alone"))
     if deal.tricks is None:
-        raise DealError(_("{contract} needs --tricks N (the declarer's own tricks)", contract=deal.contract))
+        raise DealError(_("{contract} needs --tricks N (the declarer's own tricks)", contract=contract_name(tariff, deal.contract)))
     for what, t in (("--tricks", deal.tricks), ("--partner-tricks", deal.partner_tricks)):
         if t is not None and not 0 <= t <= tariff.tricks:
             raise DealError(_("{what} must be a whole number from 0 to {tricks}, not {t}", what=what, tricks=tariff.tricks, t=t))
     if (deal.tricks or 0) + (deal.partner_tricks or 0) > tariff.tricks:
         raise DealError(_("declarer and partner took {tricks} + {partner_tricks} tricks, more than the {deal_tricks} of a deal", tricks=deal.tricks, partner_tricks=deal.partner_tricks, deal_tricks=tariff.tricks))
     if deal.rank is not None and deal.rank not in contract.ranks:
-        allowed = ", ".join(contract.ranks)
-        raise DealError(_("{contract} has no rank {rank!r}; it is played as {allowed}", contract=deal.contract,
+        allowed = ", ".join(rank_name(tariff, r) for r in contract.ranks)
+        raise DealError(_("{contract} has no rank {rank!r}; it is played as {allowed}", contract=contract_name(tariff, deal.contract),
                           rank=deal.rank, allowed=allowed) if allowed else
                         _("{contract} has no rank {rank!r}; it is played without a rank; drop --rank",
-                          contract=deal.contract, rank=deal.rank))
+                          contract=contract_name(tariff, deal.contract), rank=deal.rank))
     if deal.rank is None and contract.ranks and contract.default_rank is None:
-        raise DealError(_("{contract} needs --rank ({names})", contract=deal.contract, names=', '.join(contract.ranks)))
+        raise DealError(_("{contract} needs --rank ({names})", contract=contract_name(tariff, deal.contract), names=", ".join(rank_name(tariff, r) for r in contract.ranks)))
     if deal.boston is not None and "holder" not in (contract.boston_made, contract.boston_failed):
-        raise DealError(_("{contract} is played without boston; drop --boston", contract=deal.contract))
+        raise DealError(_("{contract} is played without boston; drop --boston", contract=contract_name(tariff, deal.contract)))
 
 
 def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,

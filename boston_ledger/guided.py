@@ -8,7 +8,7 @@ import sys
 from typing import Callable
 
 from .errors import LedgerError
-from .i18n import _, contract_name
+from .i18n import _, contract_name, rank_name
 from .storage import Session
 from .tariff import PASS
 
@@ -89,12 +89,15 @@ def fill(session: Session, values: dict) -> dict:
     elif values["partner"] is None and c.alone is None:
         values["partner"] = choose(session, _("Partner"))
     if values["rank"] is None and len(c.ranks) > 1:
+        ranks = ", ".join(rank_name(t, r) for r in c.ranks)
+
         def rank(answer: str) -> str:
             if t.rank_key(answer) is None:
-                raise LedgerError(_("choose one of {choices}", choices=", ".join(c.ranks)))
+                raise LedgerError(_("choose one of {choices}", choices=ranks))
             return answer
 
-        values["rank"] = ask(_("Rank ({choices})", choices=", ".join(c.ranks)), rank, default=c.default_rank)
+        values["rank"] = ask(_("Rank ({choices})", choices=ranks), rank,
+                             default=rank_name(t, c.default_rank) if c.default_rank else None)
 
     def tricks(answer: str) -> str:
         if not answer.isdigit() or not 0 <= int(answer) <= t.tricks:

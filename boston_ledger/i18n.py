@@ -66,14 +66,23 @@ def _(text: str, /, **values: object) -> str:
     return text.format(**values) if values else text
 
 
-def contract_name(tariff: object, key: str) -> str:
-    """A contract's name to show: its key, or in Russian the tariff file's first Russian name for it."""
+def _named(entry: object, key: str) -> str:
+    """An entry's key, or in Russian the first Russian of its names in the tariff file."""
     if _language == "ru":
-        contract = getattr(tariff, "contracts", {}).get(key)
-        for name in (contract.names if contract is not None else ()):
+        for name in getattr(entry, "names", ()):
             if any("а" <= ch.lower() <= "я" or ch in "ёЁ" for ch in name):
                 return name
     return key
+
+
+def contract_name(tariff: object, key: str) -> str:
+    """A contract's name to show: its key, or in Russian the tariff file's first Russian name for it."""
+    return _named(getattr(tariff, "contracts", {}).get(key), key)
+
+
+def rank_name(tariff: object, key: str) -> str:
+    """A suit rank's name to show (junior, senior; first, second, third), as contract_name()."""
+    return _named(getattr(tariff, "ranks", {}).get(key), key)
 
 
 def contract_names(tariff: object) -> str:

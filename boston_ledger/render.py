@@ -13,7 +13,7 @@ from . import engine
 from .engine import BASKET, REASONS, Deal, Outcome, Position, State, Transfer
 from .storage import Session
 from .tariff import PASS, Schedule, Tariff
-from .i18n import N_, _, contract_name, plural
+from .i18n import N_, _, contract_name, plural, rank_name
 
 REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the current language
     "stake": N_("stake"),
@@ -39,11 +39,6 @@ def reason(key: str) -> str:
     return _(REASON_LABELS[key]) if key in REASON_LABELS else key
 
 
-def rank_name(rank: str) -> str:
-    return _(rank) if rank in RANKS else rank
-
-
-RANKS = (N_("junior"), N_("senior"), N_("first"), N_("second"), N_("third"))
 
 
 def basket_word() -> str:
@@ -73,7 +68,7 @@ def describe(session: Session, deal: Deal, boston: bool = True) -> str:
     rank = deal.rank
     if rank is None and contract is not None and len(contract.ranks) > 1:
         rank = contract.ranks[0]
-    head = contract_name(session.tariff, deal.contract) + (f" {rank_name(rank)}" if rank and rank != deal.contract else "")
+    head = contract_name(session.tariff, deal.contract) + (f" {rank_name(session.tariff, rank)}" if rank and rank != deal.contract else "")
     who = f"{name[deal.declarer]} {deal.tricks}"
     if deal.partner is not None:
         who += f" + {name[deal.partner]} {deal.partner_tricks}"
@@ -331,7 +326,7 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
                 continue
             for rank in contract.ranks or [None]:
                 factor = t.ranks[rank].multiplier if rank else 1
-                label = contract_name(t, key) + (f" ({rank_name(rank)})" if rank and rank != key else "")
+                label = contract_name(t, key) + (f" ({rank_name(t, rank)})" if rank and rank != key else "")
                 if contract.with_partner is not None and contract.alone is not None:
                     label += f", {way}"
                 basket = _(FAILED_BASKET[schedule.failed_basket])

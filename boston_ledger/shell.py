@@ -13,7 +13,7 @@ from typing import Any, Callable
 from . import ledger, storage
 from .engine import Deal
 from .errors import LedgerError
-from .i18n import _, contract_names, language
+from .i18n import _, contract_names, language, rank_name
 
 PROG = "boston-ledger"
 
@@ -142,7 +142,7 @@ def deal_of(session: storage.Session, contract: str, declarer: str | None, partn
     if rank is not None:
         rank_key = t.rank_key(rank)
         if rank_key is None:
-            raise LedgerError(_("--rank must be one of {choices}, not {rank!r}", choices=", ".join(t.ranks),
+            raise LedgerError(_("--rank must be one of {choices}, not {rank!r}", choices=", ".join(rank_name(t, r) for r in t.ranks),
                                 rank=rank))
 
     def seat(name: str | None, option: str) -> int | None:
