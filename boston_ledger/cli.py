@@ -27,8 +27,9 @@ class _Group(TyperGroup):
              standalone_mode: bool = True, **extra: Any) -> Any:
         words = list(sys.argv[1:] if args is None else args)
         if "_BOSTON_LEDGER_COMPLETE" not in os.environ:
+            set_language(from_locale())  # an error in --lang itself is worded by the locale
             lang, words = take_lang(words)
-            set_language(lang or from_locale())
+            set_language(lang or language())
             speak_help(self)
         guarded(lambda: super(_Group, self).main(args=words, prog_name=PROG, complete_var=complete_var,
                                                  standalone_mode=False, **extra),

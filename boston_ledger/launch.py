@@ -56,8 +56,10 @@ def main() -> None:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     if "_BOSTON_LEDGER_COMPLETE" not in os.environ:
+        set_language(from_locale())  # an error in --lang itself is worded by the locale
         lang, args = take_lang(sys.argv[1:])
-        set_language(lang or from_locale())
+        if lang:
+            set_language(lang)
         values = quick_values(args)
         if values is not None:
             from . import shell

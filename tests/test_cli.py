@@ -183,6 +183,9 @@ FAST_CASES = [
     ("deal", "junior", "--declarer", "Zed", "--tricks", "5"), ("deal", "junior", "--bogus"),
     ("deal", "junior", "--tricks"), ("deal",), ("deal", "pass", "extra"), ("status", "--json", "--db"),
     ("deal", "solo", "--declarer", "Anna", "--tricks", "14"), ("deal", "--help"),
+    ("--lang", "ru", "deal", "младшая", "--declarer", "Vera", "--tricks", "6"), ("status", "--lang=ru"),
+    ("--lang", "ru", "deal", "junior", "--declarer", "Zed", "--tricks", "5"), ("deal", "x", "--lang", "ru"),
+    ("--lang", "de", "status"),
 ]
 
 
