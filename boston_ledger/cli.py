@@ -44,14 +44,20 @@ def speak_help(group: Any) -> None:
         setattr(rich_utils, name, _(english))
     if language() != "ru":
         return
-    from .ru import HELP
+    from .ru import HELP, METAVARS
 
     def walk(command: Any, path: str) -> None:
         if command.help:
             command.help = HELP.get(path, command.help)
+        command.options_metavar = METAVARS["[OPTIONS]"]
+        if hasattr(command, "subcommand_metavar"):
+            command.subcommand_metavar = METAVARS["COMMAND [ARGS]..."]
         for p in command.params:
             if getattr(p, "help", None):
                 p.help = HELP.get(f"{path} {p.name}".strip(), HELP.get(f"* {p.name}", p.help))
+            if p.param_type_name == "argument" or p.metavar:
+                word = p.metavar or p.name.upper()
+                p.metavar = METAVARS.get(word, word)
         for name, sub in getattr(command, "commands", {}).items():
             walk(sub, f"{path} {name}".strip())
 
@@ -504,20 +510,21 @@ def stats(
                       rate, str(e["net_chips"]), money, win, loss)
     out.print(table)
     from . import render
-    from .tariff import load
+    from .tariff import load, shipped
 
-    classic = load("classic")  # the names of its contracts serve every tariff's in Russian
+    tariffs = [load(name) for name in shipped()]  # a contract is named as the first shipped tariff names it
+    named = {key: render.contract_name(t, key) for t in reversed(tariffs) for key in t.contracts}
     kinds = Table(title=_("contracts declared (made)"), title_justify="left")
     kinds.add_column(_("player"))
     kinds.add_column(_("contracts"))
     for name, e in data["players"].items():
-        kinds.add_row(name, ", ".join(f"{render.contract_name(classic, k)} {v['declared']} ({v['made']})"
+        kinds.add_row(name, ", ".join(f"{named.get(k, k)} {v['declared']} ({v['made']})"
                                       for k, v in e["declared"].items()))
     out.print(kinds)
     for label in ("best_partnership", "worst_partnership"):
         p = data[label]
         if p:
-            values = dict(names=" & ".join(p["players"]), made=p["made"], deals=p["deals"], rate=p["success_rate"])
+            values = dict(names=_(" & ").join(p["players"]), made=p["made"], deals=p["deals"], rate=p["success_rate"])
             out.print(_("most successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values)
                       if label.startswith("best") else
                       _("least successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values))
@@ -592,9 +599,9 @@ def group_ledger(db: DbOption = None, as_json: JsonOption = False) -> None:
 
 @app.command()
 def paid(
-    payer: Annotated[str, typer.Argument(metavar="FROM")],
-    payee: Annotated[str, typer.Argument(metavar="TO")],
-    amount: Annotated[str, typer.Argument(metavar="AMOUNT")],
+    payer: Annotated[str, typer.Argument(metavar="FROM", help="The one who pays.")],
+    payee: Annotated[str, typer.Argument(metavar="TO", help="The one who is paid.")],
+    amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="The money paid, e.g. 4.00.")],
     currency: Annotated[Optional[str], typer.Option(
         "--currency", help="The currency of the sessions it pays off [default: the only one they use].")] = None,
     db: DbOption = None,

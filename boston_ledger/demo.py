@@ -10,9 +10,9 @@ from rich.console import Console
 from rich.text import Text
 
 from . import ledger, render, storage
-from .i18n import N_, _
+from .i18n import N_, _, contract_name, rank_name
 from .engine import Deal
-from .tariff import load
+from .tariff import Tariff, load
 
 PLAYERS = [N_("Anna"), N_("Boris"), N_("Vera"), N_("Gleb")]  # in Russian: Анна, Борис, Вера, Глеб
 A, B, V, G = range(4)
@@ -85,7 +85,7 @@ def _play(console: Console, conn, kept: Path | None) -> None:
     console.print(_("Each line is what one player would type; notable deals show what moved and why.") + "\n")
     for deal, note in SCRIPT:
         session, entered = ledger.enter_deal(conn, deal)
-        command = _command(session.players, deal)
+        command = _command(session.players, deal, session.tariff)
         for banner in render.banners(session.tariff, entered.position):
             console.print(banner, style="bold yellow")
         if note:
@@ -116,13 +116,14 @@ def _play(console: Console, conn, kept: Path | None) -> None:
                               "`boston-ledger new Anna Boris Vera Gleb --chip-value 0.10`."))
 
 
-def _command(players: list[str] | tuple[str, ...], deal: Deal) -> str:
-    """The command a player would have typed for this deal."""
-    words = ["boston-ledger", "deal", deal.contract]
+def _command(players: list[str] | tuple[str, ...], deal: Deal, tariff: Tariff) -> str:
+    """The command a player would have typed for this deal (contracts and ranks in the output's language)."""
+    contract = _("pass") if deal.contract == "pass" else contract_name(tariff, deal.contract)
+    words = ["boston-ledger", "deal", contract]
     name = lambda seat: None if seat is None else players[seat]  # noqa: E731
     for flag, value in (("--declarer", name(deal.declarer)), ("--partner", name(deal.partner)),
                         ("--tricks", deal.tricks), ("--partner-tricks", deal.partner_tricks),
-                        ("--rank", deal.rank), ("--boston", name(deal.boston))):
+                        ("--rank", deal.rank and rank_name(tariff, deal.rank)), ("--boston", name(deal.boston))):
         if value is not None:
             words += [flag, str(value)]
     return " ".join(words)

@@ -158,9 +158,9 @@ def validate(tariff: Tariff, deal: Deal) -> None:
     if deal.rank is not None and deal.rank not in contract.ranks:
         allowed = ", ".join(rank_name(tariff, r) for r in contract.ranks)
         raise DealError(_("{contract} has no rank {rank!r}; it is played as {allowed}", contract=contract_name(tariff, deal.contract),
-                          rank=deal.rank, allowed=allowed) if allowed else
+                          rank=rank_name(tariff, deal.rank), allowed=allowed) if allowed else
                         _("{contract} has no rank {rank!r}; it is played without a rank; drop --rank",
-                          contract=contract_name(tariff, deal.contract), rank=deal.rank))
+                          contract=contract_name(tariff, deal.contract), rank=rank_name(tariff, deal.rank)))
     if deal.rank is None and contract.ranks and contract.default_rank is None:
         raise DealError(_("{contract} needs --rank ({names})", contract=contract_name(tariff, deal.contract), names=", ".join(rank_name(tariff, r) for r in contract.ranks)))
     if deal.boston is not None and "holder" not in (contract.boston_made, contract.boston_failed):

@@ -46,8 +46,8 @@ def confirm(question: str) -> bool:
     return ask(question + " " + _("[Y/n]"), parse)  # type: ignore[return-value]
 
 
-def choose(session: Session, question: str, optional: bool = False) -> str | None:
-    """A player, by number or name (Enter for none when optional)."""
+def choose(session: Session, question: str, optional: bool = False, besides: str | None = None) -> str | None:
+    """A player, by number or name (Enter for none when optional), other than `besides`."""
     players = list(session.players)
     menu = "  ".join(f"{i}) {name}" for i, name in enumerate(players, 1))
 
@@ -61,8 +61,14 @@ def choose(session: Session, question: str, optional: bool = False) -> str | Non
             return players[folded.index(answer.casefold())]
         raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players), names=", ".join(players)))
 
+    def other(answer: str) -> str | None:
+        chosen = parse(answer)
+        if chosen is not None and besides is not None and chosen.casefold() == besides.casefold():
+            raise LedgerError(_("{name} is the declarer; choose the partner among the others", name=chosen))
+        return chosen
+
     print(menu)
-    return ask(question + (_(" (Enter for nobody)") if optional else ""), parse)  # type: ignore[return-value]
+    return ask(question + (_(" (Enter for nobody)") if optional else ""), other)  # type: ignore[return-value]
 
 
 def fill(session: Session, values: dict) -> dict:
@@ -85,9 +91,9 @@ def fill(session: Session, values: dict) -> dict:
         values["declarer"] = choose(session, _("Declarer"))
     if values["partner"] is None and c.with_partner is not None and c.alone is not None \
             and values["partner_tricks"] is None:
-        values["partner"] = choose(session, _("Partner"), optional=True)
+        values["partner"] = choose(session, _("Partner"), optional=True, besides=values["declarer"])
     elif values["partner"] is None and c.alone is None:
-        values["partner"] = choose(session, _("Partner"))
+        values["partner"] = choose(session, _("Partner"), besides=values["declarer"])
     if values["rank"] is None and len(c.ranks) > 1:
         ranks = ", ".join(rank_name(t, r) for r in c.ranks)
 

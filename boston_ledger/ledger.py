@@ -394,7 +394,7 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str,
     only currency they use)."""
     cents = money_amount(amount)
     with storage.writing(conn):
-        who, whom = person(conn, payer, "FROM"), person(conn, payee, "TO")
+        who, whom = person(conn, payer, _("FROM")), person(conn, payee, _("TO"))
         if who == whom:
             raise LedgerError(_("FROM and TO are the same person; a payment goes from one to another"))
         used = sorted({s.currency for s in storage.sessions(conn) if s.settled})

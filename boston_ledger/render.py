@@ -120,9 +120,9 @@ def deal_table(session: Session, number: int, pos: Position, deal: Deal, outcome
                after: State, sheet: Sequence[int] | None = None) -> Group:
     """What moved and why in one deal, then everyone's balance (or, on points, the score sheet)."""
     n = len(session.players)
-    place = where(pos) if len(session.tariff.tours) > 1 else \
-        _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
-    heading = Text(_("Deal {number}", number=number) + (" · " + place if place else "")
+    place = " · " + where(pos) if len(session.tariff.tours) > 1 else \
+        " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
+    heading = Text(_("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
     heading.append(describe(session, deal) + (f" — {result_word(outcome)}" if outcome.made is not None else ""),
                    style="not bold")

@@ -31,8 +31,8 @@ MESSAGES: dict[str, str] = {
     "pass": "пас",
     ", boston {name}": ", бостон: {name}",
     "alone": "в одиночку",
-    "made": "выиграна",
-    "failed": "проиграна",
+    "made": "выигрыш",
+    "failed": "проигрыш",
     "why": "за что",
     "this deal": "эта сдача",
     "balance": "итог",
@@ -45,7 +45,7 @@ MESSAGES: dict[str, str] = {
     "when": "когда",
     "reason": "причина",
     "was": "было",
-    "now": "стало",
+    "now": "сейчас",
     "before": "до",
     "after": "после",
     "change": "изменение",
@@ -97,14 +97,14 @@ MESSAGES: dict[str, str] = {
     "double tour ×{multiplier}": "двойной тур ×{multiplier}",
     "simple tour": "простой тур",
     "★ The double tours begin: every payment between players is ×{multiplier} until the partie ends.":
-        "★ Начинаются двойные туры: до конца партии всякая плата между игроками ×{multiplier}.",
+        "★ Начинаются двойные туры: до конца партии все платежи между игроками ×{multiplier}.",
     "★ Partie {partie} ends with this deal; the next deal opens partie {next}.":
         "★ Этой сдачей кончается партия {partie}; следующая сдача открывает партию {next}.",
     "session {id}": "вечер {id}",
     "Session {id}": "Вечер {id}",
     "tariff {name}": "тариф {name}",
-    " with {conditions}": " с условиями {conditions}",
-    ", with {conditions}": ", с условиями {conditions}",
+    " with {conditions}": " (условия: {conditions})",
+    ", with {conditions}": " (условия: {conditions})",
     " instead of {tariff}": " вместо {tariff}",
     "{n} deal played|{n} deals played": "сыграна {n} сдача|сыграны {n} сдачи|сыграно {n} сдач",
     "next: deal {number}": "далее: сдача {number}",
@@ -137,16 +137,15 @@ MESSAGES: dict[str, str] = {
     "deals {first}–{last} of {total}; `{prog} history --all` shows every deal":
         "сдачи {first}–{last} из {total}; `{prog} history --all` покажет все",
     "{n} deal taken back with undo (kept on record).|{n} deals taken back with undo (kept on record).":
-        "{n} сдача взята назад (запись сохранена).|{n} сдачи взяты назад (записи сохранены)."
-        "|{n} сдач взято назад (записи сохранены).",
+        "{n} сдача отменена (запись сохранена).|{n} сдачи отменены (записи сохранены).|{n} сдач отменено (записи сохранены).",
     "Deal {number} ({deal}) taken back; it stays on record as undone.":
-        "Сдача {number} ({deal}) взята назад; запись о ней сохранена как отменённая.",
+        "Сдача {number} ({deal}) отменена; запись о ней сохранена.",
     "Session {id} was already settled; here is its settlement.": "Вечер {id} уже рассчитан; вот его расчёт.",
     "The basket's {chips} chips are shared equally.": "Фишки корзины ({chips}) делятся поровну.",
     "Settlement of session {id} (one chip = {value})": "Расчёт вечера {id} (одна фишка = {value})",
     "Settlement of session {id} (one point = {value})": "Расчёт вечера {id} (одно очко = {value})",
     "nobody owes anybody anything": "никто никому ничего не должен",
-    "{payer} pays {payee} {amount}": "{payer} платит {amount}, получает {payee}",
+    "{payer} pays {payee} {amount}": "платит {payer}, получает {payee}: {amount}",
     "Session {id} reopened; its earlier settlement stays on record. Correct it with `{prog} edit N ...`, "
     "then settle it again.":
         "Вечер {id} открыт снова; прежний расчёт сохранён. Исправьте сдачи командой `{prog} edit N ...` "
@@ -157,14 +156,14 @@ MESSAGES: dict[str, str] = {
         "самая удачная пара: {names}, выиграно {made} из {deals} ({rate:.0%})",
     "least successful partnership: {names}, {made} of {deals} made ({rate:.0%})":
         "самая неудачная пара: {names}, выиграно {made} из {deals} ({rate:.0%})",
-    "running balance over {count} deals (scale {low} .. {high})": "итог по ходу {count} сдач (шкала {low} .. {high})",
+    "running balance over {count} deals (scale {low} .. {high})": "итог по ходу вечера (сдач: {count}; шкала {low} .. {high})",
     "wrote {path}": "записан {path}",
     "cannot write {path}: {error}": "не удаётся записать {path}: {error}",
     "No settled session yet: nobody owes anybody anything.":
         "Ни один вечер ещё не рассчитан: никто никому ничего не должен.",
-    "Recorded: {payer} paid {payee} {amount}.": "Записано: {payer} заплатил(а) {amount}, получил(а) {payee}.",
+    "Recorded: {payer} paid {payee} {amount}.": "Записан платёж: {payer} → {payee}, {amount}.",
     "say what to replay it under: --tariff NAME and/or --condition NAME":
-        "скажите, по чему пересчитать: --tariff ИМЯ и/или --condition ИМЯ",
+        "скажите, по какому тарифу или с какими условиями пересчитать: --tariff ИМЯ и/или --condition ИМЯ",
     "Session {id} under {tariff}": "Вечер {id} по тарифу {tariff}",
     "source: {source}": "источник: {source}",
     "conditions: {names}": "условия: {names}",
@@ -174,7 +173,7 @@ MESSAGES: dict[str, str] = {
         "записан {path}: поправьте его, проверьте командой `{prog} tariffs check {path}`, играйте по нему: "
         "`{prog} new ... --tariff {path}`",
     "a correction needs --reason TEXT: say why the deal is changed":
-        "исправлению нужна --reason ТЕКСТ: скажите, почему сдача меняется",
+        "для исправления нужен --reason ТЕКСТ: скажите, почему сдача меняется",
     # ---- tariff tables ----------------------------------------------------------------------
     "Chips each member of the declaring side receives from (+) or pays to (-) each opponent":
         "Фишки, которые каждый из играющих получает от каждого противника (+) или платит ему (-)",
@@ -197,16 +196,15 @@ MESSAGES: dict[str, str] = {
     " (on)": " (включено)",
     " (already so in this tariff)": " (в этом тарифе уже так)",
     "bar {bar}": "норма {bar}",
-    "each player": "каждого игрока",
-    "the dealer alone": "одного сдающего",
+    "each player": "от каждого игрока",
+    "the dealer alone": "только от сдающего",
     "{players} players; a score sheet of points: no basket, no stake, no boston; all pass scores nothing; "
     "settled by the pairwise differences of the scores":
         "игроков: {players}; запись очков на листе: ни корзины, ни ставки, ни бостона; когда все пасуют, "
         "никто ничего не записывает; расчёт по попарным разностям очков",
     "{players} players; stake {stake} from {payer} at the first deal and after the basket is won; all pass: "
     "the basket doubles; boston pays {boston} from each other player":
-        "игроков: {players}; ставка {stake} от {payer} в первой сдаче и после того, как корзина взята; когда "
-        "все пасуют, корзина удваивается; бостону платит {boston} каждый другой игрок",
+        "игроков: {players}; ставка {stake} {payer} в первой сдаче и после того, как корзина взята; когда все пасуют, корзина удваивается; за бостон его держателю платит {boston} каждый из остальных",
     " (×{times} in a slam)": " (×{times} при шлеме)",
     "remise: the dealer pays {chips} into the basket when the turned trump is an ace":
         "ремиз: сдающий кладёт {chips} в корзину, когда открытый козырь — туз",
@@ -214,10 +212,9 @@ MESSAGES: dict[str, str] = {
         "карт-бланш: {chips} от каждого другого игрока тому, кто объявил руку без фигур",
     "a partie is {tours} tours of {players} deals; tour multipliers {multipliers} "
     "(payments between players; the basket is never multiplied)":
-        "партия — {tours} туров по {players} сдачи; множители туров {multipliers} "
-        "(для плат между игроками; корзина не умножается никогда)",
+        "партия — {tours} туров по {players} сдачи; множители туров {multipliers} (для платежей между игроками; корзина не умножается никогда)",
     "a partie is {tours} tours of {players} deals; tour multipliers {multipliers} (payments between players)":
-        "партия — {tours} туров по {players} сдачи; множители туров {multipliers} (для плат между игроками)",
+        "партия — {tours} туров по {players} сдачи; множители туров {multipliers} (для платежей между игроками)",
     # ---- guided entry -----------------------------------------------------------------------
     "Contract ({choices})": "Контракт ({choices})",
     "Declarer": "Играющий",
@@ -225,11 +222,15 @@ MESSAGES: dict[str, str] = {
     "Rank ({choices})": "Масть ({choices})",
     "Tricks taken by {name}": "Сколько взяток взял(а) {name}",
     "Who held the boston": "У кого был бостон",
-    " (Enter for nobody)": " (Enter — ни у кого)",
+    " (Enter for nobody)": " (Enter — нет)",
     "choose 1 to {count} or a name ({names})": "выберите от 1 до {count} или имя ({names})",
     "a whole number from 0 to {high}": "целое число от 0 до {high}",
     "the {tariff} tariff has: {choices}": "в тарифе {tariff} есть: {choices}",
     "choose one of {choices}": "выберите одно из: {choices}",
+    "{name} is the declarer; choose the partner among the others": "{name} — сам играющий; партнёра выберите из других",
+    "FROM": "ОТ_КОГО",
+    "TO": "КОМУ",
+    " & ": " и ",
     # ---- errors -----------------------------------------------------------------------------
     "{prog}: error: {message}": "{prog}: ошибка: {message}",
     "{prog}: aborted": "{prog}: прервано",
@@ -240,7 +241,7 @@ MESSAGES: dict[str, str] = {
         "`{prog} status` покажет, что записано.",
     "the ledger database failed: {error}; nothing was recorded": "сбой базы записей: {error}; ничего не записано",
     "boston-ledger: error: --lang must be en or ru, not {value!r}":
-        "boston-ledger: ошибка: --lang бывает en или ru, а не {value!r}",
+        "boston-ledger: ошибка: --lang: нужно en или ru, а не {value!r}",
     "no such option: {name}": "нет такого параметра: {name}",
     "; did you mean {hint}?": "; может быть, {hint}?",
     "missing option {name}": "не хватает параметра {name}",
@@ -252,13 +253,13 @@ MESSAGES: dict[str, str] = {
     "a command is missing": "не указана команда",
     "invalid value for {name}: {hint}": "неверное значение {name}: {hint}",
     "{option} must be a whole number from {low} to {high}, not {value}":
-        "{option} должно быть целым числом от {low} до {high}, а не {value}",
+        "{option}: нужно целое число от {low} до {high}, а не {value}",
     "the {tariff} tariff has no contract {contract!r}; use one of {choices} or pass":
         "в тарифе {tariff} нет контракта {contract!r}; возьмите один из: {choices} или пас",
-    "--rank must be one of {choices}, not {rank!r}": "--rank бывает одной из: {choices}, а не {rank!r}",
+    "--rank must be one of {choices}, not {rank!r}": "--rank: нужна одна из мастей ({choices}), а не {rank!r}",
     "deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`":
         "сдаче нужен КОНТРАКТ, например `boston-ledger deal младшая --declarer ИМЯ --tricks N`",
-    "--since must be a date such as 2026-01-31, not {clip}": "--since должно быть датой вида 2026-01-31, а не {clip}",
+    "--since must be a date such as 2026-01-31, not {clip}": "--since: нужна дата вида 2026-01-31, а не {clip}",
     # engine
     "--ace-turned counts only with the remise condition, which this session does not play; drop it":
         "--ace-turned имеет смысл только при условии ремиза, а этот вечер играется без него; уберите его",
@@ -268,41 +269,40 @@ MESSAGES: dict[str, str] = {
     "the {name} tariff has no contract {contract!r}; it has {names} and pass":
         "в тарифе {name} нет контракта {contract!r}; в нём есть {names} и пас",
     "{contract} needs --declarer NAME": "{contract}: нужен --declarer ИМЯ",
-    "{contract} needs --tricks N (the declarer's own tricks)": "{contract}: нужно --tricks N (взятки самого играющего)",
+    "{contract} needs --tricks N (the declarer's own tricks)": "{contract}: нужен --tricks N (взятки самого играющего)",
     "declarer and partner took {tricks} + {partner_tricks} tricks, more than the {deal_tricks} of a deal":
         "играющий и партнёр взяли {tricks} + {partner_tricks} взяток, больше, чем {deal_tricks} в сдаче",
-    "{contract} needs --rank ({names})": "{contract}: нужна --rank ({names})",
+    "{contract} needs --rank ({names})": "{contract}: нужен --rank ({names})",
     "{contract} is played without boston; drop --boston": "{contract} играется без бостона; уберите --boston",
     "{what} seat {seat} is not at this table of {n}": "{what}: места {seat} нет за этим столом на {n}",
     "an all-pass is not played, so it takes no {extra}; drop it":
-        "когда все пасуют, никто не играет, поэтому {extra} не нужно; уберите его",
+        "когда все пасуют, никто не играет: {extra} не нужен, уберите его",
     "the partner cannot be the declarer; name another player or drop --partner":
         "партнёр не может быть самим играющим; назовите другого игрока или уберите --partner",
     "{contract} is played alone; drop --partner": "{contract} играется в одиночку; уберите --partner",
     "a deal with a partner needs --partner-tricks N (the partner's own tricks)":
-        "сдаче с партнёром нужно --partner-tricks N (взятки самого партнёра)",
+        "при игре с партнёром нужен --partner-tricks N (взятки самого партнёра)",
     "{contract} is played with a partner; add --partner NAME": "{contract} играется с партнёром; добавьте --partner ИМЯ",
     "--partner-tricks needs --partner NAME; drop it when the declarer plays alone":
         "--partner-tricks требует --partner ИМЯ; уберите его, когда играющий играет один",
     "{what} must be a whole number from 0 to {tricks}, not {t}":
-        "{what} должно быть целым числом от 0 до {tricks}, а не {t}",
+        "{what}: нужно целое число от 0 до {tricks}, а не {t}",
     "{contract} has no rank {rank!r}; it is played as {allowed}":
-        "у {contract} нет масти {rank!r}; он играется как {allowed}",
+        "контракт {contract} не играется в масти {rank!r}; его масть — {allowed}",
     "{contract} has no rank {rank!r}; it is played without a rank; drop --rank":
-        "у {contract} нет масти {rank!r}; он играется без масти; уберите --rank",
+        "контракт {contract} играется без масти ({rank!r} не нужна); уберите --rank",
     # ledger
     "{what}: no player {clip} in this session; the players are {names}":
         "{what}: игрока {clip} в этом вечере нет; играют {names}",
     "--chip-value must be a positive decimal amount such as 0.10, from {low} to {high} with at most six "
     "decimals, not {clip}":
-        "--chip-value должно быть положительной десятичной суммой вроде 0.10, от {low} до {high}, не более "
-        "шести знаков после точки, а не {clip}",
+        "--chip-value: нужна положительная десятичная сумма вроде 0.10, от {low} до {high}, не более шести знаков после точки, а не {clip}",
     "--currency must be a short code such as EUR or RUB, not {text!r}":
-        "--currency должно быть коротким кодом вроде EUR или RUB, а не {text!r}",
+        "--currency: нужен короткий код вроде EUR или RUB, а не {text!r}",
     "the {name} tariff is for {players} players; name {players} in seat order, not {count}":
         "тариф {name} рассчитан на {players} игроков; назовите {players} в порядке мест, а не {count}",
     "--name must be plain printable text of 1 to 80 characters, not {clip}":
-        "--name должно быть простым текстом от 1 до 80 знаков, а не {clip}",
+        "--name: нужен простой текст от 1 до 80 знаков, а не {clip}",
     "session {id} is settled and takes no more deals; start another with `boston-ledger new`":
         "вечер {id} рассчитан, сдач больше не принимает; начните новый командой `boston-ledger new`",
     "the {agreed_deals} agreed deals of session {id} are played; settle it with `boston-ledger settle`":
@@ -314,7 +314,7 @@ MESSAGES: dict[str, str] = {
         "записанное состояние {stored} расходится с расчётом {expected}",
     "internal error, nothing recorded: {problem}": "внутренняя ошибка, ничего не записано: {problem}",
     "a correction needs --reason TEXT: say in plain words (at most 500 characters) why the deal is changed":
-        "исправлению нужна --reason ТЕКСТ: скажите простыми словами (не больше 500 знаков), почему сдача меняется",
+        "для исправления нужен --reason ТЕКСТ: скажите простыми словами (не больше 500 знаков), почему сдача меняется",
     "AMOUNT must be a positive amount of money with at most two decimals, such as 12.30, not {clip}":
         "СУММА должна быть положительной, не более двух знаков после точки, например 12.30, а не {clip}",
     "{what}: nobody called {clip} has played in this ledger": "{what}: никто по имени {clip} в этой книге не играл",
@@ -328,7 +328,7 @@ MESSAGES: dict[str, str] = {
     "{name!r} is the word for the pool in the middle; give the player another name":
         "{name!r} — так называется общий банк посередине стола; дайте игроку другое имя",
     "{name!r} is named twice; every player needs a distinct name":
-        "{name!r} названо дважды; у каждого игрока должно быть своё имя",
+        "имя {name!r} названо дважды; у каждого игрока должно быть своё имя",
     "session {id} is settled; its deals can no longer be taken back":
         "вечер {id} рассчитан; его сдачи больше нельзя взять назад",
     "there is no deal to take back in this session": "в этом вечере нет сдачи, которую можно взять назад",
@@ -346,7 +346,7 @@ MESSAGES: dict[str, str] = {
         "в рассчитанных вечерах несколько валют ({shown}); укажите --currency КОД",
     "no settled session is in {value}; the currencies are {shown}":
         "ни один рассчитанный вечер не в {value}; валюты: {shown}",
-    "deal {number} cannot be scored under {name}: {e}": "сдачу {number} нельзя посчитать по тарифу {name}: {e}",
+    "deal {number} cannot be scored under {name}: {e}": "сдачу {number} нельзя пересчитать по тарифу {name}: {e}",
     # storage
     "{path} was written by a newer boston-ledger (schema {version}, this one knows {SCHEMA_VERSION}); "
     "upgrade boston-ledger to use it":
@@ -389,13 +389,13 @@ MESSAGES: dict[str, str] = {
     "Boris buys alone and takes 3 of his 5: he pays the three and the basket goes to them":
         "Борис покупает один и берёт 3 из своих 5: он платит троим, и корзина достаётся им",
     "A slam: the pair takes all 13 tricks and every payment doubles":
-        "Шлем: пара берёт все 13 взяток, и всякая плата удваивается",
+        "Шлем: пара берёт все 13 взяток, и все платежи удваиваются",
     "Anna takes 2 of her 5 and Gleb 4 of his 3: only Anna pays":
         "Анна берёт 2 из своих 5, а Глеб 4 из своих 3: платит одна Анна",
     "The double tours begin (tour 9 of 10): every payment between players doubles; the basket does not":
-        "Начинаются двойные туры (тур 9 из 10): всякая плата между игроками удваивается, корзина — нет",
+        "Начинаются двойные туры (тур 9 из 10): все платежи между игроками удваиваются, корзина — нет",
     "A misère failed in a double tour: payments and boston doubled":
-        "Мизер проигран в двойном туре: платы и бостон вдвойне",
+        "Мизер проигран в двойном туре: платежи и бостон вдвойне",
     "A classic Boston evening: {names} ({first} deals first), tariff {tariff}, one chip = 0.10.":
         "Классический вечер в бостон: {names} (первым сдаёт {first}), тариф {tariff}, одна фишка = 0.10.",
     "Each line is what one player would type; notable deals show what moved and why.":
@@ -423,7 +423,7 @@ MESSAGES: dict[str, str] = {
         ("with remise: the dealer pays 2 into the basket when the turned trump is an ace (deal --ace-turned)",
          "с ремизом: сдающий кладёт 2 в корзину, когда открытый козырь — туз (deal --ace-turned)"),
         ("with labet: a failed declarer fines himself the basket's content",
-         "с лабетом: проигравший играющий штрафует себя на содержимое корзины"),
+         "с лабетом: проигравший играющий кладёт в корзину столько, сколько в ней лежит"),
         ("solo (independance): a player alone wins the basket with 8 tricks",
          "соло (индепанданс): игрок в одиночку берёт корзину с 8 взятками"),
         ("petite misère ouverte: twelve cards open, one laid aside, no trick",
@@ -461,10 +461,18 @@ MESSAGES: dict[str, str] = {
     ]},
 }
 
-_DB = "Файл книги [по умолчанию: $BOSTON_LEDGER_DB, иначе ledger.db в каталоге программы]"
+_DB = "Файл книги [по умолчанию: $BOSTON_LEDGER_DB, иначе ledger.db в папке данных программы]"
 _JSON = "Вывести JSON для программ вместо таблиц."
 _CONTRACT = ("Контракт тарифа этого вечера (classic: младшая, старшая, соло, девять, мизер, большой-мизер, "
              "мизер-уверт, большой-мизер-уверт) или пас; английские имена тоже.")
+
+# The placeholders of help pages and usage lines
+METAVARS: dict[str, str] = {
+    "[OPTIONS]": "[ПАРАМЕТРЫ]", "COMMAND [ARGS]...": "КОМАНДА [АРГУМЕНТЫ]...", "NAME": "ИМЯ", "PATH": "ПУТЬ",
+    "NAME|PATH": "ИМЯ|ПУТЬ", "TEXT": "ТЕКСТ", "DATE": "ДАТА", "FILE": "ФАЙЛ", "DIR": "ПАПКА", "RANK": "МАСТЬ",
+    "ID": "НОМЕР", "FROM": "ОТ_КОГО", "TO": "КОМУ", "AMOUNT": "СУММА", "CONTRACT": "КОНТРАКТ",
+    "PLAYERS": "ИГРОКИ", "N": "N", "en|ru": "en|ru",
+}
 
 # Help texts by command path and parameter name; "* NAME" serves a parameter of every command.
 HELP: dict[str, str] = {
@@ -529,6 +537,9 @@ HELP: dict[str, str] = {
     "ledger": "Кто сколько должен или кому должны по всем рассчитанным вечерам за вычетом уплаченного, "
               "и наименьшее число платежей.\n\nПример: boston-ledger ledger",
     "paid": "Записать деньги, уплаченные одним другому; книга их зачтёт.\n\nПример: boston-ledger paid Вера Анна 4.00",
+    "paid payer": "Кто платит.",
+    "paid payee": "Кому платят.",
+    "paid amount": "Сколько заплачено, например 4.00.",
     "paid currency": "Валюта вечеров, за которые платят [по умолчанию: единственная, что в них есть].",
     "rescore": "Пересчитать записанный вечер по другому тарифу или условиям и показать разницу; ничего не "
                "меняется.\n\nПример: boston-ledger rescore 1 --tariff fontainebleau",

@@ -63,8 +63,8 @@ USAGE_ERRORS = [
     (r"Missing argument '(?P<name>[^']+)'\.?", "missing argument"),
     (r"Option '(?P<name>[^']+)' requires an argument\.?", "requires an argument"),
     (r"Option '(?P<name>[^']+)' does not take a value\.?", "takes no value"),
-    (r"Got unexpected extra arguments? \((?P<name>.*)\)", "extra arguments"),
-    (r"No such command '(?P<name>[^']+)'\.?", "no such command"),
+    (r"Got unexpected extra arguments?(?:\(s\))? \((?P<name>.*)\)", "extra arguments"),
+    (r"No such command '(?P<name>[^']+)'\.?(?: Did you mean '(?P<hint>[^']+)'\?)?", "no such command"),
     (r"Missing command\.?", "missing command"),
     (r"Invalid value for '(?P<name>[^']+)': (?P<hint>.*)", "invalid value"),
 ]
@@ -86,7 +86,8 @@ def usage_message(message: str) -> str:
             "requires an argument": lambda: _("option {name} needs a value", name=name),
             "takes no value": lambda: _("option {name} takes no value", name=name),
             "extra arguments": lambda: _("unexpected extra argument ({name})", name=name),
-            "no such command": lambda: _("no such command {name!r}", name=name),
+            "no such command": lambda: _("no such command {name!r}", name=name) + (
+                _("; did you mean {hint}?", hint=hint) if hint else ""),
             "missing command": lambda: _("a command is missing"),
             "invalid value": lambda: _("invalid value for {name}: {hint}", name=name, hint=hint),
         }[kind]()
