@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from . import engine
 from .engine import BASKET, Deal, Outcome, State, Transfer
@@ -457,24 +457,57 @@ def _kept(text: str | None) -> tuple:
         return ()
 
 
+# The columns of a deal as the players entered it, in the order of `_entry_deal`'s key.
+ENTRY = "d.contract, d.rank, d.declarer, d.partner, d.tricks, d.partner_tricks, d.boston, d.ace_turned, d.carte_blanche"
+MEMO = 1 << 14  # distinct entries remembered by a reader of a long session (then it starts afresh)
+
+
+def _entry_deal(session: Session) -> Callable[[tuple], Deal]:
+    """The Deal of an entry's columns (ENTRY, as stored), as `_deal_of` reads it.
+
+    A long session repeats the same entries: each distinct one is read once and its Deal (an
+    immutable value) shared. The columns are STRICT (text, integer or NULL), so equal keys are
+    the same values.
+    """
+    made: dict[tuple, Deal] = {}
+    seat = session.seat
+
+    def deal(key: tuple) -> Deal:
+        found = made.get(key)
+        if found is None:
+            contract, rank, declarer, partner, tricks, partner_tricks, boston, ace_turned, blank = key
+            found = Deal(contract=contract, declarer=seat(declarer), partner=seat(partner), tricks=tricks,
+                         partner_tricks=partner_tricks, rank=rank, boston=seat(boston),
+                         ace_turned=bool(ace_turned), carte_blanche=seat(blank))
+            if len(made) >= MEMO:
+                made.clear()
+            made[key] = found
+        return found
+
+    return deal
+
+
 def iter_deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = True) -> Iterator[Recorded]:
     """The session's standing deals in order with their transfers, read as a stream (for a
     long session: constant memory)."""
     seat = session.seats.__getitem__
+    deal_of = _entry_deal(session)
     deals_cur, transfers_cur = conn.cursor(), conn.cursor()
-    transfers_cur.row_factory = None
+    deals_cur.row_factory = transfers_cur.row_factory = None  # plain tuples: many rows
+    # ordered by d.id (= t.deal_id), which the deals_by_session index gives without a sort
     transfers = iter(()) if not with_transfers else transfers_cur.execute(
         f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
-        f" WHERE d.session_id = ? AND {STANDING} ORDER BY t.deal_id, t.id", (session.id,))
+        f" WHERE d.session_id = ? AND {STANDING} ORDER BY d.id, t.id", (session.id,))
     pending = next(transfers, None)
-    for r in deals_cur.execute(f"SELECT * FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id",
-                               (session.id,)):
+    for r in deals_cur.execute(f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d"
+                               f" WHERE d.session_id = ? AND {STANDING} ORDER BY d.id", (session.id,)):
+        deal_id = r[0]
         own = []
-        while pending is not None and pending[0] == r["id"]:
+        while pending is not None and pending[0] == deal_id:
             own.append(_tuple_new(Transfer, (seat(pending[1]), seat(pending[2]), pending[3], pending[4])))
             pending = next(transfers, None)
-        yield Recorded(id=r["id"], number=r["number"], entered_at=r["entered_at"], deal=_deal_of(session, r),
-                       transfers=tuple(own), balances=_kept(r["balances"]), basket=r["basket"])
+        yield Recorded(id=deal_id, number=r[1], entered_at=r[2], deal=deal_of(r[5:]),
+                       transfers=tuple(own), balances=_kept(r[3]), basket=r[4])
 
 
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:
