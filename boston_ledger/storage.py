@@ -510,6 +510,20 @@ def iter_deals(conn: sqlite3.Connection, session: Session, with_transfers: bool 
                        transfers=tuple(own), balances=_kept(r[3]), basket=r[4])
 
 
+def replay_rows(conn: sqlite3.Connection, session: Session) -> Iterator[tuple]:
+    """The session's standing deals in order, as `check` holds them to a replay: (number,
+    balances as kept (text), basket, the deal's transfers as a JSON array of [payer id, payee
+    id, chips, reason] in id order, then the ENTRY columns). A stream."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    # A deal's transfers are read through the index on (deal_id), whose entries for one deal
+    # are in id order, and json_group_array adds them in the order it reads them.
+    return cur.execute(
+        f"SELECT d.number, d.balances, d.basket, (SELECT json_group_array(json_array(t.payer, t.payee, t.chips,"
+        f" t.reason)) FROM transfers t INDEXED BY transfers_by_deal WHERE t.deal_id = d.id),"
+        f" {ENTRY} FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id", (session.id,))
+
+
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:
     """The deals taken back with undo, with when, in the order they were entered."""
     rows = conn.execute(
