@@ -548,6 +548,30 @@ def transfer_rows(conn: sqlite3.Connection, session: Session) -> Iterator[tuple]
         f" WHERE d.session_id = ? AND {STANDING} ORDER BY t.id", (session.id,))
 
 
+def transfer_parties(conn: sqlite3.Connection, session: Session) -> sqlite3.Cursor:
+    """Every standing transfer as (deal number, payer id, payee id, chips, reason), in id order:
+    transfer_rows without the names (`player_names` gives them), for a long session."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    return cur.execute(
+        f"SELECT d.number, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
+        f" WHERE d.session_id = ? AND {STANDING} ORDER BY t.id", (session.id,))
+
+
+def player_names(conn: sqlite3.Connection) -> dict[int, str]:
+    """Every player of the ledger by id (a few per session)."""
+    return {row[0]: row[1] for row in conn.execute("SELECT id, name FROM players")}
+
+
+def deal_rows(conn: sqlite3.Connection, session: Session) -> sqlite3.Cursor:
+    """The session's standing deals in order as (number, entered_at, balances as kept (text),
+    basket, then the ENTRY columns): iter_deals without the Recorded, for a long session."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    return cur.execute(f"SELECT d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d"
+                       f" WHERE d.session_id = ? AND {STANDING} ORDER BY d.id", (session.id,))
+
+
 def transfers_of(conn: sqlite3.Connection, session: Session, deal_id: int) -> list[Transfer]:
     seat = session.seat
     return [Transfer(seat(r[0]), seat(r[1]), r[2], r[3]) for r in conn.execute(
