@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import gc
 import json
+import os
 import sqlite3
+import subprocess
+import sys
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Iterable
 
 from . import engine, storage
@@ -178,14 +182,55 @@ def _references_doubtful(conn: sqlite3.Connection, session_id: int) -> bool:
     ).fetchone()[0] > 0
 
 
+SPLIT = 20_000  # standing deals from which a second process replays the later half meanwhile
+
+
 def _replay_holds(conn: sqlite3.Connection, session: Session) -> bool:
     """`replay_matches(session, storage.iter_deals(...)) == []`, without building a Recorded
-    (and a Transfer for each of millions of stored transfers)."""
+    (and a Transfer for each of millions of stored transfers).
+
+    A long session is replayed in two halves side by side, the later one by a helper process
+    (another core) that starts from the balances kept with the last deal of the first half.
+    That is the same replay: the first half holds only if the replay reaches that deal (by
+    id) with exactly those balances (as str(list(...)) writes them), that basket and that
+    number, and whether a deal wins the basket depends on the deal alone (engine.Plan), so
+    the second half starts from the very state the whole replay would have there.
+    """
+    count, middle = storage.halfway(conn, session)
+    helper = _helper(conn, session, middle) if count >= SPLIT and _cores() > 1 else None
+    if helper is None:
+        return _replay_span(conn, session)
+    try:
+        if not _replay_span(conn, session, last=middle):
+            return False
+        said, _ = helper.communicate()
+        if helper.returncode == 0 and said in (b"1", b"0"):
+            return said == b"1"
+        return _replay_span(conn, session, first=middle)  # the helper failed: the later half here
+    finally:
+        if helper.poll() is None:
+            helper.kill()
+            helper.wait()
+
+
+def _replay_span(conn: sqlite3.Connection, session: Session, first: int | None = None,
+                 last: int | None = None) -> bool:
+    """_replay_holds for the deals from id `first` (which must be standing; the replay starts
+    from the state kept with it) to id `last` (which must be the last deal replayed)."""
     tariff = session.tariff
     pids = session.player_ids
     deal_of = storage._entry_deal(session)  # raises for a seat not of this session: a doubt
     plans: dict[tuple, engine.Plan] = {}  # by the entry as stored, like deal_of's Deals
     written: dict[Transfer, str] = {}
+
+    def planned(entry: tuple) -> engine.Plan:
+        found = plans.get(entry)
+        if found is None:
+            found = engine.plan(tariff, deal_of(entry))  # DealError: the full replay reports it
+            if len(plans) >= storage.MEMO:
+                plans.clear()
+            plans[entry] = found
+        return found
 
     def json_of(t: Transfer) -> str:
         """A transfer as SQLite's json_array(payer, payee, chips, reason) writes it."""
@@ -200,33 +245,73 @@ def _replay_holds(conn: sqlite3.Connection, session: Session) -> bool:
             written[t] = found
         return found
 
-    state = State.start(len(session.players))
+    rows = storage.replay_rows(conn, session, first, last)
+    state, row = State.start(len(session.players)), None
+    if first is not None:
+        row = next(rows, None)
+        if row is None or row[0] != first:
+            return False
+        balances = json.loads(row[2])
+        if type(balances) is not list or any(type(b) is not int for b in balances) or type(row[3]) is not int:
+            return False
+        state = State(tuple(balances), row[3], row[1], planned(row[5:]).basket_won)
     collecting = gc.isenabled()
     gc.disable()  # a replay makes millions of short-lived tuples and no cycle; collections only slow it
     try:
-        for row in storage.replay_rows(conn, session):
-            if row[0] != state.deals + 1:
+        for row in rows:
+            if row[1] != state.deals + 1:
                 return False
-            entry = row[4:]
-            planned = plans.get(entry)
-            if planned is None:
-                planned = engine.plan(tariff, deal_of(entry))  # DealError: the full replay reports it
-                if len(plans) >= storage.MEMO:
-                    plans.clear()
-                plans[entry] = planned
-            outcome = engine.play(tariff, state, planned.deal, planned)
+            plan = planned(row[5:])
+            outcome = engine.play(tariff, state, plan.deal, plan)
             after = engine.advance(state, outcome)
             # json.dumps wrote the kept balances, ints as str(list(...)) writes them; another
             # spelling of the same numbers goes to the full replay, which reads it
-            if row[2] != after.basket or row[1] != str(list(after.balances)):
+            if row[3] != after.basket or row[2] != str(list(after.balances)):
                 return False
-            if row[3] != "[" + ",".join(map(json_of, outcome.transfers)) + "]":
+            if row[4] != "[" + ",".join(map(json_of, outcome.transfers)) + "]":
                 return False
             state = after
     finally:
         if collecting:
             gc.enable()
-    return True
+    return last is None or (row is not None and row[0] == last)
+
+
+def _cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on Linux
+        return os.cpu_count() or 1
+
+
+# The helper: a fresh interpreter (an open SQLite connection must not cross a fork) that
+# imports this very package, replays the later half and says 1 (it holds) or 0.
+_HELPER = ("import sys; sys.path.insert(0, sys.argv[1]); from boston_ledger import checks; "
+           "sys.stdout.write(checks._helper_main(sys.argv[2]))")
+
+
+def _helper(conn: sqlite3.Connection, session: Session, middle: int) -> subprocess.Popen | None:
+    path = conn.execute("PRAGMA database_list").fetchone()[2]
+    if not path or not sys.executable:  # a database in memory, an interpreter that cannot be started
+        return None
+    root = str(Path(__file__).resolve().parent.parent)
+    asked = json.dumps({"db": path, "session": session.id, "first": middle})
+    try:
+        return subprocess.Popen([sys.executable, "-I", "-c", _HELPER, root, asked], stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError:
+        return None
+
+
+def _helper_main(request: str) -> str:
+    """What the helper process does: the later half of a session's replay."""
+    asked = json.loads(request)
+    conn = storage.open_db(Path(asked["db"]))
+    try:
+        session = storage.load_session(conn, asked["session"])
+        return "1" if _replay_span(conn, session, first=asked["first"]) else "0"
+    finally:
+        conn.close()
 
 
 def session_ids(conn: sqlite3.Connection) -> list[int]:

@@ -510,18 +510,32 @@ def iter_deals(conn: sqlite3.Connection, session: Session, with_transfers: bool 
                        transfers=tuple(own), balances=_kept(r[3]), basket=r[4])
 
 
-def replay_rows(conn: sqlite3.Connection, session: Session) -> Iterator[tuple]:
-    """The session's standing deals in order, as `check` holds them to a replay: (number,
-    balances as kept (text), basket, the deal's transfers as a JSON array of [payer id, payee
-    id, chips, reason] in id order, then the ENTRY columns). A stream."""
+def replay_rows(conn: sqlite3.Connection, session: Session, first: int | None = None,
+                last: int | None = None) -> Iterator[tuple]:
+    """The session's standing deals in order (those with ids from `first` to `last` when given),
+    as `check` holds them to a replay: (id, number, balances as kept (text), basket, the deal's
+    transfers as a JSON array of [payer id, payee id, chips, reason] in id order, then the
+    ENTRY columns). A stream."""
     cur = conn.cursor()
     cur.row_factory = None
     # A deal's transfers are read through the index on (deal_id), whose entries for one deal
     # are in id order, and json_group_array adds them in the order it reads them.
     return cur.execute(
-        f"SELECT d.number, d.balances, d.basket, (SELECT json_group_array(json_array(t.payer, t.payee, t.chips,"
-        f" t.reason)) FROM transfers t INDEXED BY transfers_by_deal WHERE t.deal_id = d.id),"
-        f" {ENTRY} FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id", (session.id,))
+        f"SELECT d.id, d.number, d.balances, d.basket, (SELECT json_group_array(json_array(t.payer, t.payee,"
+        f" t.chips, t.reason)) FROM transfers t INDEXED BY transfers_by_deal WHERE t.deal_id = d.id),"
+        f" {ENTRY} FROM deals d WHERE d.session_id = ? AND d.id >= ? AND d.id <= ? AND {STANDING} ORDER BY d.id",
+        (session.id, -2**63 if first is None else first, 2**63 - 1 if last is None else last))
+
+
+def halfway(conn: sqlite3.Connection, session: Session) -> tuple[int, int]:
+    """The number of the session's standing deals and the id of the one that ends its first half."""
+    count = conn.execute(f"SELECT COUNT(*) FROM deals d WHERE d.session_id = ? AND {STANDING}",
+                         (session.id,)).fetchone()[0]
+    if not count:
+        return 0, 0
+    middle = conn.execute(f"SELECT d.id FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id"
+                          f" LIMIT 1 OFFSET ?", (session.id, (count - 1) // 2)).fetchone()
+    return count, middle[0] if middle else 0
 
 
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:

@@ -205,3 +205,58 @@ def test_a_change_anywhere_in_a_long_session_is_found_where_it_is(tmp_path: Path
         (tmp_path / str(round_)).mkdir()
         found = problems(tampered(path, tmp_path / str(round_), change))
         assert found and found[0].startswith(f"session 1, deal {number}:"), (change, found)
+
+
+# ---- a long session: the later half replayed by a helper process meanwhile ---------------------
+
+
+@pytest.fixture
+def halves(monkeypatch) -> None:
+    monkeypatch.setattr(checks, "SPLIT", 10)
+    monkeypatch.setattr(checks, "_cores", lambda: 2)
+
+
+def test_the_later_half_is_replayed_by_the_helper(sound: Path, halves, monkeypatch) -> None:
+    spans = []
+    replay = checks._replay_span
+    monkeypatch.setattr(checks, "_replay_span", lambda *a, **k: spans.append(k) or replay(*a, **k))
+    monkeypatch.setattr(checks, "replay_matches", None)  # the full checks are not needed
+    conn = storage.open_db(sound)
+    assert checks.check_session(conn, 1) == []
+    middle = storage.halfway(conn, storage.load_session(conn, 1))[1]
+    assert spans == [{"last": middle}]  # the first half here; the helper said the rest holds
+
+
+@pytest.mark.parametrize("where", ["first", "middle", "next", "last"])
+@pytest.mark.parametrize("change", ["chips", "kept", "number"])
+def test_a_change_in_either_half_is_reported(sound: Path, tmp_path: Path, halves, where, change) -> None:
+    conn = storage.open_db(sound)
+    count, middle = storage.halfway(conn, storage.load_session(conn, 1))
+    number = conn.execute("SELECT number FROM deals WHERE id = ?", (middle,)).fetchone()[0]
+    conn.close()
+    number = {"first": 2, "middle": number, "next": number + 1, "last": count}[where]
+    deal = (f"(SELECT d.id FROM deals d WHERE d.session_id = 1 AND d.number = {number} AND NOT EXISTS"
+            " (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id) AND NOT EXISTS"
+            " (SELECT 1 FROM undos u WHERE u.deal_id = d.id))")
+    statement = {"chips": f"UPDATE transfers SET chips = chips + 1 WHERE id = (SELECT min(id) FROM transfers"
+                          f" WHERE deal_id = {deal})",
+                 "kept": f"UPDATE deals SET balances = replace(balances, '[', '[1') WHERE id = {deal}",
+                 "number": f"UPDATE deals SET number = number + 1 WHERE id = {deal}"}[change]
+    found = problems(tampered(sound, tmp_path, statement))
+    assert found and found[0].startswith(f"session 1, deal {number + (change == 'number')}:"), found
+
+
+def test_a_helper_that_cannot_run_leaves_the_later_half_to_this_process(sound: Path, tmp_path: Path, halves,
+                                                                          monkeypatch) -> None:
+    monkeypatch.setattr(checks, "_HELPER", "import sys; sys.exit(3)")
+    conn = storage.open_db(sound)
+    assert checks.check_session(conn, 1) == []
+    conn.close()
+    path = tampered(sound, tmp_path, "UPDATE deals SET basket = basket + 1 WHERE id = (SELECT max(id) FROM deals"
+                                     " WHERE session_id = 1)")
+    assert problems(path) and "stored balances after the deal" in problems(path)[0]
+
+
+def test_a_ledger_in_memory_is_replayed_here(halves) -> None:
+    conn = sqlite3.connect(":memory:")
+    assert checks._helper(conn, None, 1) is None
