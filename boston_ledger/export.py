@@ -81,42 +81,46 @@ def _line(row: list) -> str:
 CHUNK = 4096  # rows read and written at a time
 
 
+class _Once(dict):
+    """What `write(key)` gives, worked out on the first use of each key (the many rows of a
+    long session repeat a few thousand entries); forgotten all at once when it grows large."""
+
+    def __init__(self, write):
+        super().__init__()
+        self.write = write
+
+    def __missing__(self, key):
+        if len(self) >= storage.MEMO:
+            self.clear()
+        found = self[key] = self.write(key)
+        return found
+
+
+_PLAIN = re.compile(r"[^,\"\r\n]*")  # a text csv.writer writes as it is
+_WHOLE = re.compile(r"\[(?:0|-?[1-9][0-9]*)(?:, (?:0|-?[1-9][0-9]*))*\]")  # json.dumps of whole numbers
+
+
 def _deal_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
     """deals.csv of a chips session, as the walk gives it (position from the deal's number,
     the result from `engine.made`), each distinct entry written once."""
     t, names = session.tariff, session.players
     deal_of = storage._entry_deal(session)
-    entries: dict[tuple, str] = {}  # an entry's fields and result, as CSV
-    turns: dict[int, str] = {}  # the tour, multiplier and dealer of each place in a partie
     per_partie = t.deals_per_partie
 
-    def entry(key: tuple) -> str:
-        found = entries.get(key)
-        if found is None:
-            deal = deal_of(key)
-            made = engine.made(t, deal)  # first, as the walk does
-            result = "all pass" if made is None else "made" if made else "failed"
-            found = _line([*_entered(session, deal), result])[:-2]
-            if len(entries) >= storage.MEMO:
-                entries.clear()
-            entries[key] = found
-        return found
+    def entry(key: tuple) -> str:  # the entry's fields and the result
+        deal = deal_of(key)
+        made = engine.made(t, deal)  # first, as the walk does
+        return _line([*_entered(session, deal), "all pass" if made is None else "made" if made else "failed"])[:-2]
 
-    def turn(before: int) -> str:  # position(t, before) but its partie, which is before // per_partie + 1
-        found = turns.get(before % per_partie)
-        if found is None:
-            pos = engine.position(t, before)
-            found = turns[before % per_partie] = _line([pos.tour, pos.multiplier, names[pos.dealer]])[:-2]
-        return found
+    def turn(place: int) -> str:  # position(t, before) but its partie (before // per_partie + 1) depends on
+        pos = engine.position(t, place)  # before % per_partie alone: the place in the partie
+        return _line([pos.tour, pos.multiplier, names[pos.dealer]])[:-2]
 
+    entries, turns = _Once(entry), _Once(turn)
     rows = storage.deal_rows(conn, session)
     while chunk := rows.fetchmany(CHUNK):
-        yield "".join([f"{r[0]},{(r[0] - 1) // per_partie + 1},{turn(r[0] - 1)},{entry(r[4:])},"
+        yield "".join([f"{r[0]},{(r[0] - 1) // per_partie + 1},{turns[(r[0] - 1) % per_partie]},{entries[r[4:]]},"
                        + (r[1] if _PLAIN.fullmatch(r[1]) else _line([r[1]])[:-2]) + "\r\n" for r in chunk])
-
-
-_PLAIN = re.compile(r"[^,\"\r\n]*")  # a text csv.writer writes as it is
-_WHOLE = re.compile(r"\[(?:0|-?[1-9][0-9]*)(?:, (?:0|-?[1-9][0-9]*))*\]")  # json.dumps of whole numbers
 
 
 def _balance_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
@@ -132,21 +136,15 @@ def _balance_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
 def _transfer_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
     """transfers.csv: each distinct (from, to, chips, reason) written once."""
     names = storage.player_names(conn)
-    tails: dict[tuple, str] = {}
 
     def tail(key: tuple) -> str:
-        found = tails.get(key)
-        if found is None:
-            payer, payee, chips, reason = key  # as the LEFT JOIN on players names them
-            found = _line([names.get(payer, "basket"), names.get(payee, "basket"), chips, reason])
-            if len(tails) >= storage.MEMO:
-                tails.clear()
-            tails[key] = found
-        return found
+        payer, payee, chips, reason = key  # named as the LEFT JOIN on players names them
+        return _line([names.get(payer, "basket"), names.get(payee, "basket"), chips, reason])
 
+    tails = _Once(tail)
     rows = storage.transfer_parties(conn, session)
     while chunk := rows.fetchmany(CHUNK):
-        yield "".join([f"{r[0]},{tail(r[1:])}" for r in chunk])
+        yield "".join([f"{r[0]},{tails[r[1:]]}" for r in chunk])
 
 
 def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[Path]:
