@@ -247,12 +247,15 @@ def _replay_span(conn: sqlite3.Connection, session: Session, first: int | None =
 
     rows = storage.replay_rows(conn, session, first, last)
     state, row = State.start(len(session.players)), None
-    if first is not None:
+    if first is not None:  # the state kept with deal `first`, if it is the one the replay reaches
         row = next(rows, None)
-        if row is None or row[0] != first:
+        if row is None or row[0] != first or not isinstance(row[2], str) or type(row[3]) is not int:
             return False
-        balances = json.loads(row[2])
-        if type(balances) is not list or any(type(b) is not int for b in balances) or type(row[3]) is not int:
+        try:
+            balances = json.loads(row[2])
+        except ValueError:
+            return False
+        if type(balances) is not list or any(type(b) is not int for b in balances):
             return False
         state = State(tuple(balances), row[3], row[1], planned(row[5:]).basket_won)
     collecting = gc.isenabled()
