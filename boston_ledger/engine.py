@@ -288,7 +288,7 @@ def _one(transfer: Transfer) -> Transfer:
     key = (transfer, tuple(map(type, transfer)))  # the same values of the same types
     found = _shared.get(key)
     if found is None:
-        if len(_shared) >= 1 << 16:
+        if len(_shared) >= 1 << 14:
             _shared.clear()
         found = _shared[key] = transfer
     return found

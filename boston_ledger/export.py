@@ -112,8 +112,10 @@ def _deal_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
         made = engine.made(t, deal)  # first, as the walk does
         return _line([*_entered(session, deal), "all pass" if made is None else "made" if made else "failed"])[:-2]
 
-    def turn(place: int) -> str:  # position(t, before) but its partie (before // per_partie + 1) depends on
-        pos = engine.position(t, place)  # before % per_partie alone: the place in the partie
+    def turn(place: int) -> str:
+        # the tour, multiplier and dealer of position(t, before) depend on the place in the
+        # partie (before % per_partie) alone; the partie is before // per_partie + 1
+        pos = engine.position(t, place)
         return _line([pos.tour, pos.multiplier, names[pos.dealer]])[:-2]
 
     entries, turns = _Once(entry), _Once(turn)
