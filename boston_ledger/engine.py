@@ -103,6 +103,13 @@ def position(tariff: Tariff, deals_before: int) -> Position:
     )
 
 
+def _turn(tariff: Tariff, deals_before: int) -> tuple[int, int]:
+    """The dealer and the multiplier of `position(tariff, deals_before)`, all that `play` needs
+    of it, without building a Position."""
+    players = tariff.players
+    return deals_before % players, tariff.tours[deals_before % (players * len(tariff.tours)) // players]
+
+
 def schedule_of(contract: Contract, deal: Deal) -> Schedule:
     schedule = contract.with_partner if deal.partner is not None else contract.alone
     assert schedule is not None  # validate() guarantees it
@@ -220,113 +227,187 @@ def _split(total: int, parties: Sequence[int]) -> list[int]:
     return [total // len(parties)] * len(parties)
 
 
-def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
-    """The transfers of one deal. Raises DealError for a deal the tariff does not allow."""
+class Plan:
+    """What a deal pays whatever the state before it, as `play` works it out: its validation, the
+    lines of the contract, and per tour multiplier the transfers between players and the scores.
+
+    A replay of a long session meets the same deals again and again; it makes each distinct
+    deal's plan once (`plan`) and hands it to `play` with the deal. `play` uses a plan only
+    with the very tariff and deal objects it was made from, so the result is the same with or
+    without one.
+    """
+
+    __slots__ = ("tariff", "deal", "passed", "contract", "schedule", "side", "opponents", "own", "taken",
+                 "made", "pay", "rank_multiplier", "failing", "basket_won", "rule", "slam", "_pieces")
+
+    def pieces(self, multiplier: int) -> tuple:
+        """(carte-blanche, contract payments, boston) transfers and the scores, at this multiplier."""
+        found = self._pieces.get(multiplier)
+        if found is None:
+            found = self._pieces[multiplier] = _pieces(self, multiplier)
+        return found
+
+
+def plan(tariff: Tariff, deal: Deal) -> Plan:
+    """The part of `play` that depends on the deal alone. Raises DealError like `play`."""
     validate(tariff, deal)
-    n = tariff.players
-    pos = position(tariff, state.deals)
-    out: list[Transfer] = []
-    basket = state.basket
-
-    def move(payer: Party, payee: Party, chips: int, reason: str) -> None:
-        nonlocal basket
-        if chips <= 0:
-            return
-        out.append(_tuple_new(Transfer, (payer, payee, chips, reason)))  # Transfer(...), without its slow __new__
-        basket += (payee is BASKET) * chips - (payer is BASKET) * chips
-
-    if state.stake_due:
-        for seat in (range(n) if tariff.stake_payer == "each" else [pos.dealer]):
-            move(seat, BASKET, tariff.stake, "stake")
-    if deal.ace_turned:
-        move(pos.dealer, BASKET, tariff.remise, "remise")
-    if deal.carte_blanche is not None:
-        for seat in range(n):
-            if seat != deal.carte_blanche:
-                move(seat, deal.carte_blanche, tariff.carte_blanche * pos.multiplier, "carte-blanche")
-
-    if deal.contract == PASS:
-        if tariff.all_pass == "double":
-            content = basket  # the basket doubles: each pays a share, the dealer any remainder
-            for seat in range(n):
-                if seat != pos.dealer:
-                    move(seat, BASKET, content // n, "all-pass")
-            move(pos.dealer, BASKET, content - content // n * (n - 1), "all-pass")
-        return Outcome(tuple(out), made=None, basket_won=False, scores=(0,) * n)
-
-    contract = tariff.contracts[deal.contract]
-    schedule = schedule_of(contract, deal)
+    p = Plan()
+    p.tariff, p.deal, p._pieces = tariff, deal, {}
+    p.passed = deal.contract == PASS
+    if p.passed:
+        p.made, p.basket_won = None, False
+        return p
+    contract = p.contract = tariff.contracts[deal.contract]
+    schedule = p.schedule = schedule_of(contract, deal)
     rank = rank_of(contract, deal)
-    factor = (tariff.ranks[rank].multiplier if rank else 1) * pos.multiplier
+    p.rank_multiplier = tariff.ranks[rank].multiplier if rank else 1
     assert deal.declarer is not None and deal.tricks is not None
-    side = [deal.declarer] + ([deal.partner] if deal.partner is not None else [])
-    opponents = [s for s in range(n) if s not in side]
-    own = {deal.declarer: deal.tricks, deal.partner: deal.partner_tricks}
-    taken = sum(own[s] or 0 for s in side)
+    side = p.side = [deal.declarer] + ([deal.partner] if deal.partner is not None else [])
+    p.opponents = [s for s in range(tariff.players) if s not in side]
+    own = p.own = {deal.declarer: deal.tricks, deal.partner: deal.partner_tricks}
+    taken = p.taken = sum(own[s] or 0 for s in side)
     base_reason = "consolation" if tariff.scoring == "chips" else "contract"
-    made, pay = lines(schedule, taken, tariff.tricks, rank, base_reason)
-    total = sum(chips for _, chips in pay) * factor
-    scores = [0] * n
-    basket_won = False
-
-    if made:
-        for member in side:
-            scores[member] = total
-            for opponent in opponents:
-                for reason, chips in pay:
-                    move(opponent, member, chips * factor, reason)
-        if tariff.has_basket:
-            for member, share in zip(side, _split(basket, side)):
-                move(BASKET, member, share, "basket")
-            basket_won = True
+    p.made, p.pay = lines(schedule, taken, tariff.tricks, rank, base_reason)
+    if p.made:
+        p.failing = None
+        p.basket_won = tariff.has_basket
     else:
-        failing = side if not schedule.shares else [
+        p.failing = side if not schedule.shares else [
             s for s, share in zip(side, schedule.shares) if (own[s] or 0) < share
         ]
-        for member in failing:
-            scores[member] = -total
-            for opponent in opponents:
-                for reason, chips in pay:
-                    move(member, opponent, chips * factor, reason)
-        if schedule.failed_basket == "labet":
-            labet = basket
-            shares = _split(labet, failing)
-            shares[0] += labet - sum(shares)  # the declarer (first of the side) pays any odd chip
-            for member, share in zip(failing, shares):
-                move(member, BASKET, share, "labet")
-        elif schedule.failed_basket == "opponents":  # the basket goes to them, a remainder staying
-            for opponent, share in zip(opponents, _split(basket, opponents)):
-                move(BASKET, opponent, share, "basket")
-            basket_won = True
+        p.basket_won = schedule.failed_basket == "opponents"
+    p.rule = contract.boston_made if p.made else contract.boston_failed
+    p.slam = p.made and schedule.kind == "tricks" and taken == tariff.tricks
+    return p
 
-    rule = contract.boston_made if made else contract.boston_failed
-    slam = made and schedule.kind == "tricks" and taken == tariff.tricks
-    amount = tariff.boston * pos.multiplier * (tariff.boston_slam if slam else 1)
-    if rule == "holder" and deal.boston is not None:
-        for seat in range(n):
-            if seat != deal.boston:
-                move(seat, deal.boston, amount, "boston")
-    elif rule == "declarer-pays":
-        for seat in range(n):
-            if seat != deal.declarer:
-                move(deal.declarer, seat, amount, "boston")
-    return Outcome(tuple(out), made=made, basket_won=basket_won, scores=tuple(scores))
+
+_shared: dict[tuple, Transfer] = {}  # the same transfer in many plans, kept once (less memory to walk)
+
+
+def _one(transfer: Transfer) -> Transfer:
+    key = (transfer, tuple(map(type, transfer)))  # the same values of the same types
+    found = _shared.get(key)
+    if found is None:
+        if len(_shared) >= 1 << 14:
+            _shared.clear()
+        found = _shared[key] = transfer
+    return found
+
+
+def _pieces(p: Plan, multiplier: int) -> tuple:
+    tariff, deal, n = p.tariff, p.deal, p.tariff.players
+    blank: list[Transfer] = []
+    if deal.carte_blanche is not None:
+        chips = tariff.carte_blanche * multiplier
+        if chips > 0:
+            blank = [_tuple_new(Transfer, (seat, deal.carte_blanche, chips, "carte-blanche"))
+                     for seat in range(n) if seat != deal.carte_blanche]
+    if p.passed:
+        return tuple(blank), (), (), (0,) * n
+    factor = p.rank_multiplier * multiplier
+    total = sum(chips for _, chips in p.pay) * factor
+    scaled = [(reason, chips * factor) for reason, chips in p.pay if chips * factor > 0]
+    scores = [0] * n
+    payments = []
+    if p.made:
+        for member in p.side:
+            scores[member] = total
+            for opponent in p.opponents:
+                for reason, chips in scaled:
+                    payments.append(_tuple_new(Transfer, (opponent, member, chips, reason)))
+    else:
+        for member in p.failing:
+            scores[member] = -total
+            for opponent in p.opponents:
+                for reason, chips in scaled:
+                    payments.append(_tuple_new(Transfer, (member, opponent, chips, reason)))
+    boston = []
+    amount = tariff.boston * multiplier * (tariff.boston_slam if p.slam else 1)
+    if amount > 0:
+        if p.rule == "holder" and deal.boston is not None:
+            boston = [_tuple_new(Transfer, (seat, deal.boston, amount, "boston"))
+                      for seat in range(n) if seat != deal.boston]
+        elif p.rule == "declarer-pays":
+            boston = [_tuple_new(Transfer, (deal.declarer, seat, amount, "boston"))
+                      for seat in range(n) if seat != deal.declarer]
+    return tuple(map(_one, blank)), tuple(map(_one, payments)), tuple(map(_one, boston)), tuple(scores)
+
+
+def play(tariff: Tariff, state: State, deal: Deal, planned: Plan | None = None) -> Outcome:
+    """The transfers of one deal. Raises DealError for a deal the tariff does not allow.
+
+    `planned` is `plan(tariff, deal)` when the caller has it (see Plan); without it, or with
+    one made from other objects, the plan is made here.
+    """
+    # The hot path of every replay: a chip moves only when there is one to move (chips > 0),
+    # and `basket` follows what the transfers so far have put into the basket or taken out.
+    p = planned if planned is not None and planned.tariff is tariff and planned.deal is deal else plan(tariff, deal)
+    n = tariff.players
+    dealer, multiplier = _turn(tariff, state.deals)
+    basket = state.basket
+    out: list[Transfer] = []
+    if state.stake_due:
+        chips = tariff.stake
+        if chips > 0:
+            for seat in (range(n) if tariff.stake_payer == "each" else [dealer]):
+                out.append(_tuple_new(Transfer, (seat, BASKET, chips, "stake")))  # Transfer(...), without its slow __new__
+                basket += chips
+    if deal.ace_turned:
+        chips = tariff.remise
+        if chips > 0:
+            out.append(_tuple_new(Transfer, (dealer, BASKET, chips, "remise")))
+            basket += chips
+    blank, payments, boston, scores = p.pieces(multiplier)
+    out += blank  # between players: the basket stays as it is
+
+    if p.passed:
+        if tariff.all_pass == "double":
+            content = basket  # the basket doubles: each pays a share, the dealer any remainder
+            chips = content // n
+            if chips > 0:
+                for seat in range(n):
+                    if seat != dealer:
+                        out.append(_tuple_new(Transfer, (seat, BASKET, chips, "all-pass")))
+            chips = content - content // n * (n - 1)
+            if chips > 0:
+                out.append(_tuple_new(Transfer, (dealer, BASKET, chips, "all-pass")))
+        return Outcome(tuple(out), None, False, scores)
+
+    out += payments
+    if p.made:
+        if tariff.has_basket:
+            for member, share in zip(p.side, _split(basket, p.side)):
+                if share > 0:
+                    out.append(_tuple_new(Transfer, (BASKET, member, share, "basket")))
+    elif p.schedule.failed_basket == "labet":
+        labet = basket
+        shares = _split(labet, p.failing)
+        shares[0] += labet - sum(shares)  # the declarer (first of the side) pays any odd chip
+        for member, share in zip(p.failing, shares):
+            if share > 0:
+                out.append(_tuple_new(Transfer, (member, BASKET, share, "labet")))
+    elif p.schedule.failed_basket == "opponents":  # the basket goes to them, a remainder staying
+        for opponent, share in zip(p.opponents, _split(basket, p.opponents)):
+            if share > 0:
+                out.append(_tuple_new(Transfer, (BASKET, opponent, share, "basket")))
+    out += boston
+    return Outcome(tuple(out), p.made, p.basket_won, scores)
 
 
 def advance(state: State, outcome: Outcome) -> State:
     """The state after a deal with this outcome."""
     balances = list(state.balances)
     basket = state.basket
-    for t in outcome.transfers:
-        if t.payer is BASKET:
-            basket -= t.chips
+    for payer, payee, chips, _ in outcome.transfers:
+        if payer is BASKET:
+            basket -= chips
         else:
-            balances[t.payer] -= t.chips
-        if t.payee is BASKET:
-            basket += t.chips
+            balances[payer] -= chips
+        if payee is BASKET:
+            basket += chips
         else:
-            balances[t.payee] += t.chips
-    return State(balances=tuple(balances), basket=basket, deals=state.deals + 1, stake_due=outcome.basket_won)
+            balances[payee] += chips
+    return State(tuple(balances), basket, state.deals + 1, outcome.basket_won)
 
 
 def replay(tariff: Tariff, deals: Iterable[Deal]) -> tuple[State, list[Outcome]]:

@@ -6,13 +6,15 @@ UTF-8 with a byte-order mark, so spreadsheets read Cyrillic names right; one hea
 from __future__ import annotations
 
 import csv
+import io
 import os
+import re
 import sqlite3
 import tempfile
 from pathlib import Path
-from typing import Iterable
+from typing import Iterable, Iterator
 
-from . import ledger, storage
+from . import engine, ledger, storage
 from .engine import Deal
 from .errors import LedgerError
 from .storage import Session
@@ -20,7 +22,14 @@ from .storage import Session
 BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
 
 
-def _write(path: Path, header: list[str], rows: Iterable) -> None:
+class Text:
+    """Rows already written as CSV text (in chunks of many lines), for `_write`."""
+
+    def __init__(self, chunks: Iterable[str]):
+        self.chunks = chunks
+
+
+def _write(path: Path, header: list[str], rows: Iterable | Text) -> None:
     """Write one CSV atomically: a temporary file beside it, then a rename."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
     try:
@@ -28,7 +37,11 @@ def _write(path: Path, header: list[str], rows: Iterable) -> None:
             f.write(BOM)
             writer = csv.writer(f)
             writer.writerow(header)
-            writer.writerows(rows)
+            if isinstance(rows, Text):
+                for chunk in rows.chunks:
+                    f.write(chunk)
+            else:
+                writer.writerows(rows)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
@@ -57,6 +70,85 @@ def _words(session: Session, d: Deal) -> str:
     return "; ".join(f"{k}={v}" for k, v in zip(ENTERED, _entered(session, d)) if v != "")
 
 
+def _line(row: list) -> str:
+    """One row as csv.writer writes it into `_write`'s files (a field's spelling depends on the
+    field alone, so rows can be written in parts)."""
+    out = io.StringIO()
+    csv.writer(out).writerow(row)
+    return out.getvalue()
+
+
+CHUNK = 4096  # rows read and written at a time
+
+
+class _Once(dict):
+    """What `write(key)` gives, worked out on the first use of each key (the many rows of a
+    long session repeat a few thousand entries); forgotten all at once when it grows large."""
+
+    def __init__(self, write):
+        super().__init__()
+        self.write = write
+
+    def __missing__(self, key):
+        if len(self) >= storage.MEMO:
+            self.clear()
+        found = self[key] = self.write(key)
+        return found
+
+
+_PLAIN = re.compile(r"[^,\"\r\n]*")  # a text csv.writer writes as it is
+_WHOLE = re.compile(r"\[(?:0|-?[1-9][0-9]*)(?:, (?:0|-?[1-9][0-9]*))*\]")  # json.dumps of whole numbers
+
+
+def _deal_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
+    """deals.csv of a chips session, as the walk gives it (position from the deal's number,
+    the result from `engine.made`), each distinct entry written once."""
+    t, names = session.tariff, session.players
+    deal_of = storage._entry_deal(session)
+    per_partie = t.deals_per_partie
+
+    def entry(key: tuple) -> str:  # the entry's fields and the result
+        deal = deal_of(key)
+        made = engine.made(t, deal)  # first, as the walk does
+        return _line([*_entered(session, deal), "all pass" if made is None else "made" if made else "failed"])[:-2]
+
+    def turn(place: int) -> str:
+        # the tour, multiplier and dealer of position(t, before) depend on the place in the
+        # partie (before % per_partie) alone; the partie is before // per_partie + 1
+        pos = engine.position(t, place)
+        return _line([pos.tour, pos.multiplier, names[pos.dealer]])[:-2]
+
+    entries, turns = _Once(entry), _Once(turn)
+    rows = storage.deal_rows(conn, session)
+    while chunk := rows.fetchmany(CHUNK):
+        yield "".join([f"{r[0]},{(r[0] - 1) // per_partie + 1},{turns[(r[0] - 1) % per_partie]},{entries[r[4:]]},"
+                       + (r[1] if _PLAIN.fullmatch(r[1]) else _line([r[1]])[:-2]) + "\r\n" for r in chunk])
+
+
+def _balance_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
+    """balances.csv of a chips session: the balances kept with each deal, read as `_kept`
+    reads them (whole numbers as json.dumps writes them are copied as they are)."""
+    rows = storage.deal_rows(conn, session)
+    while chunk := rows.fetchmany(CHUNK):
+        yield "".join([f"{r[0]},{r[2][1:-1].replace(', ', ',')},{r[3] or 0}\r\n"
+                       if r[2] is not None and _WHOLE.fullmatch(r[2])
+                       else _line([r[0], *storage._kept(r[2]), r[3] or 0]) for r in chunk])
+
+
+def _transfer_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
+    """transfers.csv: each distinct (from, to, chips, reason) written once."""
+    names = storage.player_names(conn)
+
+    def tail(key: tuple) -> str:
+        payer, payee, chips, reason = key  # named as the LEFT JOIN on players names them
+        return _line([names.get(payer, "basket"), names.get(payee, "basket"), chips, reason])
+
+    tails = _Once(tail)
+    rows = storage.transfer_parties(conn, session)
+    while chunk := rows.fetchmany(CHUNK):
+        yield "".join([f"{r[0]},{tails[r[1:]]}" for r in chunk])
+
+
 def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[Path]:
     """Write the session's CSV files into `directory` (made if missing); the paths written."""
     try:
@@ -73,11 +165,15 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     def result(outcome) -> str:
         return "all pass" if outcome.made is None else "made" if outcome.made else "failed"
 
-    deal_rows = ([w.recorded.number, w.position.partie, w.position.tour, w.position.multiplier,
-                  names[w.position.dealer], *_entered(session, w.recorded.deal), result(w.outcome),
-                  w.recorded.entered_at] for w in walked())
-    balance_rows = ([w.recorded.number, *w.sheet, w.after.basket] for w in walked())
-    transfer_rows = storage.transfer_rows(conn, session)
+    if session.tariff.has_basket:  # the balances are kept with each deal: read, not replayed
+        deal_rows: Iterable | Text = Text(_deal_lines(conn, session))
+        balance_rows: Iterable | Text = Text(_balance_lines(conn, session))
+    else:  # a points session's score sheet is replayed (points sessions are short)
+        deal_rows = ([w.recorded.number, w.position.partie, w.position.tour, w.position.multiplier,
+                      names[w.position.dealer], *_entered(session, w.recorded.deal), result(w.outcome),
+                      w.recorded.entered_at] for w in walked())
+        balance_rows = ([w.recorded.number, *w.sheet, w.after.basket] for w in walked())
+    transfer_rows = Text(_transfer_lines(conn, session))
     out = directory
     files = [
         (out / "deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *ENTERED, "result", "entered_at"],

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from decimal import Decimal
 from pathlib import Path
-from typing import Iterator
+from typing import Callable, Iterator
 
 from . import engine
 from .engine import BASKET, Deal, Outcome, State, Transfer
@@ -452,24 +452,85 @@ def _kept(text: str | None) -> tuple:
         return ()
 
 
+# The columns of a deal as the players entered it, in the order of `_entry_deal`'s key.
+ENTRY = "d.contract, d.rank, d.declarer, d.partner, d.tricks, d.partner_tricks, d.boston, d.ace_turned, d.carte_blanche"
+MEMO = 1 << 14  # distinct entries remembered by a reader of a long session (then it starts afresh)
+
+
+def _entry_deal(session: Session) -> Callable[[tuple], Deal]:
+    """The Deal of an entry's columns (ENTRY, as stored), as `_deal_of` reads it.
+
+    A long session repeats the same entries: each distinct one is read once and its Deal (an
+    immutable value) shared. The columns are STRICT (text, integer or NULL), so equal keys are
+    the same values.
+    """
+    made: dict[tuple, Deal] = {}
+    seat = session.seat
+
+    def deal(key: tuple) -> Deal:
+        found = made.get(key)
+        if found is None:
+            contract, rank, declarer, partner, tricks, partner_tricks, boston, ace_turned, blank = key
+            found = Deal(contract=contract, declarer=seat(declarer), partner=seat(partner), tricks=tricks,
+                         partner_tricks=partner_tricks, rank=rank, boston=seat(boston),
+                         ace_turned=bool(ace_turned), carte_blanche=seat(blank))
+            if len(made) >= MEMO:
+                made.clear()
+            made[key] = found
+        return found
+
+    return deal
+
+
 def iter_deals(conn: sqlite3.Connection, session: Session, with_transfers: bool = True) -> Iterator[Recorded]:
     """The session's standing deals in order with their transfers, read as a stream (for a
     long session: constant memory)."""
     seat = session.seats.__getitem__
+    deal_of = _entry_deal(session)
     deals_cur, transfers_cur = conn.cursor(), conn.cursor()
-    transfers_cur.row_factory = None
+    deals_cur.row_factory = transfers_cur.row_factory = None  # plain tuples: many rows
+    # ordered by d.id (= t.deal_id), which the deals_by_session index gives without a sort
     transfers = iter(()) if not with_transfers else transfers_cur.execute(
         f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
-        f" WHERE d.session_id = ? AND {STANDING} ORDER BY t.deal_id, t.id", (session.id,))
+        f" WHERE d.session_id = ? AND {STANDING} ORDER BY d.id, t.id", (session.id,))
     pending = next(transfers, None)
-    for r in deals_cur.execute(f"SELECT * FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id",
-                               (session.id,)):
+    for r in deals_cur.execute(f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d"
+                               f" WHERE d.session_id = ? AND {STANDING} ORDER BY d.id", (session.id,)):
+        deal_id = r[0]
         own = []
-        while pending is not None and pending[0] == r["id"]:
+        while pending is not None and pending[0] == deal_id:
             own.append(_tuple_new(Transfer, (seat(pending[1]), seat(pending[2]), pending[3], pending[4])))
             pending = next(transfers, None)
-        yield Recorded(id=r["id"], number=r["number"], entered_at=r["entered_at"], deal=_deal_of(session, r),
-                       transfers=tuple(own), balances=_kept(r["balances"]), basket=r["basket"])
+        yield Recorded(id=deal_id, number=r[1], entered_at=r[2], deal=deal_of(r[5:]),
+                       transfers=tuple(own), balances=_kept(r[3]), basket=r[4])
+
+
+def replay_rows(conn: sqlite3.Connection, session: Session, first: int | None = None,
+                last: int | None = None) -> Iterator[tuple]:
+    """The session's standing deals in order (those with ids from `first` to `last` when given),
+    as `check` holds them to a replay: (id, number, balances as kept (text), basket, the deal's
+    transfers as a JSON array of [payer id, payee id, chips, reason] in id order, then the
+    ENTRY columns). A stream."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    # A deal's transfers are read through the index on (deal_id), whose entries for one deal
+    # are in id order, and json_group_array adds them in the order it reads them.
+    return cur.execute(
+        f"SELECT d.id, d.number, d.balances, d.basket, (SELECT json_group_array(json_array(t.payer, t.payee,"
+        f" t.chips, t.reason)) FROM transfers t INDEXED BY transfers_by_deal WHERE t.deal_id = d.id),"
+        f" {ENTRY} FROM deals d WHERE d.session_id = ? AND d.id >= ? AND d.id <= ? AND {STANDING} ORDER BY d.id",
+        (session.id, -2**63 if first is None else first, 2**63 - 1 if last is None else last))
+
+
+def halfway(conn: sqlite3.Connection, session: Session) -> tuple[int, int]:
+    """The number of the session's standing deals and the id of the one that ends its first half."""
+    count = conn.execute(f"SELECT COUNT(*) FROM deals d WHERE d.session_id = ? AND {STANDING}",
+                         (session.id,)).fetchone()[0]
+    if not count:
+        return 0, 0
+    middle = conn.execute(f"SELECT d.id FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id"
+                          f" LIMIT 1 OFFSET ?", (session.id, (count - 1) // 2)).fetchone()
+    return count, middle[0] if middle else 0
 
 
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:
@@ -494,6 +555,30 @@ def transfer_rows(conn: sqlite3.Connection, session: Session) -> Iterator[tuple]
         f" FROM transfers t JOIN deals d ON d.id = t.deal_id"
         f" LEFT JOIN players a ON a.id = t.payer LEFT JOIN players b ON b.id = t.payee"
         f" WHERE d.session_id = ? AND {STANDING} ORDER BY t.id", (session.id,))
+
+
+def transfer_parties(conn: sqlite3.Connection, session: Session) -> sqlite3.Cursor:
+    """Every standing transfer as (deal number, payer id, payee id, chips, reason), in id order:
+    transfer_rows without the names (`player_names` gives them), for a long session."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    return cur.execute(
+        f"SELECT d.number, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
+        f" WHERE d.session_id = ? AND {STANDING} ORDER BY t.id", (session.id,))
+
+
+def player_names(conn: sqlite3.Connection) -> dict[int, str]:
+    """Every player of the ledger by id (a few per session)."""
+    return {row[0]: row[1] for row in conn.execute("SELECT id, name FROM players")}
+
+
+def deal_rows(conn: sqlite3.Connection, session: Session) -> sqlite3.Cursor:
+    """The session's standing deals in order as (number, entered_at, balances as kept (text),
+    basket, then the ENTRY columns): iter_deals without the Recorded, for a long session."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    return cur.execute(f"SELECT d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d"
+                       f" WHERE d.session_id = ? AND {STANDING} ORDER BY d.id", (session.id,))
 
 
 def transfers_of(conn: sqlite3.Connection, session: Session, deal_id: int) -> list[Transfer]:

@@ -1,0 +1,89 @@
+"""`play` made fast (a deal's plan made once, reused) is still the engine it was: every shipped
+tariff and condition, random deals and states, with and without a plan, against the verbatim
+earlier `play` and `advance` in reference_engine.py."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+import reference_engine as before
+from boston_ledger import engine
+from boston_ledger.engine import Deal, State
+from boston_ledger.tariff import load, shipped
+
+from strategies import deals
+
+
+def tariffs():
+    for name in sorted(shipped()):
+        base = load(name)
+        yield load(name)
+        if base.conditions:
+            yield load(name, list(base.conditions))
+
+
+TARIFFS = list(tariffs())
+
+
+def states(tariff) -> st.SearchStrategy[State]:
+    chips = st.integers(-10_000, 10_000)
+    return st.builds(State, st.tuples(*[chips] * tariff.players), st.integers(0, 2_000) | st.sampled_from([0, 1, 3]),
+                     st.integers(0, 500), st.booleans())
+
+
+def result(f, *args):
+    """What a call gives, exactly (repr tells 1 from True), or the error it raises."""
+    try:
+        return repr(f(*args))
+    except Exception as e:  # the same error, with the same words
+        return f"{type(e).__name__}: {e}"
+
+
+@pytest.mark.parametrize("tariff", TARIFFS, ids=[f"{t.name}{'+' if t.applied else ''}" for t in TARIFFS])
+@settings(max_examples=150, deadline=None)
+@given(data=st.data())
+def test_play_is_the_engine_it_was(tariff, data) -> None:
+    deal = data.draw(deals(tariff))
+    state = data.draw(states(tariff))
+    expected = result(before.play, tariff, state, deal)
+    assert result(engine.play, tariff, state, deal) == expected
+    planned = engine.plan(tariff, deal)
+    assert result(engine.play, tariff, state, deal, planned) == expected
+    assert result(engine.play, tariff, state, deal, planned) == expected  # the plan's cached pieces again
+    outcome = before.play(tariff, state, deal)
+    assert engine.advance(state, outcome) == before.advance(state, outcome)
+
+
+@settings(max_examples=300, deadline=None)
+@given(contract=st.sampled_from(["pass", "junior", "solo", "misere", "nine", "nope"]),
+       seats=st.lists(st.none() | st.integers(-1, 5), min_size=4, max_size=4),
+       tricks=st.none() | st.integers(-1, 14), partner_tricks=st.none() | st.integers(-1, 14),
+       rank=st.sampled_from([None, "junior", "senior", "x"]), ace=st.booleans(), state=states(load("classic")))
+def test_a_deal_the_tariff_refuses_is_refused_alike(contract, seats, tricks, partner_tricks, rank, ace, state) -> None:
+    tariff = load("classic", ["remise"])
+    deal = Deal(contract, seats[0], seats[1], tricks, partner_tricks, rank, seats[2], ace, seats[3])
+    expected = result(before.play, tariff, state, deal)
+    assert result(engine.play, tariff, state, deal) == expected
+    if expected.startswith("DealError"):  # a plan is refused with the same words
+        assert result(engine.plan, tariff, deal) == expected
+
+
+def test_a_plan_of_another_deal_or_tariff_is_not_used() -> None:
+    classic, state = load("classic"), State.start(4)
+    solo, junior = Deal("solo", 2, None, 9), Deal("junior", 0, 1, 5, 3)
+    assert engine.play(classic, state, junior, engine.plan(classic, solo)) == engine.play(classic, state, junior)
+    other = load("classic")  # equal, but another object: its plan is not taken on trust
+    assert engine.play(classic, state, solo, engine.plan(other, solo)) == engine.play(classic, state, solo)
+    equal = Deal("solo", 2, None, 9)  # an equal deal, another object: planned afresh, same result
+    assert engine.play(classic, state, equal, engine.plan(classic, solo)) == engine.play(classic, state, solo)
+
+
+def test_the_same_transfer_is_kept_once_only_for_the_same_types() -> None:
+    classic, state = load("classic"), State((0, 0, 0, 0), 0, 0, False)
+    ints = engine.play(classic, state, Deal("solo", 1, None, 9))
+    bools = engine.play(classic, state, Deal("solo", True, None, 9))  # seat 1 written as True
+    assert repr(bools) == repr(before.play(classic, state, Deal("solo", True, None, 9)))
+    assert repr(ints) == repr(before.play(classic, state, Deal("solo", 1, None, 9)))
+    assert "payee=True" in repr(bools) and "payee=True" not in repr(ints)
