@@ -18,7 +18,11 @@ from typing import Iterable
 
 from . import engine, storage
 from .engine import BASKET, State, Transfer
+from .i18n import N_, _, reason
 from .storage import Recorded, Session
+
+
+WHAT = (N_("deal"), N_("transfer"), N_("correction"), N_("superseded deal"))  # the words the SQL below gives
 
 
 @dataclass(frozen=True)
@@ -28,7 +32,7 @@ class Problem:
     what: str
 
     def __str__(self) -> str:
-        where = f"session {self.session}" + (f", deal {self.deal}" if self.deal is not None else "")
+        where = _("session {id}", id=self.session) + (_(", deal {number}", number=self.deal) if self.deal is not None else "")
         return f"{where}: {self.what}"
 
 
@@ -39,8 +43,7 @@ def transfers_balanced(session: Session, r: Recorded) -> list[Problem]:
     for t in r.transfers:
         parties_ok = all(p is BASKET or 0 <= p < n for p in (t.payer, t.payee))
         if t.chips <= 0 or t.payer == t.payee or not parties_ok:
-            problems.append(Problem(session.id, r.number, f"transfer {t} is not a movement of chips "
-                                                          "between two parties of the session"))
+            problems.append(Problem(session.id, r.number, _("transfer {t} is not a movement of chips between two parties of the session", t=t)))
     return problems
 
 
@@ -48,7 +51,7 @@ def zero_sum(session: Session, state: State) -> list[Problem]:
     """Balances plus basket sum to zero."""
     total = sum(state.balances) + state.basket
     if total:
-        return [Problem(session.id, None, f"balances plus basket sum to {total}, expected 0")]
+        return [Problem(session.id, None, _("balances plus basket sum to {total}, expected 0", total=total))]
     return []
 
 
@@ -59,19 +62,19 @@ def replay_matches(session: Session, recorded: Iterable[Recorded]) -> list[Probl
     state = State.start(len(session.players))
     for r in recorded:
         if r.number != state.deals + 1:
-            problems.append(Problem(session.id, r.number, f"the deal is numbered {r.number}; "
-                                                          f"it is deal {state.deals + 1} of the session"))
+            problems.append(Problem(session.id, r.number, _("the deal is numbered {number}; it is deal {expected} of the session", number=r.number,
+                                                            expected=state.deals + 1)))
             break
         try:
             outcome = engine.play(session.tariff, state, r.deal)
         except engine.DealError as e:
-            problems.append(Problem(session.id, r.number, f"the deal no longer scores: {e}"))
+            problems.append(Problem(session.id, r.number, _("the deal no longer scores: {e}", e=e)))
             break
         after = engine.advance(state, outcome)
         if r.balances != after.balances or r.basket != after.basket:
-            problems.append(Problem(session.id, r.number, f"stored balances after the deal {list(r.balances)}, "
-                                                          f"basket {r.basket}; the replay gives "
-                                                          f"{list(after.balances)}, basket {after.basket}"))
+            problems.append(Problem(session.id, r.number, _("stored balances after the deal {stored}, basket {basket}; the replay gives {replayed}, "
+                "basket {replayed_basket}", stored=list(r.balances), basket=r.basket, replayed=list(after.balances),
+                replayed_basket=after.basket)))
             break
         if tuple(outcome.transfers) != tuple(r.transfers):
             problems += transfers_balanced(session, r)  # the engine's are well formed; are these?
@@ -79,8 +82,9 @@ def replay_matches(session: Session, recorded: Iterable[Recorded]) -> list[Probl
             found = [t for t in r.transfers if t not in outcome.transfers]
             problems.append(Problem(
                 session.id, r.number,
-                f"stored transfers differ from the replay: expected {_brief(expected)}, found {_brief(found)}"
-                + ("" if expected or found else " (in another order)")))
+                _("stored transfers differ from the replay: expected {expected}, found {found}",
+                  expected=_brief(expected), found=_brief(found))
+                + ("" if expected or found else _(" (in another order)"))))
             break  # later deals depend on this one; one report is enough
         state = after
     return problems
@@ -101,7 +105,7 @@ def references(conn: sqlite3.Connection, session_id: int) -> list[Problem]:
          WHERE d.session_id = ? AND p.session_id != d.session_id
         """, (session_id, session_id)).fetchall()
     for row in rows:
-        problems.append(Problem(session_id, row[1], f"a {row[2]} names a player of session {row[3]}"))
+        problems.append(Problem(session_id, row[1], _("a {what} names a player of session {other}", what=_(row[2]), other=row[3])))
     for row in conn.execute(
         """
         SELECT c.number, 'correction' FROM corrections c JOIN deals d ON d.id = c.old_deal
@@ -111,12 +115,12 @@ def references(conn: sqlite3.Connection, session_id: int) -> list[Problem]:
           JOIN deals d ON d.id = s.deal_id
          WHERE (c.session_id = ? OR d.session_id = ?) AND d.session_id != c.session_id
         """, (session_id, session_id, session_id)):
-        problems.append(Problem(session_id, row[0], f"a {row[1]} belongs to a correction of another session"))
+        problems.append(Problem(session_id, row[0], _("a {what} belongs to a correction of another session", what=_(row[1]))))
     orphans = conn.execute(
         "SELECT COUNT(*) FROM transfers t LEFT JOIN deals d ON d.id = t.deal_id WHERE d.id IS NULL"
     ).fetchone()[0]
     if orphans:
-        problems.append(Problem(session_id, None, f"{orphans} transfers point at no deal"))
+        problems.append(Problem(session_id, None, _("{orphans} transfers point at no deal", orphans=orphans)))
     return problems
 
 
@@ -322,8 +326,8 @@ def session_ids(conn: sqlite3.Connection) -> list[int]:
 
 
 def _brief(transfers) -> str:
-    return "[" + ", ".join(f"{_party(t.payer)}→{_party(t.payee)} {t.chips} {t.reason}" for t in transfers) + "]"
+    return "[" + ", ".join(f"{_party(t.payer)}→{_party(t.payee)} {t.chips} {reason(t.reason)}" for t in transfers) + "]"
 
 
 def _party(seat: int | None) -> str:
-    return "basket" if seat is BASKET else f"seat {seat}"
+    return _("basket") if seat is BASKET else _("seat {seat}", seat=seat)

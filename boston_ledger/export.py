@@ -17,6 +17,7 @@ from typing import Iterable, Iterator
 from . import engine, ledger, storage
 from .engine import Deal
 from .errors import LedgerError
+from .i18n import _
 from .storage import Session
 
 BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
@@ -154,9 +155,9 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise LedgerError(f"cannot make the folder {directory}: {e.strerror}") from None
+        raise LedgerError(_("cannot make the folder {directory}: {strerror}", directory=directory, strerror=e.strerror)) from None
     if not directory.is_dir():
-        raise LedgerError(f"{directory} is not a folder; give export a folder path")
+        raise LedgerError(_("{directory} is not a folder; give export a folder path", directory=directory))
     names = session.players
 
     def walked():  # a stream, read once for each file: memory stays flat however long the session
@@ -203,5 +204,5 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         for stale in OPTIONAL - written:  # left by an earlier export of another state of the session
             (out / stale).unlink(missing_ok=True)
     except OSError as e:
-        raise LedgerError(f"cannot write into {directory}: {e.strerror}") from None
+        raise LedgerError(_("cannot write into {directory}: {strerror}", directory=directory, strerror=e.strerror)) from None
     return [path for path, _, _ in files]

@@ -95,6 +95,27 @@ def N_(text: str) -> str:
     return text
 
 
+REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the current language
+    "stake": N_("stake"),
+    "remise": N_("remise"),
+    "all-pass": N_("all pass: basket doubles"),
+    "consolation": N_("consolation"),
+    "contract": N_("contract"),
+    "overtricks": N_("overtricks"),
+    "undertricks": N_("undertricks"),
+    "slam": N_("slam (all doubled)"),
+    "basket": N_("basket won"),
+    "labet": N_("labet"),
+    "boston": N_("boston"),
+    "carte-blanche": N_("carte-blanche"),
+}
+
+
+def reason(key: str) -> str:
+    """What a transfer was for (the engine's reason), in words."""
+    return _(REASON_LABELS[key]) if key in REASON_LABELS else key
+
+
 def plural(n: int, text: str, /, **values: object) -> str:
     """A text with a count in it: English 'one' or 'other', Russian 'one', 'few' or 'many'.
 

@@ -13,30 +13,9 @@ from . import engine
 from .engine import BASKET, REASONS, Deal, Outcome, Position, State, Transfer
 from .storage import Session
 from .tariff import PASS, Schedule, Tariff
-from .i18n import N_, _, contract_name, plural, rank_name
-
-REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the current language
-    "stake": N_("stake"),
-    "remise": N_("remise"),
-    "all-pass": N_("all pass: basket doubles"),
-    "consolation": N_("consolation"),
-    "contract": N_("contract"),
-    "overtricks": N_("overtricks"),
-    "undertricks": N_("undertricks"),
-    "slam": N_("slam (all doubled)"),
-    "basket": N_("basket won"),
-    "labet": N_("labet"),
-    "boston": N_("boston"),
-    "carte-blanche": N_("carte-blanche"),
-}
-
+from .i18n import N_, _, contract_name, plural, rank_name, reason
 
 FAILED_BASKET = {"labet": N_("labet"), "opponents": N_("to opponents"), "none": "—"}
-
-
-def reason(key: str) -> str:
-    """What a transfer was for, in words."""
-    return _(REASON_LABELS[key]) if key in REASON_LABELS else key
 
 
 

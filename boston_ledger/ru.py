@@ -347,6 +347,30 @@ MESSAGES: dict[str, str] = {
     "no settled session is in {value}; the currencies are {shown}":
         "ни один рассчитанный вечер не в {value}; валюты: {shown}",
     "deal {number} cannot be scored under {name}: {e}": "сдачу {number} нельзя пересчитать по тарифу {name}: {e}",
+    # check
+    "transfer": "перевод",
+    "correction": "исправление",
+    "superseded deal": "заменённая сдача",
+    "seat {seat}": "место {seat}",
+    ", deal {number}": ", сдача {number}",
+    "balances plus basket sum to {total}, expected 0": "итоги вместе с корзиной дают {total}, а должны 0",
+    "a {what} names a player of session {other}": "{what}: ссылка на игрока вечера {other}",
+    "a {what} belongs to a correction of another session": "{what}: относится к исправлению другого вечера",
+    "{orphans} transfers point at no deal": "переводов без сдачи: {orphans}",
+    "transfer {t} is not a movement of chips between two parties of the session":
+        "перевод {t} — не движение фишек между двумя сторонами вечера",
+    "the deal is numbered {number}; it is deal {expected} of the session":
+        "у сдачи номер {number}, а в вечере это сдача {expected}",
+    "stored balances after the deal {stored}, basket {basket}; the replay gives {replayed}, basket {replayed_basket}":
+        "записанные итоги после сдачи {stored}, корзина {basket}; пересчёт даёт {replayed}, корзина {replayed_basket}",
+    "the deal no longer scores: {e}": "сдача больше не считается: {e}",
+    "stored transfers differ from the replay: expected {expected}, found {found}":
+        "записанные переводы расходятся с пересчётом: ожидалось {expected}, записано {found}",
+    " (in another order)": " (в другом порядке)",
+    # export
+    "{directory} is not a folder; give export a folder path": "{directory} — не папка; дайте export путь к папке",
+    "cannot make the folder {directory}: {strerror}": "не удаётся создать папку {directory}: {strerror}",
+    "cannot write into {directory}: {strerror}": "не удаётся писать в {directory}: {strerror}",
     # storage
     "{path} was written by a newer boston-ledger (schema {version}, this one knows {SCHEMA_VERSION}); "
     "upgrade boston-ledger to use it":

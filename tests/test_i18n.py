@@ -267,3 +267,16 @@ def test_the_quick_path_speaks_russian_too(tmp_path: Path) -> None:
     bad = subprocess.run(["boston-ledger", "--lang", "en", "deal", "junior", "--tricks", "5"], env=env,
                          capture_output=True, text=True, timeout=60)
     assert bad.returncode == 2 and bad.stderr.startswith("boston-ledger: error: ")
+
+
+def test_check_reports_in_russian(tmp_path: Path) -> None:
+    from test_check_tampering import TRANSFER, build, tampered
+
+    sound = tmp_path / "sound.db"
+    build(sound, 40)
+    bad = tampered(sound, tmp_path, f"UPDATE transfers SET chips = chips + 1 WHERE id = {TRANSFER}")
+    runner = CliRunner()
+    result = runner.invoke(app, ["--lang", "ru", "check", "--db", str(bad)])
+    assert result.exit_code == 1
+    assert result.stdout.startswith("вечер 1, сдача 30: записанные переводы расходятся с пересчётом")
+    assert not russian_words(result.stdout.replace("консоляция", "")), result.stdout
