@@ -29,6 +29,7 @@ from pathlib import Path
 from boston_ledger import engine, ledger, storage
 from boston_ledger.engine import Deal
 from boston_ledger.tariff import load
+from installed import compile_package, script
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 
@@ -115,9 +116,8 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=3)
     parser.add_argument("--keep", type=Path, help="Keep the built ledgers in this folder.")
     args = parser.parse_args()
-    exe = shutil.which("boston-ledger")
-    if exe is None:
-        sys.exit("boston-ledger is not installed; run `pip install .` first")
+    exe = script("boston-ledger")  # the installed program as a user has it (installed.py)
+    compile_package()
     peer = shutil.which("ledger")
     if peer is None and shutil.which("apt-get") and os.geteuid() == 0:
         subprocess.run(["apt-get", "install", "-y", "-qq", "ledger"], capture_output=True)

@@ -5,26 +5,23 @@ Run: python benchmarks/startup.py [--runs 21]
 
 The commands run in turn (pass, insert, deal, status, pass, ...) against throw-away
 databases, so a drift in the machine's speed touches all alike; the medians and the ratios of
-medians are printed. The programs are the console scripts installed beside this Python (not a
-version manager's shims, which add their own start-up), and the package's bytecode is compiled
-first, as `pip install` does: an editable install under PYTHONDONTWRITEBYTECODE would otherwise
-compile every module on every start. Cross-check one run with `/usr/bin/time -v boston-ledger status`.
+medians are printed. What is timed is the installed program as a user has it (installed.py). Cross-check one run with `/usr/bin/time -v boston-ledger status`.
 """
 
 from __future__ import annotations
 
 import argparse
-import compileall
 import json
 import os
 import shutil
 import statistics
 import subprocess
 import sys
-import sysconfig
 import tempfile
 import time
 from pathlib import Path
+
+from installed import compile_package, script
 
 
 def timed(cmd: list[str], env: dict[str, str]) -> float:
@@ -36,23 +33,12 @@ def timed(cmd: list[str], env: dict[str, str]) -> float:
     return elapsed
 
 
-def script(name: str) -> str:
-    """The console script installed beside this Python, else the first on PATH."""
-    beside = Path(sysconfig.get_path("scripts")) / name
-    found = str(beside) if beside.is_file() else shutil.which(name)
-    if found is None:
-        sys.exit(f"{name} is not installed; run `pip install .` first")
-    return found
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=21)
     args = parser.parse_args()
     exe, sqlite_utils = script("boston-ledger"), script("sqlite-utils")
-    import boston_ledger
-
-    compileall.compile_dir(Path(boston_ledger.__file__).parent, quiet=1)
+    compile_package()
     with tempfile.TemporaryDirectory() as tmp:
         env = {**os.environ, "BOSTON_LEDGER_DB": str(Path(tmp) / "bench.db")}
         subprocess.run([exe, "new", "Anna", "Boris", "Vera", "Gleb"], env=env, check=True,
