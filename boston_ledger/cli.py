@@ -38,11 +38,15 @@ class _Group(TyperGroup):
 
 def speak_help(group: Any) -> None:
     """Help in the current language: the commands' and options' texts, and typer's own words."""
+    global _spoken
+    if language() == "en" and not _spoken:  # typer's words are English already
+        return
     from typer import rich_utils
 
     for name, english in HELP_WORDS.items():
         setattr(rich_utils, name, _(english))
-    if language() != "ru":
+    _spoken = language() != "en"
+    if not _spoken:
         return
     from .ru import HELP, METAVARS
 
@@ -63,6 +67,8 @@ def speak_help(group: Any) -> None:
 
     walk(group, "")
 
+
+_spoken = False  # whether typer's words were last set to another language than English
 
 HELP_WORDS = {  # typer's own words in a help page, by the name typer keeps them under
     "ARGUMENTS_PANEL_TITLE": N_("Arguments"), "OPTIONS_PANEL_TITLE": N_("Options"),
