@@ -16,7 +16,7 @@ from typer.core import TyperGroup
 from . import ledger, storage
 from .engine import Deal
 from .errors import LedgerError
-from .i18n import N_, _, from_locale, language, plural, set_language, take_lang
+from .i18n import N_, _, from_locale, language, plural, set_language, strerror, take_lang
 from .shell import PROG, connect, console, deal_of, emit_json, fail, guarded, whole
 from . import shell
 
@@ -566,7 +566,7 @@ def chart(
     try:
         svg.write_text(pictures.svg(title, session.players, series), encoding="utf-8")
     except OSError as e:
-        raise LedgerError(_("cannot write {path}: {error}", path=svg, error=e.strerror)) from None
+        raise LedgerError(_("cannot write {path}: {error}", path=svg, error=strerror(e))) from None
     console().print(_("wrote {path}", path=svg))
 
 

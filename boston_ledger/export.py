@@ -17,7 +17,7 @@ from typing import Iterable, Iterator
 from . import engine, ledger, storage
 from .engine import Deal
 from .errors import LedgerError
-from .i18n import _
+from .i18n import _, strerror
 from .storage import Session
 
 BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
@@ -155,7 +155,7 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise LedgerError(_("cannot make the folder {directory}: {strerror}", directory=directory, strerror=e.strerror)) from None
+        raise LedgerError(_("cannot make the folder {directory}: {strerror}", directory=directory, strerror=strerror(e))) from None
     if not directory.is_dir():
         raise LedgerError(_("{directory} is not a folder; give export a folder path", directory=directory))
     names = session.players
@@ -204,5 +204,5 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         for stale in OPTIONAL - written:  # left by an earlier export of another state of the session
             (out / stale).unlink(missing_ok=True)
     except OSError as e:
-        raise LedgerError(_("cannot write into {directory}: {strerror}", directory=directory, strerror=e.strerror)) from None
+        raise LedgerError(_("cannot write into {directory}: {strerror}", directory=directory, strerror=strerror(e))) from None
     return [path for path, _, _ in files]

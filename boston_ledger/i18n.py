@@ -90,6 +90,15 @@ def contract_names(tariff: object) -> str:
     return ", ".join(contract_name(tariff, key) for key in getattr(tariff, "contracts", {}))
 
 
+def strerror(e: OSError) -> str:
+    """The system's words for an OS error, in Russian for the common ones (by errno)."""
+    if _language == "ru" and e.errno is not None:
+        from .ru import ERRNO
+
+        return ERRNO.get(e.errno, e.strerror or str(e))
+    return e.strerror or str(e)
+
+
 def N_(text: str) -> str:
     """Marks a text for the catalogue where `_()` is applied later (a table of words)."""
     return text

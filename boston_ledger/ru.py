@@ -9,6 +9,8 @@ Russian, with the same {fields}, and nothing here is left unused.
 
 from __future__ import annotations
 
+import errno
+
 from .ru_tariff import MESSAGES as TARIFF_MESSAGES
 
 MESSAGES: dict[str, str] = {
@@ -489,6 +491,14 @@ _DB = "Файл книги [по умолчанию: $BOSTON_LEDGER_DB, инач
 _JSON = "Вывести JSON для программ вместо таблиц."
 _CONTRACT = ("Контракт тарифа этого вечера (classic: младшая, старшая, соло, девять, мизер, большой-мизер, "
              "мизер-уверт, большой-мизер-уверт) или пас; английские имена тоже.")
+
+# The system's words for the common OS errors, by errno
+ERRNO: dict[int, str] = {
+    errno.ENOENT: "нет такого файла или папки", errno.EACCES: "нет доступа", errno.EPERM: "операция не позволена",
+    errno.ENOTDIR: "это не папка", errno.EISDIR: "это папка", errno.EEXIST: "файл уже есть",
+    errno.ENOSPC: "на диске нет места", errno.EROFS: "файловая система только для чтения",
+    errno.ENAMETOOLONG: "слишком длинное имя файла", errno.EBUSY: "устройство или ресурс занято",
+}
 
 # The placeholders of help pages and usage lines
 METAVARS: dict[str, str] = {

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from . import ledger, storage
 from .engine import Deal
 from .errors import LedgerError
-from .i18n import _, contract_names, language, rank_name
+from .i18n import _, contract_names, language, rank_name, strerror
 
 PROG = "boston-ledger"
 
@@ -30,7 +30,7 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
         sys.stderr = open(os.devnull, "w")
         sys.exit(1)
     except OSError as e:
-        fail(f"{e.strerror or e}" + (f": {e.filename}" if e.filename else ""))
+        fail(strerror(e) + (f": {e.filename}" if e.filename else ""))
     except KeyboardInterrupt:
         sys.exit(130)
     except Exception as e:

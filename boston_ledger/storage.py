@@ -19,7 +19,7 @@ from typing import Callable, Iterator
 from . import engine
 from .engine import BASKET, Deal, Outcome, State, Transfer
 from .errors import LedgerError
-from .i18n import _
+from .i18n import _, strerror
 from .tariff import Tariff, parse
 
 SCHEMA_VERSION = 2  # PRAGMA user_version after every migration has run
@@ -223,7 +223,7 @@ def open_db(path: Path, create: bool = False) -> sqlite3.Connection:
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
         except OSError as e:
-            raise StorageError(_("cannot make the folder for the ledger {path}: {strerror}; give --db a path in a folder you can write", path=path, strerror=e.strerror)) from None
+            raise StorageError(_("cannot make the folder for the ledger {path}: {strerror}; give --db a path in a folder you can write", path=path, strerror=strerror(e))) from None
     elif path.is_dir():
         raise StorageError(_("{path} is a folder, not a ledger file; give --db a file path", path=path))
     conn = sqlite3.connect(path, timeout=60, isolation_level=None)

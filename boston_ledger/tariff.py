@@ -16,7 +16,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from .errors import LedgerError
-from .i18n import _
+from .i18n import _, strerror
 
 PASS = "pass"
 BOSTON_RULES = ("holder", "none", "declarer-pays")
@@ -183,7 +183,7 @@ def _read(path: Path) -> tuple[dict, str]:
     except UnicodeDecodeError:
         raise TariffError(f"{path}: " + _("not a UTF-8 text file; a tariff is TOML text")) from None
     except OSError as e:
-        raise TariffError(_("cannot read tariff file {path}: {reason}", path=path, reason=e.strerror)) from None
+        raise TariffError(_("cannot read tariff file {path}: {reason}", path=path, reason=strerror(e))) from None
     return _toml(text, str(path)), text
 
 
@@ -370,7 +370,7 @@ def write_copy(name: str, source: str, force: bool = False) -> Path:
     except OSError as e:
         if tmp is not None:
             Path(tmp).unlink(missing_ok=True)
-        raise TariffError(_("cannot write {path}: {reason}", path=path, reason=e.strerror)) from None
+        raise TariffError(_("cannot write {path}: {reason}", path=path, reason=strerror(e))) from None
     return path
 
 

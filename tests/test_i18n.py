@@ -280,3 +280,13 @@ def test_check_reports_in_russian(tmp_path: Path) -> None:
     assert result.exit_code == 1
     assert result.stdout.startswith("вечер 1, сдача 30: записанные переводы расходятся с пересчётом")
     assert not russian_words(result.stdout.replace("консоляция", "")), result.stdout
+
+
+def test_the_system_errors_are_in_russian_too(table, tmp_path: Path) -> None:
+    a_file = tmp_path / "a-file"
+    a_file.write_text("x")
+    result = table("--lang", "ru", "export", str(a_file / "inside"), code=2)
+    assert "это не папка" in result.stderr or "файл уже есть" in result.stderr, result.stderr
+    result = table("--lang", "ru", "chart", "--svg", str(tmp_path / "missing" / "x.svg"), code=2)
+    assert "нет такого файла или папки" in result.stderr, result.stderr
+    assert "No such file or directory" in table("chart", "--svg", str(tmp_path / "missing" / "x.svg"), code=2).stderr
