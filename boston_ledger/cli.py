@@ -338,7 +338,7 @@ def history(
     if not rows:
         out.print(_("Session {id} has no deals yet.", id=session.id))
         return
-    out.print(render.history_table(session, rows))
+    out.print(render.history_table(session, rows, out.width))
     total = storage.state(conn, session).deals
     if len(rows) < total:
         out.print(_("deals {first}–{last} of {total}; `{prog} history --all` shows every deal",

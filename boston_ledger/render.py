@@ -170,13 +170,30 @@ def status_lines(session: Session, state: State) -> list[str]:
     return lines
 
 
-def history_table(session: Session, rows: Sequence) -> Table:
-    """One line per deal (rows are ledger.Walked): what was played and each player's change."""
+def history_table(session: Session, rows: Sequence, width: int = 200) -> Table:
+    """One line per deal (rows are ledger.Walked): what was played and each player's change.
+
+    When a line of every column would not fit in `width`, the dealer's column goes first (the
+    dealer turns round the table; `status` and each deal's heading name him), then the
+    boston's, so that a deal's line does not wrap when it can be helped."""
+    from rich.measure import Measurement
+
+    console = Console(width=10_000)  # to measure the table unbounded
+    table = _history(session, rows, dealer=True, holder=True)
+    for dealer, holder in ((False, True), (False, False)):
+        if Measurement.get(console, console.options, table).maximum <= width:
+            break
+        table = _history(session, rows, dealer, holder)
+    return table
+
+
+def _history(session: Session, rows: Sequence, dealer: bool, holder: bool) -> Table:
     t = session.tariff
     n = len(session.players)
+    holder = holder and t.boston > 0
     table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
-    columns = ["#"] + ([N_("tour")] if len(t.tours) > 1 else []) + [N_("dealer"), N_("deal")] + \
-        ([N_("boston")] if t.boston else [])
+    columns = ["#"] + ([N_("tour")] if len(t.tours) > 1 else []) + ([N_("dealer")] if dealer else []) \
+        + [N_("deal")] + ([N_("boston")] if holder else [])
     for col in columns:
         table.add_column(_(col) if col != "#" else col, justify="right" if col == "#" else "left",
                          no_wrap=col != "deal")
@@ -198,8 +215,9 @@ def history_table(session: Session, rows: Sequence) -> Table:
         row = [str(w.recorded.number)]
         if len(t.tours) > 1:
             row.append(f"{pos.partie}.{pos.tour}" + (f" ×{pos.multiplier}" if pos.double else ""))
-        row += [session.players[pos.dealer], played]
-        if t.boston:
+        row += [session.players[pos.dealer]] if dealer else []
+        row.append(played)
+        if holder:
             row.append("" if deal.boston is None else session.players[deal.boston])
         table.add_row(*row, *cells)
     if not t.has_basket and rows:

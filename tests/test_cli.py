@@ -246,3 +246,20 @@ def test_banners_for_the_double_tours_and_the_end_of_a_partie(table) -> None:
     begins = [i + 1 for i, o in enumerate(outs) if "double tours begin" in o]
     ends = [i + 1 for i, o in enumerate(outs) if "Partie 1 ends" in o]
     assert begins == [33] and ends == [40]
+
+
+def test_history_fits_a_narrow_terminal(table) -> None:
+    """At 80 columns the dealer's column (then the boston's) gives way before a deal's line wraps."""
+    table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4",
+          "--boston", "Vera")
+    table("deal", "grand-misere", "--declarer", "Vera", "--tricks", "1")
+    wide = table("history").stdout  # COLUMNS=120 in the tests
+    assert "dealer" in wide and "junior Boris 5 + Gleb 4: made" in wide
+    from typer.testing import CliRunner
+
+    from boston_ledger.cli import app
+
+    narrow = CliRunner().invoke(app, ["history"], env={"COLUMNS": "80"}).stdout
+    assert "dealer" not in narrow and "junior Boris 5 + Gleb 4: made" in narrow
+    assert all(len(line) <= 80 for line in narrow.splitlines())
+    assert len(narrow.splitlines()) == 4  # a heading, a rule, a line for each deal
