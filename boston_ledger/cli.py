@@ -387,6 +387,11 @@ def settle(db: DbOption = None, as_json: JsonOption = False) -> None:
     out.print(render.settlement_table(session, result))
     for line in render.payment_lines(session, result):
         out.print(line)
+    earlier = storage.settlements(conn, session)[:-1]
+    for when, before in earlier:  # a reopened session: what it was settled at before, on record
+        code = f" {session.currency}" if session.currency else ""
+        out.print(_("Settled before, on {when}, and reopened: {money}", when=when.replace("T", " ")[:16],
+                    money=", ".join(f"{n} {m}{code}" for n, m in before["money"].items())), style="dim")
 
 
 @app.command()

@@ -143,6 +143,7 @@ MESSAGES: dict[str, str] = {
     "Deal {number} ({deal}) taken back; it stays on record as undone.":
         "Сдача {number} ({deal}) отменена; запись о ней сохранена.",
     "Session {id} was already settled; here is its settlement.": "Вечер {id} уже рассчитан; вот его расчёт.",
+    "Settled before, on {when}, and reopened: {money}": "Прежний расчёт, {when}, потом вечер открыт снова: {money}",
     "The basket's {chips} chips are shared equally.": "Фишки корзины ({chips}) делятся поровну.",
     "Settlement of session {id} (one chip = {value})": "Расчёт вечера {id} (одна фишка = {value})",
     "Settlement of session {id} (one point = {value})": "Расчёт вечера {id} (одно очко = {value})",

@@ -675,6 +675,13 @@ def settlement(conn: sqlite3.Connection, session: Session) -> dict | None:
     return None if row is None else json.loads(row[0])
 
 
+def settlements(conn: sqlite3.Connection, session: Session) -> list[tuple[str, dict]]:
+    """Every settlement of a session, the earliest first: (when, result). A reopened session
+    has one for each time it was settled."""
+    return [(row[0], json.loads(row[1])) for row in conn.execute(
+        "SELECT settled_at, result FROM settlements WHERE session_id = ? ORDER BY id", (session.id,))]
+
+
 def resolve_path(db: str | None) -> Path:
     """--db, else $BOSTON_LEDGER_DB, else the app directory's ledger."""
     chosen = db or os.environ.get("BOSTON_LEDGER_DB")

@@ -252,3 +252,14 @@ def test_export_keeps_the_audit(cli, tmp_path: Path) -> None:
     cli("export", str(tmp_path / "x"))
     text = (tmp_path / "x" / "corrections.csv").read_text(encoding="utf-8-sig")
     assert "seven" in text and "tricks=8" in text and "tricks=7" in text
+
+
+def test_a_reopened_session_shows_its_earlier_settlement(table) -> None:
+    table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
+    first = table.json("settle")["money"]
+    table("reopen")
+    table("edit", "1", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "6", "--partner-tricks", "4",
+          "--reason", "Boris took 6")
+    out = " ".join(table("settle").stdout.split())
+    assert "Settled before, on " in out and ", ".join(f"{n} {m}" for n, m in first.items()) in out
+    assert "Settled before" in " ".join(table("settle").stdout.split())  # shown again when asked again
