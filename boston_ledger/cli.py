@@ -79,8 +79,12 @@ HELP_WORDS = {  # typer's own words in a help page, by the name typer keeps them
 
 def _usage_prefix() -> None:
     """click begins a usage line with 'Usage: '; in Russian, «Вызов: »."""
-    from typer._click.core import Command
-    from typer._click.formatting import HelpFormatter
+    try:  # typer 0.29 carries its own click
+        from typer._click.core import Command
+        from typer._click.formatting import HelpFormatter
+    except ImportError:
+        from click.core import Command  # type: ignore[no-redef]
+        from click.formatting import HelpFormatter  # type: ignore[no-redef]
 
     write_usage = HelpFormatter.write_usage
     help_option = Command.get_help_option
@@ -117,7 +121,7 @@ app.add_typer(tariffs_app, name="tariffs")
 
 @app.callback()
 def _root(ctx: typer.Context, lang: Annotated[Optional[str], typer.Option(
-        "--lang", metavar="en|ru", help="The language of the output: en or ru [default: from the locale].")] = None,
+        "--lang", metavar="en|ru", help="The language of the output: en or ru \\[default: from the locale].")] = None,
           ) -> None:
     # --lang is read (anywhere on the command line) before click parses it; here it is documented
     if ctx.invoked_subcommand is None:
@@ -133,7 +137,7 @@ def _tariffs(ctx: typer.Context) -> None:
 DbOption = Annotated[
     Optional[str],
     typer.Option("--db", metavar="PATH", show_default=False,
-                 help="Ledger database file [default: $BOSTON_LEDGER_DB, else the app directory's ledger.db]"),
+                 help="Ledger database file \\[default: $BOSTON_LEDGER_DB, else the app directory's ledger.db]"),
 ]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 
@@ -227,7 +231,7 @@ PartnerTricksOpt = Annotated[Optional[str], typer.Option("--partner-tricks", met
                                                          help="The partner's own tricks, 0..13.")]
 RankOpt = Annotated[Optional[str], typer.Option("--rank", metavar="RANK",
                                                 help="The suit's rank: junior|senior for solo and nine "
-                                                     "[default: junior]; first|second|third on samouchitel.",
+                                                     "\\[default: junior]; first|second|third on samouchitel.",
                                                 autocompletion=complete_rank)]
 BostonOpt = Annotated[Optional[str], typer.Option("--boston", metavar="NAME",
                                                   help="Who held the boston (jack of diamonds).",
@@ -390,7 +394,7 @@ def settle(db: DbOption = None, as_json: JsonOption = False) -> None:
     earlier = storage.settlements(conn, session)[:-1]
     for when, before in earlier:  # a reopened session: what it was settled at before, on record
         code = f" {session.currency}" if session.currency else ""
-        out.print(_("Settled before, on {when}, and reopened: {money}", when=when.replace("T", " ")[:16],
+        out.print(_("Settled before, on {when}, and reopened: {money}", when=render.local_time(when),
                     money=", ".join(f"{n} {m}{code}" for n, m in before["money"].items())), style="dim")
 
 
@@ -614,7 +618,7 @@ def paid(
     payee: Annotated[str, typer.Argument(metavar="TO", help="The one who is paid.")],
     amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="The money paid, e.g. 4.00.")],
     currency: Annotated[Optional[str], typer.Option(
-        "--currency", help="The currency of the sessions it pays off [default: the only one they use].")] = None,
+        "--currency", help="The currency of the sessions it pays off \\[default: the only one they use].")] = None,
     db: DbOption = None,
 ) -> None:
     """Record money paid from one person to another; the ledger nets it out.
@@ -634,7 +638,7 @@ def paid(
 def rescore(
     session_id: Annotated[str, typer.Argument(metavar="ID", help="The recorded session to replay.")],
     tariff: Annotated[Optional[str], typer.Option("--tariff", metavar="NAME|PATH",
-                                                  help="The tariff to replay it under [default: the session's own, "
+                                                  help="The tariff to replay it under \\[default: the session's own, "
                                                        "with its conditions].")] = None,
     condition: Annotated[Optional[list[str]], typer.Option("--condition", metavar="NAME",
                                                            help="A condition of play (repeatable).")] = None,

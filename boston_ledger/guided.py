@@ -89,6 +89,10 @@ def fill(session: Session, values: dict) -> dict:
     c = t.contracts[key]
     if values["declarer"] is None:
         values["declarer"] = choose(session, _("Declarer"))
+    else:  # typed on the command line: the player it names, or the error at once
+        from .ledger import seat_of
+
+        values["declarer"] = session.players[seat_of(session, values["declarer"], "--declarer")]
     if values["partner"] is None and c.with_partner is not None and c.alone is not None \
             and values["partner_tricks"] is None:
         values["partner"] = choose(session, _("Partner"), optional=True, besides=values["declarer"])

@@ -24,6 +24,16 @@ def basket_word() -> str:
     return _("basket")
 
 
+def local_time(stamp: str) -> str:
+    """A stored moment (UTC, ISO 8601) as this machine's local time: '2026-11-30 21:05'."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+    except ValueError:
+        return stamp
+
+
 def signed(n: int) -> Text:
     """A change of chips, green for gains and red for losses."""
     if n > 0:
@@ -431,6 +441,6 @@ def corrections_table(session: Session, audit: Sequence) -> Table:
     for col in (_("when"), _("deal"), _("reason"), _("was"), _("now")):
         table.add_column(col)
     for c in audit:
-        table.add_row(c.corrected_at.replace("T", " ")[:19], str(c.number), c.reason,
+        table.add_row(local_time(c.corrected_at), str(c.number), c.reason,
                       describe(session, c.was), describe(session, c.now))
     return table

@@ -38,7 +38,8 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
         if typer is not None and isinstance(e, typer.Abort):
             print(_("{prog}: aborted", prog=PROG), file=sys.stderr)
             sys.exit(1)
-        if typer is not None and isinstance(e, typer.TyperException):  # unknown option, missing value...
+        usage = getattr(typer, "TyperException", None) or getattr(typer, "ClickException", None)
+        if usage is not None and isinstance(e, usage):  # unknown option, missing value...
             message = e.format_message() if hasattr(e, "format_message") else str(e)
             ctx = getattr(e, "ctx", None)
             path = ctx.command_path if ctx is not None else PROG

@@ -69,3 +69,9 @@ def test_the_guides_run_from_first_session_to_settlement(cli, tmp_path: Path, mo
         if command[0] == "undo":
             cli("deal", "pass")  # something to take back
         cli(*lang, *command)
+
+
+def test_defaults_in_help_are_shown_not_taken_for_markup(cli) -> None:
+    assert "[default: from the locale]" in " ".join(cli("--help").stdout.split())
+    assert "[default: $BOSTON_LEDGER_DB" in " ".join(cli("status", "--help").stdout.split())
+    assert "[default: junior]" in " ".join(cli("deal", "--help").stdout.split())

@@ -62,3 +62,10 @@ def test_a_whole_deal_asked_for_in_russian(cli) -> None:
     result = CliRunner().invoke(app, ["--lang", "ru", "deal"], input="пас\nможет\nд\n", env=GUIDED)
     assert "ответьте д или н" in result.output and "Сдача 1 записана." in result.output
     assert cli.json("status")["basket"] == 80
+
+
+def test_the_declarer_typed_loosely_is_still_not_his_own_partner(table) -> None:
+    result = CliRunner().invoke(app, ["deal", "junior", "--declarer", " anna "], input="Anna\n2\n5\n4\n\n\n",
+                                env=GUIDED)
+    assert "Anna is the declarer; choose the partner among the others" in result.output
+    assert "Tricks taken by Anna:" in result.output and result.exit_code == 0, result.output
