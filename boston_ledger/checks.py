@@ -10,16 +10,18 @@ import gc
 import json
 import os
 import sqlite3
-import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from . import engine, storage
 from .engine import BASKET, State, Transfer
 from .i18n import N_, _, reason
 from .storage import Recorded, Session
+
+if TYPE_CHECKING:
+    import subprocess
 
 
 WHAT = (N_("deal"), N_("transfer"), N_("correction"), N_("superseded deal"))  # the words the SQL below gives
@@ -298,6 +300,8 @@ _HELPER = ("import sys; sys.path.insert(0, sys.argv[1]); from boston_ledger impo
 
 
 def _helper(conn: sqlite3.Connection, session: Session, middle: int) -> subprocess.Popen | None:
+    import subprocess  # here: every `deal` imports this module for its invariants, and needs no helper
+
     path = conn.execute("PRAGMA database_list").fetchone()[2]
     if not path or not sys.executable:  # a database in memory, an interpreter that cannot be started
         return None

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from typing import Iterable, Iterator
 from decimal import Decimal, InvalidOperation
 
-from . import engine, settlement, storage
+from . import engine, storage
 from .engine import Deal, Outcome, Position, State
 from .errors import LedgerError
 from .i18n import _
@@ -232,6 +232,8 @@ def sheet(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
 
 def settlement_result(session: Session, state: State) -> dict:
     """The settlement of a state as the JSON that `settle --json` prints and the ledger stores."""
+    from . import settlement  # here: only a settlement needs its arithmetic
+
     result = settlement.settle(state.balances, state.basket, session.chip_value)
     name = session.players
     return {

@@ -8,7 +8,6 @@ turn on the file's `[conditions.NAME]`, each a set of changes merged over the ta
 from __future__ import annotations
 
 import copy
-import hashlib
 import tomllib
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -114,6 +113,8 @@ class Tariff:
     @property
     def digest(self) -> str:
         """A short hash of the tariff's full text, naming exactly this tariff."""
+        import hashlib  # here: a deal never shows the hash, and hashlib is slow to import
+
         return hashlib.sha256(self.text.encode()).hexdigest()[:12]
 
     @property
