@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-import json
 import os
-import re
-import sqlite3
 import sys
 from pathlib import Path
 from typing import Annotated, Any, Optional
@@ -14,10 +11,9 @@ import typer
 from typer.core import TyperGroup
 
 from . import ledger, storage
-from .engine import Deal
 from .errors import LedgerError
-from .i18n import N_, _, from_locale, language, plural, set_language, strerror, take_lang
-from .shell import PROG, connect, console, deal_of, emit_json, fail, guarded, whole
+from .i18n import N_, _, choose, language, plural, strerror
+from .shell import PROG, connect, console, deal_of, emit_json, guarded, whole
 from . import shell
 
 class _Group(TyperGroup):
@@ -27,9 +23,7 @@ class _Group(TyperGroup):
              standalone_mode: bool = True, **extra: Any) -> Any:
         words = list(sys.argv[1:] if args is None else args)
         if "_BOSTON_LEDGER_COMPLETE" not in os.environ:
-            set_language(from_locale())  # an error in --lang itself is worded by the locale
-            lang, words = take_lang(words)
-            set_language(lang or language())
+            words = choose(words)
             speak_help(self)
         guarded(lambda: super(_Group, self).main(args=words, prog_name=PROG, complete_var=complete_var,
                                                  standalone_mode=False, **extra),
@@ -788,10 +782,3 @@ def tariffs_new(
     path = write_copy(name, source, force)
     print(_("wrote {path}: edit it, check it with `{prog} tariffs check {path}`, use it with "
             "`{prog} new ... --tariff {path}`", path=path, prog=PROG))
-
-
-def main() -> None:
-    """The `boston-ledger` program (kept here for old entry points; see launch.py)."""
-    from .launch import main as launch
-
-    launch()

@@ -398,7 +398,7 @@ def advance(state: State, outcome: Outcome) -> State:
     """The state after a deal with this outcome."""
     balances = list(state.balances)
     basket = state.basket
-    for payer, payee, chips, _ in outcome.transfers:
+    for payer, payee, chips, __ in outcome.transfers:
         if payer is BASKET:
             basket -= chips
         else:

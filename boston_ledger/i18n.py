@@ -57,12 +57,27 @@ def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
     return chosen, rest
 
 
-def _(text: str, /, **values: object) -> str:
-    """The text in the current language, its {fields} filled in."""
+def choose(argv: list[str]) -> list[str]:
+    """Set the language from `--lang` on this command line, else the locale; the line without it."""
+    set_language(from_locale())  # an error in --lang itself is worded by the locale
+    lang, rest = take_lang(argv)
+    if lang:
+        set_language(lang)
+    return rest
+
+
+def _said(text: str) -> str:
+    """The catalogue's text for this English one in the current language (itself in English)."""
     if _language == "ru":
         from .ru import MESSAGES
 
-        text = MESSAGES.get(text, text)
+        return MESSAGES.get(text, text)
+    return text
+
+
+def _(text: str, /, **values: object) -> str:
+    """The text in the current language, its {fields} filled in."""
+    text = _said(text)
     return text.format(**values) if values else text
 
 
@@ -129,14 +144,10 @@ def plural(n: int, text: str, /, **values: object) -> str:
     """A text with a count in it: English 'one' or 'other', Russian 'one', 'few' or 'many'.
 
     `text` is the English singular and plural joined by '|': '{n} deal|{n} deals'."""
-    forms = text.split("|")
-    if _language == "ru":
-        from .ru import MESSAGES
-
-        forms = MESSAGES.get(text, text).split("|")
-        if len(forms) == 3:
-            tail, tens = n % 10, n % 100
-            form = forms[0] if tail == 1 and tens != 11 else forms[1] if 2 <= tail <= 4 and not 12 <= tens <= 14 \
-                else forms[2]
-            return form.format(n=n, **values)
+    forms = _said(text).split("|")
+    if len(forms) == 3:  # Russian
+        tail, tens = n % 10, n % 100
+        form = forms[0] if tail == 1 and tens != 11 else forms[1] if 2 <= tail <= 4 and not 12 <= tens <= 14 \
+            else forms[2]
+        return form.format(n=n, **values)
     return (forms[0] if n == 1 else forms[-1]).format(n=n, **values)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import os
 import sys
 
-from .i18n import from_locale, set_language, take_lang
+from .i18n import choose
 
 # option -> (parameter, takes a value); what `cli.deal` and `cli.status` declare
 QUICK: dict[str, tuple[str | None, dict[str, tuple[str, bool]]]] = {
@@ -56,10 +56,7 @@ def main() -> None:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     if "_BOSTON_LEDGER_COMPLETE" not in os.environ:
-        set_language(from_locale())  # an error in --lang itself is worded by the locale
-        lang, args = take_lang(sys.argv[1:])
-        if lang:
-            set_language(lang)
+        args = choose(sys.argv[1:])
         values = quick_values(args)
         if values is not None:
             from . import shell

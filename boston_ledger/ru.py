@@ -254,7 +254,7 @@ MESSAGES: dict[str, str] = {
     "unexpected extra argument ({name})": "лишний аргумент ({name})",
     "no such command {name!r}": "нет такой команды {name!r}",
     "a command is missing": "не указана команда",
-    "invalid value for {name}: {hint}": "неверное значение {name}: {hint}",
+    "invalid value for {name}: {detail}": "неверное значение {name}: {detail}",
     "{option} must be a whole number from {low} to {high}, not {value}":
         "{option}: нужно целое число от {low} до {high}, а не {value}",
     "the {tariff} tariff has no contract {contract!r}; use one of {choices} or pass":

@@ -13,7 +13,7 @@ from typing import Any, Callable
 from . import ledger, storage
 from .engine import Deal
 from .errors import LedgerError
-from .i18n import _, contract_names, language, rank_name, strerror
+from .i18n import N_, _, contract_names, language, rank_name, strerror
 
 PROG = "boston-ledger"
 
@@ -57,41 +57,29 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
 
 
 # click words its usage errors in English; these are their Russian, matched on the English
-USAGE_ERRORS = [
+USAGE_ERRORS = [  # (click's English, the same in words of our own); a hint is "did you mean"
     (r"No such option: (?P<name>\S+)(?: \(Possible options: (?P<hint>.+)\)| Did you mean (?P<hint2>.+)\?)?",
-     "no such option"),
-    (r"Missing option '(?P<name>[^']+)'\.?", "missing option"),
-    (r"Missing argument '(?P<name>[^']+)'\.?", "missing argument"),
-    (r"Option '(?P<name>[^']+)' requires an argument\.?", "requires an argument"),
-    (r"Option '(?P<name>[^']+)' does not take a value\.?", "takes no value"),
-    (r"Got unexpected extra arguments?(?:\(s\))? \((?P<name>.*)\)", "extra arguments"),
-    (r"No such command '(?P<name>[^']+)'\.?(?: Did you mean '(?P<hint>[^']+)'\?)?", "no such command"),
-    (r"Missing command\.?", "missing command"),
-    (r"Invalid value for '(?P<name>[^']+)': (?P<hint>.*)", "invalid value"),
+     N_("no such option: {name}")),
+    (r"Missing option '(?P<name>[^']+)'\.?", N_("missing option {name}")),
+    (r"Missing argument '(?P<name>[^']+)'\.?", N_("missing argument {name}")),
+    (r"Option '(?P<name>[^']+)' requires an argument\.?", N_("option {name} needs a value")),
+    (r"Option '(?P<name>[^']+)' does not take a value\.?", N_("option {name} takes no value")),
+    (r"Got unexpected extra arguments?(?:\(s\))? \((?P<name>.*)\)", N_("unexpected extra argument ({name})")),
+    (r"No such command '(?P<name>[^']+)'\.?(?: Did you mean '(?P<hint>[^']+)'\?)?", N_("no such command {name!r}")),
+    (r"Missing command\.?", N_("a command is missing")),
+    (r"Invalid value for '(?P<name>[^']+)': (?P<detail>.*)", N_("invalid value for {name}: {detail}")),
 ]
 
 
 def usage_message(message: str) -> str:
     """click's message about a command line, in the current language."""
-    for pattern, kind in USAGE_ERRORS:
+    for pattern, template in USAGE_ERRORS:
         m = re.fullmatch(pattern, message.strip())
-        if m is None:
-            continue
-        name, hint = m.groupdict().get("name"), m.groupdict().get("hint") or m.groupdict().get("hint2")
-        if kind == "no such option":
-            return _("no such option: {name}", name=name) + (
-                _("; did you mean {hint}?", hint=hint) if hint else "")
-        return {
-            "missing option": lambda: _("missing option {name}", name=name),
-            "missing argument": lambda: _("missing argument {name}", name=name),
-            "requires an argument": lambda: _("option {name} needs a value", name=name),
-            "takes no value": lambda: _("option {name} takes no value", name=name),
-            "extra arguments": lambda: _("unexpected extra argument ({name})", name=name),
-            "no such command": lambda: _("no such command {name!r}", name=name) + (
-                _("; did you mean {hint}?", hint=hint) if hint else ""),
-            "missing command": lambda: _("a command is missing"),
-            "invalid value": lambda: _("invalid value for {name}: {hint}", name=name, hint=hint),
-        }[kind]()
+        if m is not None:
+            found = m.groupdict()
+            hint = found.pop("hint", None)
+            hint = found.pop("hint2", None) or hint
+            return _(template, **found) + (_("; did you mean {hint}?", hint=hint) if hint else "")
     return message
 
 
