@@ -1,3 +1,3 @@
-from .launch import main
+from .cli.main import main
 
 main()

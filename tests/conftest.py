@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from boston_ledger import i18n
-from boston_ledger.cli import app
+from boston_ledger.core import i18n
+from boston_ledger.cli.declarations import app
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 

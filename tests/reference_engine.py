@@ -3,9 +3,9 @@ verbatim): test_engine_plan.py holds the engine to them."""
 
 from __future__ import annotations
 
-from boston_ledger.engine import (BASKET, Deal, Outcome, Party, State, Transfer, _split, lines, position,
+from boston_ledger.core.engine import (BASKET, Deal, Outcome, Party, State, Transfer, _split, lines, position,
                                   rank_of, schedule_of, validate)
-from boston_ledger.tariff import PASS, Tariff
+from boston_ledger.core.tariff import PASS, Tariff
 
 _tuple_new = tuple.__new__
 
@@ -26,17 +26,17 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         basket += (payee is BASKET) * chips - (payer is BASKET) * chips
 
     if state.stake_due:
-        for seat in (range(n) if tariff.stake_payer == "each" else [pos.dealer]):
-            move(seat, BASKET, tariff.stake, "stake")
+        for seat in (range(n) if tariff.basket.stake_payer == "each" else [pos.dealer]):
+            move(seat, BASKET, tariff.basket.stake, "stake")
     if deal.ace_turned:
-        move(pos.dealer, BASKET, tariff.remise, "remise")
+        move(pos.dealer, BASKET, tariff.basket.remise, "remise")
     if deal.carte_blanche is not None:
         for seat in range(n):
             if seat != deal.carte_blanche:
                 move(seat, deal.carte_blanche, tariff.carte_blanche * pos.multiplier, "carte-blanche")
 
     if deal.contract == PASS:
-        if tariff.all_pass == "double":
+        if tariff.basket.all_pass == "double":
             content = basket  # the basket doubles: each pays a share, the dealer any remainder
             for seat in range(n):
                 if seat != pos.dealer:

@@ -10,10 +10,11 @@ import tempfile
 from pathlib import Path
 from typing import Iterable
 
-from boston_ledger import ledger, storage
-from boston_ledger.engine import Deal
-from boston_ledger.errors import LedgerError
-from boston_ledger.storage import Session
+from boston_ledger.app import deals
+from boston_ledger.store import read
+from boston_ledger.core.engine import Deal
+from boston_ledger.core.errors import LedgerError
+from boston_ledger.store.records import Session
 
 BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
 
@@ -66,7 +67,7 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     names = session.players
 
     def walked():  # a stream, read once for each file: memory stays flat however long the session
-        return ledger.iter_walk(session, storage.iter_deals(conn, session, not session.tariff.has_basket))
+        return deals.walk(session, read.deals(conn, session, not session.tariff.has_basket))
 
     def result(outcome) -> str:
         return "all pass" if outcome.made is None else "made" if outcome.made else "failed"
@@ -75,7 +76,11 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
                   names[w.position.dealer], *_entered(session, w.recorded.deal), result(w.outcome),
                   w.recorded.entered_at] for w in walked())
     balance_rows = ([w.recorded.number, *w.sheet, w.after.basket] for w in walked())
-    transfer_rows = storage.transfer_rows(conn, session)
+    transfer_rows = conn.execute(  # every standing transfer, names for parties
+        f"SELECT d.number, COALESCE(a.name, 'basket'), COALESCE(b.name, 'basket'), t.chips, t.reason"
+        f" FROM transfers t JOIN deals d ON d.id = t.deal_id"
+        f" LEFT JOIN players a ON a.id = t.payer LEFT JOIN players b ON b.id = t.payee"
+        f" WHERE d.session_id = ? AND {read.STANDING} ORDER BY t.id", (session.id,)).fetchall()
     out = directory
     files = [
         (out / "deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *ENTERED, "result", "entered_at"],
@@ -83,16 +88,16 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         (out / "transfers.csv", ["deal", "from", "to", "chips", "reason"], transfer_rows),
         (out / "balances.csv", ["deal", *names, "basket"], balance_rows),
     ]
-    taken_back = storage.undone(conn, session)
+    taken_back = read.undone(conn, session)
     if taken_back:
         files.append((out / "undone.csv", ["deal", *ENTERED, "entered_at", "undone_at"],
                       [[r.number, *_entered(session, r.deal), r.entered_at, at] for r, at in taken_back]))
-    audit = storage.corrections(conn, session)
+    audit = read.corrections(conn, session)
     if audit:
         files.append((out / "corrections.csv", ["deal", "corrected_at", "reason", "was", "now"],
                       [[c.number, c.corrected_at, c.reason, _words(session, c.was), _words(session, c.now)]
                        for c in audit]))
-    settled = storage.settlement(conn, session) if session.settled else None
+    settled = read.settlement(conn, session).record() if session.settled else None
     if settled is not None:
         files.append((out / "settlement.csv", ["player", "net_chips", "money", "currency"],
                       [[n, settled["net_chips"][n], settled["money"][n], session.currency] for n in names]))

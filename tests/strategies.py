@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from hypothesis import strategies as st
 
-from boston_ledger.engine import Deal
-from boston_ledger.tariff import PASS, Tariff
+from boston_ledger.core.engine import Deal
+from boston_ledger.core.tariff import PASS, Tariff
 
 
 @st.composite
@@ -13,7 +13,7 @@ def deals(draw, tariff: Tariff) -> Deal:
     n = tariff.players
     seat = st.integers(0, n - 1)
     extras = {
-        "ace_turned": draw(st.booleans()) if tariff.remise else False,
+        "ace_turned": draw(st.booleans()) if tariff.basket.remise else False,
         "carte_blanche": draw(st.none() | seat) if tariff.carte_blanche else None,
     }
     key = draw(st.sampled_from([PASS, *tariff.contracts]))

@@ -11,9 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from boston_ledger import checks, engine, ledger, storage
-from boston_ledger.engine import Deal
-from boston_ledger.tariff import load
+from boston_ledger.app import check as checks
+from boston_ledger.core import engine, invariants
+from boston_ledger.store import audit
+from boston_ledger.app import deals as table, sessions
+from boston_ledger.store import read, write
+from boston_ledger.store.db import open_db, writing
+from boston_ledger.core.engine import Deal
+from boston_ledger.core.tariff_files import load
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 
@@ -38,23 +43,23 @@ def random_deal(rng: random.Random, tariff) -> Deal:
 def build(path: Path, deals: int, seed: int = 7) -> None:
     """Two sessions, the first with an undone deal and a correction among its deals."""
     tariff = load("classic")
-    conn = storage.open_db(path, create=True)
-    first = ledger.new_session(conn, PLAYERS, tariff, Decimal("0.10"), "EUR")
+    conn = open_db(path, create=True)
+    first = sessions.new(conn, PLAYERS, tariff, Decimal("0.10"), "EUR").id
     rng = random.Random(seed)
-    session, state = storage.load_session(conn, first), engine.State.start(4)
-    with storage.writing(conn):  # as `deal` records them, in one transaction
+    session, state = read.session(conn, first), engine.State.start(4)
+    with writing(conn):  # as `deal` records them, in one transaction
         for number in range(1, deals + 1):
             deal = random_deal(rng, tariff)
             outcome = engine.play(tariff, state, deal)
             state = engine.advance(state, outcome)
-            storage.record_deal(conn, session, number, deal, outcome, state)
-    ledger.undo_last(conn)
-    ledger.enter_deal(conn, Deal("solo", 2, None, 9), first)
-    ledger.correct(conn, deals - 5, Deal("junior", 1, 3, 5, 4, boston=0), "entered wrong", first)
-    second = ledger.new_session(conn, ["W", "X", "Y", "Z"], tariff, Decimal("1"), "")
+            write.record_deal(conn, session, number, deal, outcome, state)
+    table.undo(conn)
+    table.enter(conn, Deal("solo", 2, None, 9), first)
+    table.correct(conn, deals - 5, Deal("junior", 1, 3, 5, 4, boston=0), "entered wrong", first)
+    second = sessions.new(conn, ["W", "X", "Y", "Z"], tariff, Decimal("1"), "").id
     for _ in range(5):
-        ledger.enter_deal(conn, random_deal(rng, tariff), second)
-    storage.set_current(conn, first)
+        table.enter(conn, random_deal(rng, tariff), second)
+    write.set_current(conn, first)
     conn.close()
 
 
@@ -65,13 +70,15 @@ def sound(tmp_path_factory) -> Path:
     return path
 
 
-def full(conn: sqlite3.Connection, session_id: int) -> list[checks.Problem]:
+def full(conn: sqlite3.Connection, session_id: int) -> list[invariants.Problem]:
     """The checks without the quick reading: references, then the replay of Recorded deals."""
-    broken = checks.references(conn, session_id)
+    broken = invariants.references(session_id, audit.foreign_references(conn, session_id))
     if broken:
         return broken
-    session = storage.load_session(conn, session_id)
-    return checks.replay_matches(session, storage.iter_deals(conn, session))
+    session = read.session(conn, session_id)
+    n = len(session.players)
+    return invariants.replay(session_id, session.tariff, n, read.deals(conn, session),
+                             invariants.Exact(session_id, session.tariff, n))[1] or []
 
 
 def tampered(sound: Path, tmp_path: Path, *statements: str) -> Path:
@@ -89,9 +96,9 @@ def tampered(sound: Path, tmp_path: Path, *statements: str) -> Path:
 
 
 def problems(path: Path) -> list[str]:
-    conn = storage.open_db(path)
-    found = [p for s in checks.session_ids(conn) for p in checks.check_session(conn, s)]
-    assert found == [p for s in checks.session_ids(conn) for p in full(conn, s)]  # the same words, the same deal
+    conn = open_db(path)
+    found = [p for s in read.session_ids(conn) for p in checks.check_session(conn, s)]
+    assert found == [p for s in read.session_ids(conn) for p in full(conn, s)]  # the same words, the same deal
     conn.close()
     return [str(p) for p in found]
 
@@ -107,10 +114,10 @@ def test_a_sound_ledger_is_read_once_quickly(sound: Path, monkeypatch) -> None:
     def slow(*args):
         raise AssertionError("the full replay ran on a sound ledger")
 
-    monkeypatch.setattr(checks, "replay_matches", slow)
-    monkeypatch.setattr(checks, "references", slow)
-    conn = storage.open_db(sound)
-    assert [checks.check_session(conn, s) for s in checks.session_ids(conn)] == [[], []]
+    monkeypatch.setattr(invariants, "Exact", slow)
+    monkeypatch.setattr(invariants, "references", slow)
+    conn = open_db(sound)
+    assert [checks.check_session(conn, s) for s in read.session_ids(conn)] == [[], []]
 
 
 @pytest.mark.parametrize("statements, words", [
@@ -218,20 +225,20 @@ def halves(monkeypatch) -> None:
 
 def test_the_later_half_is_replayed_by_the_helper(sound: Path, halves, monkeypatch) -> None:
     spans = []
-    replay = checks._replay_span
-    monkeypatch.setattr(checks, "_replay_span", lambda *a, **k: spans.append(k) or replay(*a, **k))
-    monkeypatch.setattr(checks, "replay_matches", None)  # the full checks are not needed
-    conn = storage.open_db(sound)
+    replay = checks.replay_span
+    monkeypatch.setattr(checks, "replay_span", lambda *a, **k: spans.append(k) or replay(*a, **k))
+    monkeypatch.setattr(invariants, "Exact", None)  # the full checks are not needed
+    conn = open_db(sound)
     assert checks.check_session(conn, 1) == []
-    middle = storage.halfway(conn, storage.load_session(conn, 1))[1]
+    middle = read.halfway(conn, read.session(conn, 1))[1]
     assert spans == [{"last": middle}]  # the first half here; the helper said the rest holds
 
 
 @pytest.mark.parametrize("where", ["first", "middle", "next", "last"])
 @pytest.mark.parametrize("change", ["chips", "kept", "number"])
 def test_a_change_in_either_half_is_reported(sound: Path, tmp_path: Path, halves, where, change) -> None:
-    conn = storage.open_db(sound)
-    count, middle = storage.halfway(conn, storage.load_session(conn, 1))
+    conn = open_db(sound)
+    count, middle = read.halfway(conn, read.session(conn, 1))
     number = conn.execute("SELECT number FROM deals WHERE id = ?", (middle,)).fetchone()[0]
     conn.close()
     number = {"first": 2, "middle": number, "next": number + 1, "last": count}[where]
@@ -248,8 +255,8 @@ def test_a_change_in_either_half_is_reported(sound: Path, tmp_path: Path, halves
 
 def test_a_helper_that_cannot_run_leaves_the_later_half_to_this_process(sound: Path, tmp_path: Path, halves,
                                                                           monkeypatch) -> None:
-    monkeypatch.setattr(checks, "_HELPER", "import sys; sys.exit(3)")
-    conn = storage.open_db(sound)
+    monkeypatch.setattr(checks, "HELPER", "import sys; sys.exit(3)")
+    conn = open_db(sound)
     assert checks.check_session(conn, 1) == []
     conn.close()
     path = tampered(sound, tmp_path, "UPDATE deals SET basket = basket + 1 WHERE id = (SELECT max(id) FROM deals"
@@ -259,13 +266,13 @@ def test_a_helper_that_cannot_run_leaves_the_later_half_to_this_process(sound: P
 
 def test_a_ledger_in_memory_is_replayed_here(halves) -> None:
     conn = sqlite3.connect(":memory:")
-    assert checks._helper(conn, None, 1) is None
+    assert checks.start_helper(conn, None, 1) is None
 
 
 @pytest.mark.parametrize("kept", ["replace(balances, ', ', ',')", "'junk'", "NULL", "'[1.0, 2, 3, 4]'"])
 def test_the_middle_deal_kept_in_another_spelling(sound: Path, tmp_path: Path, halves, kept) -> None:
-    conn = storage.open_db(sound)
-    middle = storage.halfway(conn, storage.load_session(conn, 1))[1]
+    conn = open_db(sound)
+    middle = read.halfway(conn, read.session(conn, 1))[1]
     conn.close()
     found = problems(tampered(sound, tmp_path, f"UPDATE deals SET balances = {kept} WHERE id = {middle}"))
     assert found == [] if kept.startswith("replace") else found  # the full checks say which

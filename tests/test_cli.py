@@ -153,15 +153,18 @@ def test_missing_boston_gets_a_reminder(table) -> None:
 def test_a_deal_goes_to_the_session_its_names_came_from(tmp_path) -> None:
     from decimal import Decimal
 
-    from boston_ledger import engine, ledger, storage
-    from boston_ledger.tariff import load
+    from boston_ledger.core import engine
+    from boston_ledger.app import deals as table, sessions
+    from boston_ledger.store import read, write
+    from boston_ledger.store.db import open_db, writing
+    from boston_ledger.core.tariff_files import load
 
-    conn = storage.open_db(tmp_path / "t.db", create=True)
-    first = ledger.new_session(conn, PLAYERS, load("classic"), Decimal("1"), "")
-    ledger.new_session(conn, ["W", "X", "Y", "Z"], load("classic"), Decimal("1"), "")  # another terminal
-    session, _ = ledger.enter_deal(conn, engine.Deal("pass"), first)
+    conn = open_db(tmp_path / "t.db", create=True)
+    first = sessions.new(conn, PLAYERS, load("classic"), Decimal("1"), "").id
+    sessions.new(conn, ["W", "X", "Y", "Z"], load("classic"), Decimal("1"), "")  # another terminal
+    session = table.enter(conn, engine.Deal("pass"), first).session
     assert session.id == first and session.players == tuple(PLAYERS)
-    assert storage.state(conn, ledger.current(conn)).deals == 0
+    assert read.state(conn, table.current(conn)).deals == 0
 
 
 def test_a_terminal_without_utf8_gets_no_traceback(tmp_path) -> None:
@@ -194,7 +197,7 @@ def test_the_quick_path_answers_as_the_ordinary_one(tmp_path: Path) -> None:
     or wrong, must be the same as through the ordinary path."""
     from typer.testing import CliRunner
 
-    from boston_ledger.cli import app
+    from boston_ledger.cli.declarations import app
 
     fast_db, slow_db = tmp_path / "fast.db", tmp_path / "slow.db"
     base = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
@@ -257,7 +260,7 @@ def test_history_fits_a_narrow_terminal(table) -> None:
     assert "dealer" in wide and "junior Boris 5 + Gleb 4: made" in wide
     from typer.testing import CliRunner
 
-    from boston_ledger.cli import app
+    from boston_ledger.cli.declarations import app
 
     narrow = CliRunner().invoke(app, ["history"], env={"COLUMNS": "80"}).stdout
     assert "dealer" not in narrow and "junior Boris 5 + Gleb 4: made" in narrow

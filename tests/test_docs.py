@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 import typer.main
 
-from boston_ledger.cli import app
+from boston_ledger.cli.declarations import app
 
 README = Path(__file__).resolve().parent.parent / "README.md"
 

@@ -13,45 +13,50 @@ from pathlib import Path
 
 import pytest
 
-from boston_ledger import checks, ledger, storage
+from boston_ledger.app import check as checks
+from boston_ledger.app import deals as table, sessions
+from boston_ledger.store import read, write
+from boston_ledger.store.db import open_db, writing
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 
 # A child that records deals in a loop and says the running count after each commit.
 WRITER = r"""
 import sys
-from boston_ledger import ledger, storage
-from boston_ledger.demo import SCRIPT
-conn = storage.open_db(__import__("pathlib").Path(sys.argv[1]))
+from boston_ledger.app import deals as table, sessions
+from boston_ledger.store import read, write
+from boston_ledger.store.db import open_db, writing
+from boston_ledger.app.demo import SCRIPT
+conn = open_db(__import__("pathlib").Path(sys.argv[1]))
 session = int(sys.argv[2])
 limit = int(sys.argv[3])
 for i in range(limit):
     deal = SCRIPT[i % len(SCRIPT)][0]
     if deal.contract == "pass":
         deal = SCRIPT[0][0]  # no endless doubling of the basket
-    ledger.enter_deal(conn, deal, session)
+    table.enter(conn, deal, session)
     print(i + 1, flush=True)
 """
 
 
 def fresh(tmp_path: Path) -> tuple[Path, int]:
-    from boston_ledger.tariff import load
+    from boston_ledger.core.tariff_files import load
     from decimal import Decimal
 
     path = tmp_path / "ledger.db"
-    conn = storage.open_db(path, create=True)
-    session = ledger.new_session(conn, PLAYERS, load("classic"), Decimal("0.1"), "")
+    conn = open_db(path, create=True)
+    session = sessions.new(conn, PLAYERS, load("classic"), Decimal("0.1"), "").id
     conn.close()
     return path, session
 
 
 def standing(path: Path, session: int) -> list[int]:
-    conn = storage.open_db(path)
+    conn = open_db(path)
     try:
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert checks.check_session(conn, session) == []
-        s = storage.load_session(conn, session)
-        return [r.number for r in storage.deals(conn, s)]
+        s = read.session(conn, session)
+        return [r.number for r in read.deals(conn, s)]
     finally:
         conn.close()
 

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import reference_engine as before
-from boston_ledger import engine
-from boston_ledger.engine import Deal, State
-from boston_ledger.tariff import load, shipped
+from boston_ledger.core import engine
+from boston_ledger.core.engine import Deal, State
+from boston_ledger.core.tariff_files import load, shipped
 
 from strategies import deals
 

@@ -13,30 +13,34 @@ from pathlib import Path
 import pytest
 
 import reference_export as before
-from boston_ledger import engine, export, ledger, storage
-from boston_ledger.engine import Deal
-from boston_ledger.tariff import load
+from boston_ledger.core import engine
+from boston_ledger.app import export
+from boston_ledger.app import deals as table, sessions
+from boston_ledger.store import read, write
+from boston_ledger.store.db import open_db, writing
+from boston_ledger.core.engine import Deal
+from boston_ledger.core.tariff_files import load
 
 
 def build(path: Path, tariff_name: str, names: list[str], count: int, seed: int) -> None:
     tariff = load(tariff_name)
-    conn = storage.open_db(path, create=True)
-    session_id = ledger.new_session(conn, names, tariff, Decimal("0.25"), "RUB", None,
-                                    None if tariff.has_basket else count + 10)
+    conn = open_db(path, create=True)
+    session_id = sessions.new(conn, names, tariff, Decimal("0.25"), "RUB", None,
+                              None if tariff.has_basket else count + 10).id
     rng = random.Random(seed)
     entered = 0
     while entered < count:
         deal = random_deal(rng, tariff) if entered % 3 else rng.choice(SAMPLES)
         try:
-            ledger.enter_deal(conn, deal, session_id)
+            table.enter(conn, deal, session_id)
         except engine.DealError:
             continue
         entered += 1
         if entered in (5, 9):
-            ledger.undo_last(conn)
+            table.undo(conn)
     for deal in (Deal("solo", 1, None, 9), Deal("7", 1, None, 8, rank="second")):  # a deal of this tariff
         if deal.contract in tariff.contracts:
-            ledger.correct(conn, 3, deal, "wrong, \"three\"", session_id)
+            table.correct(conn, 3, deal, "wrong, \"three\"", session_id)
     conn.close()
 
 
@@ -59,8 +63,8 @@ SAMPLES = [Deal("junior", 1, 3, 5, 4, boston=2), Deal("pass"), Deal("senior", 0,
 
 
 def exports(path: Path, out: Path) -> dict[str, bytes]:
-    conn = storage.open_db(path)
-    session = ledger.current(conn)
+    conn = open_db(path)
+    session = table.current(conn)
     new, old = out / "new", out / "old"
     export.write(conn, session, new)
     before.write(conn, session, old)
@@ -94,8 +98,8 @@ def test_a_points_session(tmp_path: Path) -> None:
 def test_a_settled_session(chips: Path, tmp_path: Path) -> None:
     path = tmp_path / "settled.db"
     shutil.copy(chips, path)
-    conn = storage.open_db(path)
-    ledger.settle(conn)
+    conn = open_db(path)
+    sessions.settle(conn)
     conn.close()
     assert {"settlement.csv", "payments.csv"} <= set(exports(path, tmp_path))
 

@@ -9,7 +9,7 @@ from pathlib import Path
 
 from typer.testing import CliRunner
 
-from boston_ledger.cli import app
+from boston_ledger.cli.declarations import app
 from conftest import PLAYERS
 
 GUIDED = {"BOSTON_LEDGER_GUIDED": "1"}

@@ -10,8 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from boston_ledger.demo import PLAYERS as DEMO_PLAYERS, SCRIPT, _command
-from boston_ledger.tariff import load
+from boston_ledger.app.demo import PLAYERS as DEMO_PLAYERS, SCRIPT, command_line
+from boston_ledger.core.tariff_files import load
 from conftest import PLAYERS
 
 CLASSIC = load("classic")
@@ -21,14 +21,14 @@ FORTY = [deal for deal, _ in SCRIPT] + [deal for deal, _ in SCRIPT[4:8]]  # 40 d
 
 def enter(cli, deals) -> None:
     for deal in deals:
-        cli(*_command(DEMO_PLAYERS, deal, CLASSIC).split()[1:])
+        cli(*command_line(DEMO_PLAYERS, deal, CLASSIC).split()[1:])
 
 
 def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path) -> None:
     assert len(FORTY) == 40
     cli("new", *DEMO_PLAYERS)
     enter(cli, FORTY)
-    corrected = _command(DEMO_PLAYERS, FORTY[0], CLASSIC).split()[2:]
+    corrected = command_line(DEMO_PLAYERS, FORTY[0], CLASSIC).split()[2:]
     corrected[corrected.index("--tricks") + 1] = "3"  # Boris took 3, not 5: the pair fails, a labet
     out = cli("edit", "1", *corrected, "--reason", "Boris took 3, not 5").stdout
     assert "Deal 1 corrected" in out and "change" in out

@@ -14,10 +14,11 @@ import pytest
 import typer.main
 from typer.testing import CliRunner
 
-from boston_ledger import i18n, ru
-from boston_ledger.cli import app
-from boston_ledger.launch import QUICK, quick_values
-from boston_ledger.tariff import load, shipped
+from boston_ledger.core import i18n, ru
+from boston_ledger.cli.declarations import app
+from boston_ledger.cli import language
+from boston_ledger.cli.quick import QUICK, quick_values
+from boston_ledger.core.tariff_files import load, shipped
 from conftest import PLAYERS
 
 PACKAGE = Path(__file__).resolve().parent.parent / "boston_ledger"
@@ -27,7 +28,7 @@ RUSSIAN = ["Анна", "Борис", "Вера", "Глеб"]
 def texts() -> dict[str, str]:
     """Every literal text given to _(), N_() or plural() in the package, with where it is."""
     found = {}
-    for path in sorted(PACKAGE.glob("*.py")):
+    for path in sorted(PACKAGE.rglob("*.py")):
         if path.name in ("ru.py", "ru_tariff.py"):
             continue
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
@@ -78,7 +79,7 @@ def test_the_shipped_tariffs_words_are_in_russian() -> None:
 def test_every_message_raised_goes_through_the_catalogue() -> None:
     """No error is written as a bare string: each is _(...) or built from such (or passed on)."""
     bare = []
-    for path in sorted(PACKAGE.glob("*.py")):
+    for path in sorted(PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id.endswith("Error") \
                     and node.args and isinstance(node.args[0], (ast.Constant, ast.JoinedStr)):
@@ -147,7 +148,7 @@ def test_lang_anywhere_on_the_line_and_the_locale(cli, table) -> None:
     ({"LANGUAGE": "ru:en", "LANG": "en_US.UTF-8"}, "ru"),
 ])
 def test_the_locale_decides(environ, expected) -> None:
-    assert i18n.from_locale(environ) == expected
+    assert language.from_locale(environ) == expected
 
 
 def test_a_bad_lang_is_one_line_and_exit_2(table) -> None:

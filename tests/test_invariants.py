@@ -12,8 +12,12 @@ from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from boston_ledger import checks, engine, ledger, storage
-from boston_ledger.tariff import load, shipped
+from boston_ledger.app import check as checks
+from boston_ledger.core import engine
+from boston_ledger.app import deals as table, sessions
+from boston_ledger.store import read, write
+from boston_ledger.store.db import open_db, writing
+from boston_ledger.core.tariff_files import load, shipped
 
 from strategies import deals
 
@@ -38,9 +42,9 @@ class LedgerMachine(RuleBasedStateMachine):
     @initialize(config=st.sampled_from(CONFIGURATIONS))
     def start(self, config: tuple[str, tuple[str, ...]]) -> None:
         self.folder = tempfile.mkdtemp()
-        self.conn = storage.open_db(Path(self.folder) / "t.db", create=True)
+        self.conn = open_db(Path(self.folder) / "t.db", create=True)
         self.tariff = load(config[0], config[1])
-        self.session_id = ledger.new_session(self.conn, ["A", "B", "C", "D"], self.tariff, Decimal("0.1"), "")
+        self.session_id = sessions.new(self.conn, ["A", "B", "C", "D"], self.tariff, Decimal("0.1"), "").id
         self.states = [engine.State.start(4)]
         self.entered: list[engine.Deal] = []
 
@@ -52,7 +56,7 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def enter_a_deal(self, data) -> None:
         deal = data.draw(deals(self.tariff))
-        _, entered = ledger.enter_deal(self.conn, deal, self.session_id)
+        entered = table.enter(self.conn, deal, self.session_id)
         assert entered.before == self.states[-1]
         self.states.append(entered.after)
         self.entered.append(deal)
@@ -60,7 +64,7 @@ class LedgerMachine(RuleBasedStateMachine):
     @precondition(lambda self: len(getattr(self, "states", [])) > 1)
     @rule()
     def undo(self) -> None:
-        ledger.undo_last(self.conn)
+        table.undo(self.conn)
         self.states.pop()
         self.entered.pop()
 
@@ -71,7 +75,7 @@ class LedgerMachine(RuleBasedStateMachine):
         deal = data.draw(deals(self.tariff))
         if deal == self.entered[number - 1]:
             return
-        ledger.correct(self.conn, number, deal, "a test", self.session_id)
+        table.correct(self.conn, number, deal, "a test", self.session_id)
         self.entered[number - 1] = deal
         state = engine.State.start(4)  # the corrected session equals a fresh one entered so
         self.states = [state]
@@ -82,8 +86,8 @@ class LedgerMachine(RuleBasedStateMachine):
     @invariant()
     def stored_state_is_the_expected_one(self) -> None:
         if hasattr(self, "conn"):
-            session = storage.load_session(self.conn, self.session_id)
-            assert storage.state(self.conn, session) == self.states[-1]
+            session = read.session(self.conn, self.session_id)
+            assert read.state(self.conn, session) == self.states[-1]
 
     @invariant()
     def every_check_passes(self) -> None:

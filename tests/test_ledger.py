@@ -11,8 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boston_ledger import engine, ledger, storage
-from boston_ledger.tariff import load
+from boston_ledger.core import engine, invariants
+from boston_ledger.core.errors import LedgerError
+from boston_ledger.app import deals as table, sessions
+from boston_ledger.store import read, write
+from boston_ledger.store.db import MAX_CHIPS, open_db, writing
+from boston_ledger.core.tariff_files import load
 
 from strategies import deals
 
@@ -26,39 +30,39 @@ steps = st.lists(st.one_of(deals(CLASSIC), st.just("undo")), min_size=1, max_siz
 @given(steps)
 def test_stored_ledger_equals_replay_and_undo_restores(ops: list) -> None:
     with tempfile.TemporaryDirectory() as tmp:
-        conn = storage.open_db(Path(tmp) / "t.db", create=True)
-        ledger.new_session(conn, PLAYERS, CLASSIC, Decimal("0.1"), "")
+        conn = open_db(Path(tmp) / "t.db", create=True)
+        sessions.new(conn, PLAYERS, CLASSIC, Decimal("0.1"), "").id
         history: list[engine.State] = [engine.State.start(4)]
         entered: list[engine.Deal] = []
         for op in ops:
-            session = ledger.current(conn)
+            session = table.current(conn)
             if op == "undo":
                 if not entered:
-                    with pytest.raises(ledger.LedgerError):
-                        ledger.undo_last(conn)
+                    with pytest.raises(LedgerError):
+                        table.undo(conn)
                     continue
-                ledger.undo_last(conn)
+                table.undo(conn)
                 entered.pop()
                 history.pop()
             else:
-                _, e = ledger.enter_deal(conn, op)
+                e = table.enter(conn, op)
                 entered.append(op)
                 history.append(e.after)
-            stored = storage.state(conn, session)
+            stored = read.state(conn, session)
             assert stored == history[-1]  # undo restores the exact earlier state
-            assert engine.zero_sum(stored)
+            assert invariants.imbalance(stored) == 0
         replayed, outcomes = engine.replay(CLASSIC, entered)
-        recorded = storage.deals(conn, ledger.current(conn))
+        recorded = list(read.deals(conn, table.current(conn)))
         assert [r.deal for r in recorded] == entered
         assert [r.transfers for r in recorded] == [o.transfers for o in outcomes]
-        assert replayed == storage.state(conn, ledger.current(conn))
+        assert replayed == read.state(conn, table.current(conn))
         conn.close()
 
 
 def test_history_is_append_only(tmp_path: Path) -> None:
-    conn = storage.open_db(tmp_path / "t.db", create=True)
-    ledger.new_session(conn, PLAYERS, CLASSIC, Decimal("0.1"), "")
-    ledger.enter_deal(conn, engine.Deal("pass"))
+    conn = open_db(tmp_path / "t.db", create=True)
+    sessions.new(conn, PLAYERS, CLASSIC, Decimal("0.1"), "").id
+    table.enter(conn, engine.Deal("pass"))
     for sql in ("UPDATE transfers SET chips = 1", "DELETE FROM deals", "UPDATE sessions SET currency = 'x'"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
             conn.execute(sql)
@@ -67,15 +71,15 @@ def test_history_is_append_only(tmp_path: Path) -> None:
 def test_session_keeps_its_own_copy_of_the_tariff(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(CLASSIC.text, encoding="utf-8")
-    conn = storage.open_db(tmp_path / "t.db", create=True)
-    ledger.new_session(conn, PLAYERS, load(str(path)), Decimal("0.1"), "")
+    conn = open_db(tmp_path / "t.db", create=True)
+    sessions.new(conn, PLAYERS, load(str(path)), Decimal("0.1"), "").id
     path.unlink()
-    _, e = ledger.enter_deal(conn, engine.Deal("junior", 1, 3, 5, 4, boston=2))
+    e = table.enter(conn, engine.Deal("junior", 1, 3, 5, 4, boston=2))
     assert e.after.balances == (-20, 16, -12, 16)
 
 
 def test_schema_is_strict_with_foreign_keys(tmp_path: Path) -> None:
-    conn = storage.open_db(tmp_path / "t.db", create=True)
+    conn = open_db(tmp_path / "t.db", create=True)
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
     strict = {r[0] for r in conn.execute("SELECT name FROM sqlite_master WHERE type='table' AND sql LIKE '%STRICT'")}
@@ -85,10 +89,10 @@ def test_schema_is_strict_with_foreign_keys(tmp_path: Path) -> None:
 
 
 def test_a_runaway_basket_is_refused_not_crashed(tmp_path: Path) -> None:
-    conn = storage.open_db(tmp_path / "t.db", create=True)
-    ledger.new_session(conn, PLAYERS, CLASSIC, Decimal("0.1"), "")
-    with pytest.raises(ledger.LedgerError, match="beyond what the ledger can hold"):
+    conn = open_db(tmp_path / "t.db", create=True)
+    sessions.new(conn, PLAYERS, CLASSIC, Decimal("0.1"), "").id
+    with pytest.raises(LedgerError, match="beyond what the ledger can hold"):
         for _ in range(80):  # 40 chips doubled 80 times
-            ledger.enter_deal(conn, engine.Deal("pass"))
-    state = storage.state(conn, ledger.current(conn))
-    assert engine.zero_sum(state) and 0 < state.basket <= storage.MAX_CHIPS
+            table.enter(conn, engine.Deal("pass"))
+    state = read.state(conn, table.current(conn))
+    assert invariants.imbalance(state) == 0 and 0 < state.basket <= MAX_CHIPS

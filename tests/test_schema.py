@@ -7,7 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from boston_ledger import checks, storage
+from boston_ledger.app import check as checks
+from boston_ledger.store import read, write
+from boston_ledger.store.db import open_db, writing
+from boston_ledger.store.schema import SCHEMA_VERSION
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
@@ -18,10 +21,10 @@ def schema(conn: sqlite3.Connection) -> str:
 
 
 def test_a_blank_database_migrates_to_the_exact_schema(tmp_path: Path) -> None:
-    conn = storage.open_db(tmp_path / "new.db", create=True)
+    conn = open_db(tmp_path / "new.db", create=True)
     expected = (FIXTURES / "schema.sql").read_text(encoding="utf-8").split("\n", 1)[1].strip()
     assert schema(conn) == expected
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == storage.SCHEMA_VERSION
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
     assert names == ["m001_initial", "m002_corrections"]
 
@@ -32,14 +35,14 @@ def test_a_ledger_of_the_first_released_schema_keeps_its_results(tmp_path: Path,
     old.executescript((FIXTURES / "ledger-v1.sql").read_text(encoding="utf-8"))
     old.execute("PRAGMA user_version = 1")
     old.close()
-    conn = storage.open_db(path)  # migrates it to the current schema
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == storage.SCHEMA_VERSION
+    conn = open_db(path)  # migrates it to the current schema
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     assert schema(conn) == (FIXTURES / "schema.sql").read_text(encoding="utf-8").split("\n", 1)[1].strip()
-    assert all(checks.check_session(conn, s) == [] for s in checks.session_ids(conn))
-    first = storage.load_session(conn, 1)
-    assert storage.state(conn, first).balances == (64, -12, -40, -12)
-    assert first.settled and storage.settlement(conn, first)["money"]["Anna"] == "6.40"
-    assert storage.undone_count(conn, first) == 1
+    assert all(checks.check_session(conn, s) == [] for s in read.session_ids(conn))
+    first = read.session(conn, 1)
+    assert read.state(conn, first).balances == (64, -12, -40, -12)
+    assert first.settled and read.settlement(conn, first).record()["money"]["Anna"] == "6.40"
+    assert read.undone_count(conn, first) == 1
     conn.close()
     monkeypatch.setenv("BOSTON_LEDGER_DB", str(path))
     status = cli.json("status")  # the current session is the second, a points one
@@ -49,7 +52,7 @@ def test_a_ledger_of_the_first_released_schema_keeps_its_results(tmp_path: Path,
 
 def test_a_newer_schema_is_refused_untouched(tmp_path: Path, cli) -> None:
     path = tmp_path / "future.db"
-    conn = storage.open_db(path, create=True)
+    conn = open_db(path, create=True)
     conn.execute("PRAGMA user_version = 99")
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
     conn.close()
@@ -61,8 +64,8 @@ def test_a_newer_schema_is_refused_untouched(tmp_path: Path, cli) -> None:
 
 def test_foreign_keys_are_on_at_every_open(tmp_path: Path) -> None:
     path = tmp_path / "l.db"
-    storage.open_db(path, create=True).close()
-    conn = storage.open_db(path)
+    open_db(path, create=True).close()
+    conn = open_db(path)
     assert conn.execute("PRAGMA foreign_keys").fetchone()[0] == 1
     assert conn.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
     with pytest.raises(sqlite3.IntegrityError):

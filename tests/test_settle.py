@@ -9,7 +9,7 @@ from fractions import Fraction
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from boston_ledger import settlement
+from boston_ledger.core import settlement
 from conftest import PLAYERS
 from test_cli import WORKED
 

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
-from boston_ledger import engine
-from boston_ledger.engine import BASKET, Deal, State
-from boston_ledger.tariff import load
+from boston_ledger.core import engine
+from boston_ledger.core.engine import BASKET, Deal, State
+from boston_ledger.core.tariff_files import load
 from conftest import PLAYERS
 
 A, B, V, G = range(4)
@@ -312,7 +312,7 @@ def test_the_stake_follows_the_engine_even_when_a_share_is_zero(cli, tmp_path: P
     cli(*pair)  # the basket of 1 cannot be split between two: it stays, but it was won
     cli(*pair)
     status = cli.json("status")
-    from boston_ledger.engine import Deal, replay
+    from boston_ledger.core.engine import Deal, replay
 
     expected, _ = replay(load(str(mine)), [Deal("junior", B, V, 5, 3)] * 2)
     assert list(status["balances"].values()) == list(expected.balances)

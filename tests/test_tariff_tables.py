@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import pytest
 
-from boston_ledger import engine
-from boston_ledger.engine import Deal, State
-from boston_ledger.tariff import load
+from boston_ledger.core import engine
+from boston_ledger.core.engine import Deal, State
+from boston_ledger.core.tariff_files import load
 
 CLASSIC = load("classic")
 TRICKS = list(range(13, -1, -1))

@@ -7,10 +7,11 @@ import os
 import sys
 from typing import Callable
 
-from .errors import LedgerError
-from .i18n import _, contract_name, rank_name
-from .storage import Session
-from .tariff import PASS
+from ..app.inputs import seat_of
+from ..core.errors import LedgerError
+from ..core.i18n import _, contract_name, rank_name
+from ..core.tariff import PASS
+from ..store.records import Session
 
 
 def interactive() -> bool:
@@ -90,8 +91,6 @@ def fill(session: Session, values: dict) -> dict:
     if values["declarer"] is None:
         values["declarer"] = choose(session, _("Declarer"))
     else:  # typed on the command line: the player it names, or the error at once
-        from .ledger import seat_of
-
         values["declarer"] = session.players[seat_of(session, values["declarer"], "--declarer")]
     if values["partner"] is None and c.with_partner is not None and c.alone is not None \
             and values["partner_tricks"] is None:

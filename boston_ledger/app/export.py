@@ -7,18 +7,19 @@ from __future__ import annotations
 
 import csv
 import io
-import os
 import re
 import sqlite3
-import tempfile
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Iterable, Iterator, TextIO
 
-from . import engine, ledger, storage
-from .engine import Deal
-from .errors import LedgerError
-from .i18n import _, strerror
-from .storage import Session
+from ..core import engine
+from ..core.engine import Deal
+from ..core.errors import LedgerError
+from ..core.i18n import _, strerror
+from ..store import read
+from ..store.records import MEMO, Session, entry_reader
+from .deals import walk
+from .files import write_atomically
 
 BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
 
@@ -32,21 +33,17 @@ class Text:
 
 def _write(path: Path, header: list[str], rows: Iterable | Text) -> None:
     """Write one CSV atomically: a temporary file beside it, then a rename."""
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="", buffering=1 << 20) as f:
-            f.write(BOM)
-            writer = csv.writer(f)
-            writer.writerow(header)
-            if isinstance(rows, Text):
-                for chunk in rows.chunks:
-                    f.write(chunk)
-            else:
-                writer.writerows(rows)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    def write(f: TextIO) -> None:
+        f.write(BOM)
+        writer = csv.writer(f)
+        writer.writerow(header)
+        if isinstance(rows, Text):
+            for chunk in rows.chunks:
+                f.write(chunk)
+        else:
+            writer.writerows(rows)
+
+    write_atomically(path, write, newline="")
 
 
 OPTIONAL = {"undone.csv", "corrections.csv", "settlement.csv", "payments.csv"}
@@ -91,7 +88,7 @@ class _Once(dict):
         self.write = write
 
     def __missing__(self, key):
-        if len(self) >= storage.MEMO:
+        if len(self) >= MEMO:
             self.clear()
         found = self[key] = self.write(key)
         return found
@@ -105,7 +102,7 @@ def _deal_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
     """deals.csv of a chips session, as the walk gives it (position from the deal's number,
     the result from `engine.made`), each distinct entry written once."""
     t, names = session.tariff, session.players
-    deal_of = storage._entry_deal(session)
+    deal_of = entry_reader(session)
     per_partie = t.deals_per_partie
 
     def entry(key: tuple) -> str:  # the entry's fields and the result
@@ -120,32 +117,44 @@ def _deal_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
         return _line([pos.tour, pos.multiplier, names[pos.dealer]])[:-2]
 
     entries, turns = _Once(entry), _Once(turn)
-    rows = storage.deal_rows(conn, session)
-    while chunk := rows.fetchmany(CHUNK):
-        yield "".join([f"{r[0]},{(r[0] - 1) // per_partie + 1},{turns[(r[0] - 1) % per_partie]},{entries[r[4:]]},"
-                       + (r[1] if _PLAIN.fullmatch(r[1]) else _line([r[1]])[:-2]) + "\r\n" for r in chunk])
+    for chunk in _chunks(read.deal_rows(conn, session)):
+        yield "".join([f"{r.number},{(r.number - 1) // per_partie + 1},{turns[(r.number - 1) % per_partie]},"
+                       f"{entries[r.entry]},"
+                       + (r.entered_at if _PLAIN.fullmatch(r.entered_at) else _line([r.entered_at])[:-2]) + "\r\n"
+                       for r in chunk])
+
+
+def _chunks(rows: Iterator) -> Iterator[list]:
+    """Rows in lists of CHUNK."""
+    chunk = []
+    for row in rows:
+        chunk.append(row)
+        if len(chunk) == CHUNK:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
 
 
 def _balance_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
     """balances.csv of a chips session: the balances kept with each deal, read as `_kept`
     reads them (whole numbers as json.dumps writes them are copied as they are)."""
-    rows = storage.deal_rows(conn, session)
-    while chunk := rows.fetchmany(CHUNK):
-        yield "".join([f"{r[0]},{r[2][1:-1].replace(', ', ',')},{r[3] or 0}\r\n"
-                       if r[2] is not None and _WHOLE.fullmatch(r[2])
-                       else _line([r[0], *storage._kept(r[2]), r[3] or 0]) for r in chunk])
+    for chunk in _chunks(read.deal_rows(conn, session)):
+        yield "".join([f"{r.number},{r.balances[1:-1].replace(', ', ',')},{r.basket or 0}\r\n"
+                       if r.balances is not None and _WHOLE.fullmatch(r.balances)
+                       else _line([r.number, *read.kept(r.balances), r.basket or 0]) for r in chunk])
 
 
 def _transfer_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
     """transfers.csv: each distinct (from, to, chips, reason) written once."""
-    names = storage.player_names(conn)
+    names = read.names_by_id(conn)
 
     def tail(key: tuple) -> str:
         payer, payee, chips, reason = key  # named as the LEFT JOIN on players names them
         return _line([names.get(payer, "basket"), names.get(payee, "basket"), chips, reason])
 
     tails = _Once(tail)
-    rows = storage.transfer_parties(conn, session)
+    rows = read.transfer_rows(conn, session)
     while chunk := rows.fetchmany(CHUNK):
         yield "".join([f"{r[0]},{tails[r[1:]]}" for r in chunk])
 
@@ -161,7 +170,7 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     names = session.players
 
     def walked():  # a stream, read once for each file: memory stays flat however long the session
-        return ledger.iter_walk(session, storage.iter_deals(conn, session, not session.tariff.has_basket))
+        return walk(session, read.deals(conn, session, not session.tariff.has_basket))
 
     def result(outcome) -> str:
         return "all pass" if outcome.made is None else "made" if outcome.made else "failed"
@@ -182,21 +191,22 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         (out / "transfers.csv", ["deal", "from", "to", "chips", "reason"], transfer_rows),
         (out / "balances.csv", ["deal", *names, "basket"], balance_rows),
     ]
-    taken_back = storage.undone(conn, session)
+    taken_back = read.undone(conn, session)
     if taken_back:
         files.append((out / "undone.csv", ["deal", *ENTERED, "entered_at", "undone_at"],
                       [[r.number, *_entered(session, r.deal), r.entered_at, at] for r, at in taken_back]))
-    audit = storage.corrections(conn, session)
+    audit = read.corrections(conn, session)
     if audit:
         files.append((out / "corrections.csv", ["deal", "corrected_at", "reason", "was", "now"],
                       [[c.number, c.corrected_at, c.reason, _words(session, c.was), _words(session, c.now)]
                        for c in audit]))
-    settled = storage.settlement(conn, session) if session.settled else None
+    settled = read.settlement(conn, session) if session.settled else None
     if settled is not None:
+        kept = settled.record()
         files.append((out / "settlement.csv", ["player", "net_chips", "money", "currency"],
-                      [[n, settled["net_chips"][n], settled["money"][n], session.currency] for n in names]))
+                      [[n, kept["net_chips"][n], kept["money"][n], session.currency] for n in names]))
         files.append((out / "payments.csv", ["from", "to", "amount", "currency"],
-                      [[p["from"], p["to"], p["amount"], session.currency] for p in settled["payments"]]))
+                      [[p["from"], p["to"], p["amount"], session.currency] for p in kept["payments"]]))
     written = {path.name for path, _, _ in files}
     try:
         for path, header, rows in files:

@@ -124,7 +124,7 @@ def validate(tariff: Tariff, deal: Deal) -> None:
     for what, seat in seats:
         if seat is not None and not 0 <= seat < n:
             raise DealError(_("{what} seat {seat} is not at this table of {n}", what=what, seat=seat, n=n))
-    if deal.ace_turned and not tariff.remise:
+    if deal.ace_turned and not tariff.basket.remise:
         raise DealError(_("--ace-turned counts only with the remise condition, which this session does not play; drop it"))
     if deal.carte_blanche is not None and not tariff.carte_blanche:
         raise DealError(_("the {name} tariff pays nothing for a blank hand; drop --carte-blanche", name=tariff.name))
@@ -222,9 +222,13 @@ def wins_basket(tariff: Tariff, deal: Deal) -> bool:
     return bool(made(tariff, deal)) or schedule.failed_basket == "opponents"
 
 
-def _split(total: int, parties: Sequence[int]) -> list[int]:
-    """Equal shares of `total` among parties, rounded down (the remainder is left over)."""
-    return [total // len(parties)] * len(parties)
+def _split(total: int, parties: Sequence[int], remainder: str = "stays") -> list[int]:
+    """Equal shares of `total` among parties, rounded down; what does not divide stays where it
+    is (`stays`) or goes to the first of them (`first`), as the tariff's basket says."""
+    shares = [total // len(parties)] * len(parties)
+    if remainder == "first":
+        shares[0] += total - sum(shares)
+    return shares
 
 
 class Plan:
@@ -345,15 +349,16 @@ def play(tariff: Tariff, state: State, deal: Deal, planned: Plan | None = None) 
     n = tariff.players
     dealer, multiplier = _turn(tariff, state.deals)
     basket = state.basket
+    rules = tariff.basket
     out: list[Transfer] = []
     if state.stake_due:
-        chips = tariff.stake
+        chips = rules.stake
         if chips > 0:
-            for seat in (range(n) if tariff.stake_payer == "each" else [dealer]):
+            for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
                 out.append(_tuple_new(Transfer, (seat, BASKET, chips, "stake")))  # Transfer(...), without its slow __new__
                 basket += chips
     if deal.ace_turned:
-        chips = tariff.remise
+        chips = rules.remise
         if chips > 0:
             out.append(_tuple_new(Transfer, (dealer, BASKET, chips, "remise")))
             basket += chips
@@ -361,53 +366,57 @@ def play(tariff: Tariff, state: State, deal: Deal, planned: Plan | None = None) 
     out += blank  # between players: the basket stays as it is
 
     if p.passed:
-        if tariff.all_pass == "double":
-            content = basket  # the basket doubles: each pays a share, the dealer any remainder
+        if rules.all_pass == "double":
+            content = basket  # the basket doubles: each pays a share, one of them any remainder
+            odd = dealer if rules.all_pass_remainder == "dealer" else (dealer + 1) % n
             chips = content // n
             if chips > 0:
                 for seat in range(n):
-                    if seat != dealer:
+                    if seat != odd:
                         out.append(_tuple_new(Transfer, (seat, BASKET, chips, "all-pass")))
             chips = content - content // n * (n - 1)
             if chips > 0:
-                out.append(_tuple_new(Transfer, (dealer, BASKET, chips, "all-pass")))
+                out.append(_tuple_new(Transfer, (odd, BASKET, chips, "all-pass")))
         return Outcome(tuple(out), None, False, scores)
 
     out += payments
     if p.made:
         if tariff.has_basket:
-            for member, share in zip(p.side, _split(basket, p.side)):
+            for member, share in zip(p.side, _split(basket, p.side, rules.share_remainder)):
                 if share > 0:
                     out.append(_tuple_new(Transfer, (BASKET, member, share, "basket")))
     elif p.schedule.failed_basket == "labet":
         labet = basket
         shares = _split(labet, p.failing)
-        shares[0] += labet - sum(shares)  # the declarer (first of the side) pays any odd chip
+        odd = 0 if rules.labet_odd_chip == "declarer" or len(p.failing) < 2 else 1
+        shares[odd] += labet - sum(shares)  # the declarer (first of the side) or the partner pays any odd chip
         for member, share in zip(p.failing, shares):
             if share > 0:
                 out.append(_tuple_new(Transfer, (member, BASKET, share, "labet")))
-    elif p.schedule.failed_basket == "opponents":  # the basket goes to them, a remainder staying
-        for opponent, share in zip(p.opponents, _split(basket, p.opponents)):
+    elif p.schedule.failed_basket == "opponents":  # the basket goes to them
+        for opponent, share in zip(p.opponents, _split(basket, p.opponents, rules.share_remainder)):
             if share > 0:
                 out.append(_tuple_new(Transfer, (BASKET, opponent, share, "basket")))
     out += boston
     return Outcome(tuple(out), p.made, p.basket_won, scores)
 
 
+def moves(transfers: Iterable[Transfer], players: int) -> list[int]:
+    """Each party's net change from these transfers: the players in seat order, then the basket
+    (the one place where transfers become changes per player)."""
+    change = [0] * (players + 1)
+    for payer, payee, chips, __ in transfers:
+        change[players if payer is BASKET else payer] -= chips
+        change[players if payee is BASKET else payee] += chips
+    return change
+
+
 def advance(state: State, outcome: Outcome) -> State:
     """The state after a deal with this outcome."""
-    balances = list(state.balances)
-    basket = state.basket
-    for payer, payee, chips, __ in outcome.transfers:
-        if payer is BASKET:
-            basket -= chips
-        else:
-            balances[payer] -= chips
-        if payee is BASKET:
-            basket += chips
-        else:
-            balances[payee] += chips
-    return State(tuple(balances), basket, state.deals + 1, outcome.basket_won)
+    n = len(state.balances)
+    change = moves(outcome.transfers, n)
+    return State(tuple(map(int.__add__, state.balances, change[:n])), state.basket + change[n],
+                 state.deals + 1, outcome.basket_won)
 
 
 def replay(tariff: Tariff, deals: Iterable[Deal]) -> tuple[State, list[Outcome]]:
@@ -419,8 +428,3 @@ def replay(tariff: Tariff, deals: Iterable[Deal]) -> tuple[State, list[Outcome]]
         outcomes.append(outcome)
         state = advance(state, outcome)
     return state, outcomes
-
-
-def zero_sum(state: State) -> bool:
-    """The double-entry invariant: balances plus basket are zero."""
-    return sum(state.balances) + state.basket == 0

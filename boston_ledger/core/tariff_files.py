@@ -1,4 +1,4 @@
-"""Tariff files: read, validate and look up the numbers of a Boston system.
+"""Tariff files: find, read, resolve and validate them into a `Tariff`.
 
 A tariff is a TOML file under `tariffs/`. This module knows its shape, never its numbers.
 A file may `extends` another (its tables are merged over the base's), and a session may
@@ -9,147 +9,22 @@ from __future__ import annotations
 
 import copy
 import tomllib
-from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .errors import LedgerError
 from .i18n import _, strerror
-
-PASS = "pass"
-BOSTON_RULES = ("holder", "none", "declarer-pays")
-FAILED_BASKET = ("labet", "opponents", "none")
-SCORING = ("chips", "points")
-ALL_PASS = ("double", "nothing")
-STAKE_PAYERS = ("each", "dealer")
-LIMIT = 10**6  # no tariff number is larger than this
-
-
-class TariffError(LedgerError):
-    """A tariff file that cannot be used; the message says where and what is expected."""
-
-    def __init__(self, message: str, problems: list[str] | None = None):
-        super().__init__(message)
-        self.problems = problems or [message]
-
-
-@dataclass(frozen=True)
-class Rank:
-    key: str
-    names: tuple[str, ...]
-    multiplier: int
-
-
-@dataclass(frozen=True)
-class Schedule:
-    """How a contract pays: a trick table (`tricks`) or a value made on no trick (`null`).
-
-    `consolation` is the base payment: one number, or one per rank (`by_rank`).
-    """
-
-    key: str
-    kind: str
-    bar: int
-    consolation: int
-    per_trick: int
-    per_undertrick: int
-    slam: int
-    slam_against: int
-    slam_against_undertricks: int
-    shares: tuple[int, ...]
-    failed_basket: str
-    by_rank: dict[str, int] = field(default_factory=dict)
-
-    def base(self, rank: str | None) -> int:
-        return self.by_rank[rank] if self.by_rank and rank is not None else self.consolation
-
-
-@dataclass(frozen=True)
-class Contract:
-    key: str
-    names: tuple[str, ...]
-    ranks: tuple[str, ...]
-    default_rank: str | None
-    alone: Schedule | None
-    with_partner: Schedule | None
-    boston_made: str
-    boston_failed: str
-
-
-@dataclass(frozen=True)
-class Condition:
-    key: str
-    title: str
-    seed: str
-    in_force: bool  # already part of this tariff: turning it on changes nothing
-
-
-@dataclass(frozen=True)
-class Tariff:
-    name: str
-    title: str
-    source: str
-    scoring: str
-    players: int
-    tricks: int
-    ranks: dict[str, Rank]
-    tours: tuple[int, ...]
-    stake: int
-    stake_payer: str
-    remise: int
-    all_pass: str
-    pass_names: tuple[str, ...]
-    boston: int
-    boston_slam: int
-    carte_blanche: int
-    schedules: dict[str, Schedule]
-    contracts: dict[str, Contract]
-    conditions: dict[str, Condition]
-    applied: tuple[str, ...]
-    notes: tuple[str, ...]
-    text: str
-
-    @property
-    def digest(self) -> str:
-        """A short hash of the tariff's full text, naming exactly this tariff."""
-        import hashlib  # here: a deal never shows the hash, and hashlib is slow to import
-
-        return hashlib.sha256(self.text.encode()).hexdigest()[:12]
-
-    @property
-    def deals_per_partie(self) -> int:
-        return self.players * len(self.tours)
-
-    @property
-    def has_basket(self) -> bool:
-        return self.scoring == "chips"
-
-    def contract_key(self, word: str) -> str | None:
-        """The contract (or `pass`) a player's word means, in English or Russian."""
-        w = word.strip().casefold().replace("_", "-").replace(" ", "-")
-        if w == PASS or w in (n.casefold() for n in self.pass_names):
-            return PASS
-        for key, contract in self.contracts.items():
-            if w == key.casefold() or w in (n.casefold() for n in contract.names):
-                return key
-        return None
-
-    def rank_key(self, word: str) -> str | None:
-        w = word.strip().casefold()
-        for key, rank in self.ranks.items():
-            if w == key.casefold() or w in (n.casefold() for n in rank.names):
-                return key
-        return None
-
+from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BOSTON_RULES, FAILED_BASKET, LABET_ODD_CHIP, LIMIT, PASS,
+                     SCORING, SHARE_REMAINDER, STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff,
+                     TariffError)
 
 # ---- finding and reading files -----------------------------------------------------------------
 
 
 def tariff_dirs() -> list[Path]:
     """Where shipped tariffs live: inside the installed package, or the source tree's `tariffs/`."""
-    here = Path(__file__).resolve().parent
-    return [d for d in (here / "tariffs", here.parent / "tariffs") if d.is_dir()]
+    package = Path(__file__).resolve().parent.parent
+    return [d for d in (package / "tariffs", package.parent / "tariffs") if d.is_dir()]
 
 
 def shipped() -> dict[str, Path]:
@@ -338,41 +213,18 @@ def check(path_text: str) -> tuple[Tariff | None, list[str]]:
     return (None if problems else tariff), problems
 
 
-def write_copy(name: str, source: str, force: bool = False) -> Path:
-    """Write `source` (resolved) as NAME.toml for a user to edit; atomically, never over a file
-    unless `force`."""
-    import os
-    import tempfile
-
-    path = Path(name if name.endswith(".toml") else f"{name}.toml").expanduser()
-    stem = path.stem
-    if not stem or not all(c.isalnum() or c in "-_." for c in stem):
-        raise TariffError(_("a tariff name is letters, digits, '-' and '_', not {name!r}", name=name))
-    if path.exists() and not force:
-        raise TariffError(_("{path} already exists; choose another name or add --force to replace it", path=path))
+def copy_text(source: str, name: str, target: str) -> str:
+    """The text of a copy of tariff `source` (resolved, without its conditions) named `name`, for
+    a user to edit; checked valid (as `target`, the file it will be)."""
     origin = locate(source)
     data, unused = _read(origin)
     data, unused = _resolve(data, str(origin), origin.parent)
-    data.setdefault("tariff", {})["name"] = stem
+    data.setdefault("tariff", {})["name"] = name
     data["tariff"].pop("conditions", None)
-    text = effective_text(data, f"boston-ledger tariff {stem!r}, a copy of {origin.name} to edit. "
+    text = effective_text(data, f"boston-ledger tariff {name!r}, a copy of {origin.name} to edit. "
                                 "Check it with `boston-ledger tariffs check FILE`.")
-    build(data, text, str(path))  # the copy must be valid before it is written
-    folder = path.parent if str(path.parent) else Path(".")
-    tmp = None
-    try:
-        fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name}.", suffix=".tmp")
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(tmp, 0o666 & ~umask)  # an ordinary file, not mkstemp's private one
-        os.replace(tmp, path)
-    except OSError as e:
-        if tmp is not None:
-            Path(tmp).unlink(missing_ok=True)
-        raise TariffError(_("cannot write {path}: {reason}", path=path, reason=strerror(e))) from None
-    return path
+    build(data, text, target)  # the copy must be valid before it is written
+    return text
 
 
 def build(data: dict, text: str, origin: str) -> Tariff:
@@ -507,11 +359,10 @@ class _Reader:
         notes = self.guard(lambda: self.words(data, "notes", _("top level")), ())
         if self.problems or basket_values is None or boston_values is None:
             return None
-        stake, stake_payer, remise, all_pass, pass_names = basket_values
         return Tariff(
             name=head["name"], title=head["title"], source=head["source"], scoring=scoring,
             players=players, tricks=tricks, ranks=ranks, tours=tours,
-            stake=stake, stake_payer=stake_payer, remise=remise, all_pass=all_pass, pass_names=pass_names,
+            basket=basket_values,
             boston=boston_values[0], boston_slam=boston_values[1], carte_blanche=carte_blanche,
             schedules=schedules, contracts=contracts, conditions=conditions, applied=applied,
             notes=notes, text=text,
@@ -542,19 +393,26 @@ class _Reader:
                             _("must be a non-empty list of multipliers (whole numbers 1..100), one per tour"))
         return tuple(tours)
 
-    def basket(self, basket: dict, scoring: str) -> tuple:
+    def basket(self, basket: dict, scoring: str) -> Basket:
         start = len(self.problems)
         g = self.guard
-        self.keys(basket, "[basket]", {"stake", "stake_payer", "remise", "all_pass", "pass_names"})
+        self.keys(basket, "[basket]", {"stake", "stake_payer", "remise", "all_pass", "pass_names",
+                                       "all_pass_remainder", "labet_odd_chip", "share_remainder"})
         stake = g(lambda: self.whole(basket, "stake", "[basket]", 0, LIMIT), 0)
         payer = g(lambda: self.word(basket, "stake_payer", "[basket]", choices=STAKE_PAYERS, default="each"))
         remise = g(lambda: self.whole(basket, "remise", "[basket]", 0, LIMIT, default=0), 0)
         all_pass = g(lambda: self.word(basket, "all_pass", "[basket]", choices=ALL_PASS))
         names = g(lambda: self.words(basket, "pass_names", "[basket]"), ())
+        remainder = g(lambda: self.word(basket, "all_pass_remainder", "[basket]", choices=ALL_PASS_REMAINDER,
+                                        default="dealer"))
+        odd_chip = g(lambda: self.word(basket, "labet_odd_chip", "[basket]", choices=LABET_ODD_CHIP,
+                                       default="declarer"))
+        shares = g(lambda: self.word(basket, "share_remainder", "[basket]", choices=SHARE_REMAINDER,
+                                     default="stays"))
         if scoring == "points" and (stake or remise or all_pass not in (None, "nothing")):
             raise self.fail("[basket]", _("a points tariff has no basket: stake = 0, no remise, all_pass = \"nothing\""))
         self.done(start)
-        return stake, payer, remise, all_pass, names
+        return Basket(stake, payer, remise, all_pass, names, remainder, odd_chip, shares)
 
     def boston(self, boston: dict, scoring: str) -> tuple[int, int]:
         start = len(self.problems)

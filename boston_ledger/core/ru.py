@@ -205,9 +205,24 @@ MESSAGES: dict[str, str] = {
     "settled by the pairwise differences of the scores":
         "игроков: {players}; запись очков на листе: ни корзины, ни ставки, ни бостона; когда все пасуют, "
         "никто ничего не записывает; расчёт по попарным разностям очков",
-    "{players} players; stake {stake} from {payer} at the first deal and after the basket is won; all pass: "
-    "the basket doubles; boston pays {boston} from each other player":
-        "игроков: {players}; ставка {stake} {payer} в первой сдаче и после того, как корзина взята; когда все пасуют, корзина удваивается; за бостон его держателю платит {boston} каждый из остальных",
+    "{players} players; stake {stake} from {payer} at the first deal and after the basket is won; {all_pass}; "
+    "boston pays {boston} from each other player":
+        "игроков: {players}; ставка {stake} {payer} в первой сдаче и после того, как корзина взята; {all_pass}; за бостон его держателю платит {boston} каждый из остальных",
+    "all pass: the basket doubles": "когда все пасуют, корзина удваивается",
+    "all pass: nothing is paid": "когда все пасуют, никто ничего не платит",
+    "the dealer pays what does not divide when the basket doubles":
+        "когда корзина удваивается, неделимый остаток платит сдающий",
+    "the player after the dealer pays what does not divide when the basket doubles":
+        "когда корзина удваивается, неделимый остаток платит игрок, сидящий после сдающего",
+    "two failing partners split the labet, the declarer paying any odd chip":
+        "двое проигравших делят лабет пополам, лишнюю фишку платит играющий",
+    "two failing partners split the labet, the partner paying any odd chip":
+        "двое проигравших делят лабет пополам, лишнюю фишку платит партнёр",
+    "a basket shared out leaves what does not divide in the basket":
+        "когда корзину делят, неделимый остаток остаётся в корзине",
+    "a basket shared out gives what does not divide to the first sharer from the declarer":
+        "когда корзину делят, неделимый остаток получает первый из делящих, считая от играющего",
+    "odd chips: {rules}": "лишние фишки: {rules}",
     " (×{times} in a slam)": " (×{times} при шлеме)",
     "remise: the dealer pays {chips} into the basket when the turned trump is an ace":
         "ремиз: сдающий кладёт {chips} в корзину, когда открытый козырь — туз",
@@ -398,7 +413,7 @@ MESSAGES: dict[str, str] = {
     "{path} is not a boston-ledger database ({e}); give --db another file":
         "{path} — не база boston-ledger ({e}); дайте --db другой файл",
     # ---- demo -------------------------------------------------------------------------------
-    "RULES.md worked example 1: stake, a pair makes 9 and takes the basket; Vera held the boston":
+    "Worked example 1 of the rules: stake, a pair makes 9 and takes the basket; Vera held the boston":
         "Пример 1 из RULES.md: ставка, пара берёт 9 взяток и корзину; бостон был у Веры",
     "Worked example 2: the basket was won, so a new stake; all pass: the basket doubles":
         "Пример 2: корзину взяли, значит, новая ставка; все пасуют — корзина удваивается",

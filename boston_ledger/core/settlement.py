@@ -26,6 +26,47 @@ class Settlement:
     payments: tuple[Payment, ...]
 
 
+@dataclass(frozen=True)
+class Settled:
+    """A session's settlement as it is kept and shown: per player in seat order his net chips
+    (a basket share may make them fractional) and money in cents, and the payments by seat."""
+
+    players: tuple[str, ...]
+    net_chips: tuple[int | float, ...]
+    cents: tuple[int, ...]
+    payments: tuple[Payment, ...]
+    basket: int
+    chip_value: str
+    currency: str
+    deals: int
+
+    def record(self) -> dict:
+        """The settlement as the ledger keeps it and `settle --json` prints it."""
+        name = self.players
+        return {
+            "net_chips": dict(zip(name, self.net_chips)),
+            "money": {n: money(c) for n, c in zip(name, self.cents)},
+            "payments": [{"from": name[p.payer], "to": name[p.payee], "amount": money(p.cents)}
+                         for p in self.payments],
+            "basket": self.basket,
+            "chip_value": self.chip_value,
+            "currency": self.currency,
+            "deals": self.deals,
+        }
+
+    @classmethod
+    def from_record(cls, players: Sequence[str], record: dict) -> Settled:
+        """A kept settlement read back (`record` is what `record()` wrote)."""
+        seat = {n: i for i, n in enumerate(players)}
+        return cls(
+            players=tuple(players), net_chips=tuple(record["net_chips"][n] for n in players),
+            cents=tuple(cents_of(record["money"][n]) for n in players),
+            payments=tuple(Payment(seat[p["from"]], seat[p["to"]], cents_of(p["amount"])) for p in record["payments"]),
+            basket=record["basket"], chip_value=record["chip_value"], currency=record["currency"],
+            deals=record["deals"],
+        )
+
+
 def net_chips(balances: Sequence[int], basket: int) -> tuple[Fraction, ...]:
     """Each player's balance plus an equal share of the basket."""
     share = Fraction(basket, len(balances))
@@ -100,6 +141,24 @@ def settle(balances: Sequence[int], basket: int, chip_value: Decimal) -> Settlem
     nets = net_chips(balances, basket)
     cents = to_cents(nets, chip_value)
     return Settlement(nets, cents, fewest_payments(cents))
+
+
+def settled(players: Sequence[str], balances: Sequence[int], basket: int, deals: int, chip_value: Decimal,
+            currency: str) -> Settled:
+    """The settlement of a session that stands at these balances and basket after `deals` deals."""
+    result = settle(balances, basket, chip_value)
+    return Settled(tuple(players), tuple(_number(n) for n in result.net_chips), result.cents, result.payments,
+                   basket, str(chip_value), currency, deals)
+
+
+def _number(value: Fraction) -> int | float:
+    """A chip count for JSON: whole when it is whole (a basket share may be a fraction)."""
+    return int(value) if value.denominator == 1 else float(value)
+
+
+def cents_of(amount: str) -> int:
+    """A money string as `money` writes it ('12.30', '-0.05'), in cents."""
+    return int(Decimal(amount) * 100)
 
 
 def money(cents: int) -> str:

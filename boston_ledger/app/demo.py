@@ -1,25 +1,24 @@
-"""A scripted classic evening: RULES.md's worked example and more, deal by deal, then settled."""
+"""A scripted classic evening: the rules' worked example and more, deal by deal, then settled."""
 
 from __future__ import annotations
 
-import tempfile
+import sqlite3
 from decimal import Decimal
-from pathlib import Path
+from typing import Iterator
 
-from rich.console import Console
-from rich.text import Text
-
-from . import ledger, render, storage
-from .i18n import N_, _, contract_name, rank_name
-from .engine import Deal
-from .tariff import Tariff, load
+from ..core.engine import Deal
+from ..core.i18n import N_, _, contract_name, rank_name
+from ..core.tariff import Tariff
+from ..core.tariff_files import load
+from . import deals, sessions
+from .deals import Entered
 
 PLAYERS = [N_("Anna"), N_("Boris"), N_("Vera"), N_("Gleb")]  # in Russian: Анна, Борис, Вера, Глеб
 A, B, V, G = range(4)
 
 # (deal, note): a note makes the demo show the deal's full breakdown.
 SCRIPT: list[tuple[Deal, str]] = [
-    (Deal("junior", B, G, 5, 4, boston=V), N_("RULES.md worked example 1: stake, a pair makes 9 and "
+    (Deal("junior", B, G, 5, 4, boston=V), N_("Worked example 1 of the rules: stake, a pair makes 9 and "
                                              "takes the basket; Vera held the boston")),
     (Deal("pass"), N_("Worked example 2: the basket was won, so a new stake; all pass: the basket doubles")),
     (Deal("senior", A, None, 6), N_("Worked example 3: Anna buys the senior suit and nobody supports "
@@ -65,58 +64,15 @@ SCRIPT: list[tuple[Deal, str]] = [
 ]
 
 
-def run(console: Console, db: str | None = None) -> None:
-    """Play the script into a throw-away ledger (or `db`), showing each deal, then settle."""
-    with tempfile.TemporaryDirectory(prefix="boston-ledger-demo-") as tmp:
-        path = Path(db).expanduser() if db else Path(tmp) / "demo.db"
-        conn = storage.open_db(path, create=True)
-        try:
-            _play(console, conn, path if db else None)
-        finally:
-            conn.close()
-
-
-def _play(console: Console, conn, kept: Path | None) -> None:
-    tariff = load("classic")
+def play(conn: sqlite3.Connection) -> Iterator[tuple[Entered, str]]:
+    """Play the script into the ledger `conn` as a new session: each deal as entered, with its note."""
     players = [_(name) for name in PLAYERS]
-    ledger.new_session(conn, players, tariff, Decimal("0.10"), "", _("demo evening"))
-    console.print(Text(_("A classic Boston evening: {names} ({first} deals first), tariff {tariff}, one chip = 0.10.",
-                         names=", ".join(players), first=players[0], tariff=tariff.name), style="bold"))
-    console.print(_("Each line is what one player would type; notable deals show what moved and why.") + "\n")
+    sessions.new(conn, players, load("classic"), Decimal("0.10"), "", _("demo evening"))
     for deal, note in SCRIPT:
-        session, entered = ledger.enter_deal(conn, deal)
-        command = _command(session.players, deal, session.tariff)
-        for banner in render.banners(session.tariff, entered.position):
-            console.print(banner, style="bold yellow")
-        if note:
-            console.print()
-            console.print(Text(_(note), style="bold"))
-            console.print(f"$ {command}", soft_wrap=True)
-            console.print(render.deal_table(session, entered.number, entered.position, deal,
-                                            entered.outcome, entered.after))
-        else:
-            balances = "  ".join(f"{n}\u00a0{b}" for n, b in zip(session.players, entered.after.balances))
-            console.print(f"$ {command}", soft_wrap=True)
-            console.print("    " + _("deal {number}", number=entered.number) + f", {render.where(entered.position)}: "
-                          f"{render.result_word(entered.outcome)} · {balances} · "
-                          f"{render.basket_word()} {entered.after.basket}")
-    session, result, __ = ledger.settle(conn)
-    console.print("\n$ boston-ledger settle")
-    if result["basket"]:
-        console.print(_("The basket's {chips} chips are shared equally.", chips=result["basket"]))
-    console.print(render.settlement_heading(session))
-    console.print(render.settlement_table(session, result))
-    for line in render.payment_lines(session, result):
-        console.print(line)
-    if kept:
-        console.print("\n" + _("The evening is kept in {path}; look at it with `boston-ledger history --db {path}`.",
-                              path=kept))
-    else:
-        console.print("\n" + _("That was a throw-away ledger. Start your own evening with "
-                              "`boston-ledger new Anna Boris Vera Gleb --chip-value 0.10`."))
+        yield deals.enter(conn, deal), note
 
 
-def _command(players: list[str] | tuple[str, ...], deal: Deal, tariff: Tariff) -> str:
+def command_line(players: tuple[str, ...], deal: Deal, tariff: Tariff) -> str:
     """The command a player would have typed for this deal (contracts and ranks in the output's language)."""
     contract = _("pass") if deal.contract == "pass" else contract_name(tariff, deal.contract)
     words = ["boston-ledger", "deal", contract]

@@ -1,13 +1,8 @@
-"""The `boston-ledger` program. `deal` and `status`, run many times an evening, start without
-typer: their command lines are read here by a small parser over the options `cli.py` declares
-(a test holds the two together). Anything unusual goes to the full command line."""
+"""The quick parser: a plain `deal` or `status` command line read without typer, over the options
+`declarations.py` declares for them (a test holds the two together). Anything unusual (help,
+an unknown or repeated option, a value that looks like an option) is left to typer."""
 
 from __future__ import annotations
-
-import os
-import sys
-
-from .i18n import choose
 
 # option -> (parameter, takes a value); what `cli.deal` and `cli.status` declare
 QUICK: dict[str, tuple[str | None, dict[str, tuple[str, bool]]]] = {
@@ -48,21 +43,3 @@ def quick_values(args: list[str]) -> dict[str, object] | None:
         else:
             return None
     return values
-
-
-def main() -> None:
-    """Run boston-ledger; a terminal that cannot show a character gets a stand-in."""
-    for stream in (sys.stdout, sys.stderr):
-        if hasattr(stream, "reconfigure"):
-            stream.reconfigure(errors="backslashreplace")
-    if "_BOSTON_LEDGER_COMPLETE" not in os.environ:
-        args = choose(sys.argv[1:])
-        values = quick_values(args)
-        if values is not None:
-            from . import shell
-
-            command = getattr(shell, args[0])
-            shell.guarded(lambda: command(**values), lambda: f"{shell.PROG} {args[0]}")
-    from .cli import app
-
-    app()

@@ -1,0 +1,1 @@
+"""What each command does: plain values in, typed results out, no printing."""

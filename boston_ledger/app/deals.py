@@ -1,0 +1,277 @@
+"""The deals of an evening: enter one, preview it, take the last back, correct an earlier one,
+and read them back with where each fell and what it left.
+
+Each write is one transaction that reads, checks and writes; the engine computes, the store
+keeps. Nothing here prints.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+from typing import Iterable, Iterator
+
+from ..core import engine, invariants
+from ..core.engine import Deal, Outcome, Position, State
+from ..core.errors import LedgerError
+from ..core.i18n import _, contract_names, rank_name
+from ..store import read, write
+from ..store.db import MAX_CHIPS, writing
+from ..store.records import Recorded, Session
+from .inputs import seat_of, whole
+
+
+def current(conn: sqlite3.Connection) -> Session:
+    return read.session(conn, read.current_session_id(conn))
+
+
+def typed_deal(session: Session, contract: str, declarer: str | None = None, partner: str | None = None,
+               tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
+               boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None) -> Deal:
+    """The deal a user typed, with names and words resolved against the session and its tariff."""
+    t = session.tariff
+    key = t.contract_key(contract)
+    if key is None:
+        raise LedgerError(_("the {tariff} tariff has no contract {contract!r}; use one of {choices} or pass",
+                            tariff=t.name, contract=contract, choices=contract_names(t)))
+    rank_key = None
+    if rank is not None:
+        rank_key = t.rank_key(rank)
+        if rank_key is None:
+            raise LedgerError(_("--rank must be one of {choices}, not {rank!r}", choices=", ".join(rank_name(t, r) for r in t.ranks),
+                                rank=rank))
+
+    def seat(name: str | None, option: str) -> int | None:
+        return None if name is None else seat_of(session, name, option)
+
+    return Deal(
+        contract=key, declarer=seat(declarer, "--declarer"), partner=seat(partner, "--partner"),
+        tricks=whole(tricks, "--tricks", 0, t.tricks),
+        partner_tricks=whole(partner_tricks, "--partner-tricks", 0, t.tricks),
+        rank=rank_key, boston=seat(boston, "--boston"), ace_turned=ace_turned,
+        carte_blanche=seat(carte_blanche, "--carte-blanche"),
+    )
+
+
+def open_for_deals(session: Session, played: int | None = None) -> None:
+    if session.settled:
+        raise LedgerError(_("session {id} is settled and takes no more deals; start another with `boston-ledger new`", id=session.id))
+    if played is not None and session.agreed_deals is not None and played >= session.agreed_deals:
+        raise LedgerError(_("the {agreed_deals} agreed deals of session {id} are played; settle it with `boston-ledger settle`", agreed_deals=session.agreed_deals, id=session.id))
+
+
+@dataclass(frozen=True)
+class Entered:
+    """A deal scored (and recorded, or only previewed): where it fell and what it moved."""
+
+    session: Session
+    number: int
+    position: Position
+    deal: Deal
+    outcome: Outcome
+    before: State
+    after: State
+    sheet: tuple[int, ...] | None = None  # on points, the score sheet after it; None on chips
+
+
+def preview(conn: sqlite3.Connection, session: Session, deal: Deal) -> Entered:
+    """What the deal would move if it were recorded now; nothing is written."""
+    before = read.state(conn, session)
+    outcome = engine.play(session.tariff, before, deal)
+    return _entered(conn, session, before, deal, outcome, recorded=False)
+
+
+def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None) -> Entered:
+    """Score a deal and record it, all in one transaction.
+
+    `session_id` is the session whose players the deal's seats refer to (default: the current
+    one), so a `new` in another terminal meanwhile cannot shift the deal into another session.
+    """
+    with writing(conn):
+        session = current(conn) if session_id is None else read.session(conn, session_id)
+        before = read.state(conn, session)
+        open_for_deals(session, before.deals)
+        outcome = engine.play(session.tariff, before, deal)
+        after = engine.advance(before, outcome)
+        _fits(after)
+        deal_id = write.record_deal(conn, session, before.deals + 1, deal, outcome, after)
+        _verify(conn, session, expected=after, before=before, deal_id=deal_id)
+    return _entered(conn, session, before, deal, outcome, recorded=True)
+
+
+def _entered(conn: sqlite3.Connection, session: Session, before: State, deal: Deal, outcome: Outcome,
+             recorded: bool) -> Entered:
+    sheet = None
+    if not session.tariff.has_basket:
+        sheet = score_sheet(conn, session)
+        if not recorded:
+            sheet = tuple(a + b for a, b in zip(sheet, outcome.scores))
+    return Entered(session, before.deals + 1, engine.position(session.tariff, before.deals), deal, outcome,
+                   before, engine.advance(before, outcome), sheet)
+
+
+def _fits(state: State) -> None:
+    if max([abs(state.basket), *map(abs, state.balances)]) > MAX_CHIPS:
+        raise LedgerError(_("this would take the basket or a balance beyond what the ledger can hold; settle the session and start a new one"))
+
+
+def _verify(conn: sqlite3.Connection, session: Session, expected: State | None = None,
+            before: State | None = None, deal_id: int | None = None) -> State:
+    """The invariants that concern a write, checked inside its transaction before it commits:
+    the stored balances sum to zero, are what the engine computed, and are the balances before
+    plus the transfers stored for the deal. (`boston-ledger check` replays whole sessions.)"""
+    stored = read.state(conn, session)
+    problems = [str(p) for p in invariants.zero_sum(session.id, stored)]
+    if expected is not None and stored != expected:
+        problems.append(_("stored state {stored} differs from the engine's {expected}", stored=stored,
+                          expected=expected))
+    if before is not None and deal_id is not None:
+        moved = Outcome(read.transfers_of(conn, session, deal_id), None, stored.stake_due)
+        if engine.advance(before, moved) != stored:
+            problems.append("the stored transfers of the deal do not add up to the stored balances")
+    if problems:
+        raise LedgerError(_("internal error, nothing recorded: {problem}", problem=problems[0]))
+    return stored
+
+
+@dataclass(frozen=True)
+class Undone:
+    session: Session
+    last: Recorded
+    after: State
+    sheet: tuple[int, ...] | None  # on points, the score sheet after it
+
+
+def undo(conn: sqlite3.Connection) -> Undone:
+    """Take back the last standing deal; it stays on record as undone."""
+    with writing(conn):
+        session = current(conn)
+        if session.settled:
+            raise LedgerError(_("session {id} is settled; its deals can no longer be taken back", id=session.id))
+        last = read.last_deal(conn, session)
+        if last is None:
+            raise LedgerError(_("there is no deal to take back in this session"))
+        write.record_undo(conn, last.id)
+        after = _verify(conn, session)
+    return Undone(session, last, after, None if session.tariff.has_basket else score_sheet(conn, session))
+
+
+@dataclass(frozen=True)
+class Walked:
+    """A recorded deal with where it fell and the state after it."""
+
+    recorded: Recorded
+    position: Position
+    outcome: Outcome
+    after: State
+    sheet: tuple[int, ...]  # what each player stands at: the balance, or on points the score
+
+
+def walk(session: Session, recorded: Iterable[Recorded]) -> Iterator[Walked]:
+    """The recorded deals in order with their positions and the state after each.
+
+    On chips the balances kept with each deal are read as they are (so a tail of a long session
+    is enough); a points session's score sheet is replayed through the engine from its first
+    deal (points sessions are short: an agreed number of deals).
+    """
+    t = session.tariff
+    state = State.start(len(session.players))
+    scores = (0,) * len(session.players)
+    if t.has_basket:  # the balances after each deal are kept with it: no need to start from the first
+        for r in recorded:
+            outcome = Outcome(r.transfers, made=engine.made(t, r.deal), basket_won=False)
+            after = State(balances=r.balances, basket=r.basket or 0, deals=r.number)
+            yield Walked(r, engine.position(t, r.number - 1), outcome, after, r.balances)
+        return
+    for r in recorded:  # a points session's score sheet is replayed from its first deal
+        pos = engine.position(t, state.deals)
+        outcome = engine.play(t, state, r.deal)
+        scores = tuple(a + b for a, b in zip(scores, outcome.scores))
+        state = engine.advance(state, outcome)
+        yield Walked(r, pos, outcome, state, scores)
+
+
+def score_sheet(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
+    """A points session's score sheet: what each player has written, replayed from the deals."""
+    sheet = (0,) * len(session.players)
+    for w in walk(session, read.deals(conn, session, transfers=False)):
+        sheet = w.sheet
+    return sheet
+
+
+def standing(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
+    """What each player stands at: the balance, or on points the score sheet."""
+    return read.state(conn, session).balances if session.tariff.has_basket else score_sheet(conn, session)
+
+
+@dataclass(frozen=True)
+class History:
+    session: Session
+    rows: list[Walked]
+    total: int  # standing deals in all
+    undone: int  # deals taken back
+
+
+def history(conn: sqlite3.Connection, last: int | None) -> History:
+    """The current session's deals, only the `last` few when given."""
+    session = current(conn)
+    tail = None if last is None or not session.tariff.has_basket else last
+    rows = list(walk(session, read.deals(conn, session, tail=tail)))
+    if last is not None and len(rows) > last:
+        rows = rows[-last:]
+    return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session))
+
+
+# ---- corrections -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Corrected:
+    session: Session
+    number: int
+    was: Deal
+    now: Deal
+    before: tuple[int, ...]  # balances, or on points the score sheet
+    after: tuple[int, ...]
+    basket: tuple[int, int]  # before and after
+
+
+def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
+            session_id: int | None = None) -> Corrected:
+    """Replace deal `number` and replay every deal after it (the basket, labets and double tours
+    depend on the past). The old entries stay on record, superseded by the correction."""
+    with writing(conn):
+        session = current(conn) if session_id is None else read.session(conn, session_id)
+        if session.settled:
+            raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal", id=session.id))
+        standing_deals = list(read.deals(conn, session, transfers=False))
+        if not 1 <= number <= len(standing_deals):
+            raise LedgerError(_("there is no deal {number} in session {id}; its deals are 1 to {count}",
+                                number=number, id=session.id, count=len(standing_deals)) if standing_deals else
+                              _("session {id} has no deals yet", id=session.id))
+        if deal == standing_deals[number - 1].deal:
+            raise LedgerError(_("deal {number} was entered just so; there is nothing to correct", number=number))
+        before = read.state(conn, session)
+        old_sheet = _scores(session, [r.deal for r in standing_deals])
+        entered = [r.deal for r in standing_deals]
+        entered[number - 1] = deal
+        state, __ = engine.replay(session.tariff, entered[: number - 1])
+        later = standing_deals[number - 1:]
+        cid = write.record_correction(conn, session, number, later[0].id, reason, [r.id for r in later])
+        for offset, (d, original) in enumerate(zip(entered[number - 1:], later)):
+            outcome = engine.play(session.tariff, state, d)
+            state = engine.advance(state, outcome)
+            _fits(state)
+            write.record_deal(conn, session, number + offset, d, outcome, state, correction_id=cid,
+                              entered_at=None if offset == 0 else original.entered_at)
+        after = _verify(conn, session, expected=state)
+    points = not session.tariff.has_basket
+    return Corrected(session, number, standing_deals[number - 1].deal, deal,
+                     old_sheet if points else before.balances,
+                     _scores(session, entered) if points else after.balances, (before.basket, after.basket))
+
+
+def _scores(session: Session, deals: list[Deal]) -> tuple[int, ...]:
+    """A points session's score sheet after these deals."""
+    state, outcomes = engine.replay(session.tariff, deals)
+    return tuple(sum(o.scores[i] for o in outcomes) for i in range(len(session.players)))

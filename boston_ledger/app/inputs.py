@@ -1,0 +1,134 @@
+"""What users type, read and checked: numbers, money, names, dates. Each reader returns the value
+or raises LedgerError with a message that says what is wrong and how to fix it."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from datetime import date
+from decimal import Decimal, InvalidOperation
+
+from ..core.errors import LedgerError
+from ..core.i18n import _
+from ..core.tariff import Tariff
+from ..store.records import Session
+
+RESERVED_NAMES = {"basket", "корзина"}
+MIN_CHIP_VALUE = Decimal("0.000001")
+MAX_CHIP_VALUE = Decimal("1000000")
+JOINERS = {"\u200c", "\u200d"}  # zero-width (non-)joiners inside emoji and some scripts
+
+
+def clip(text: str, limit: int = 24) -> str:
+    """A user's text quoted back in an error, cut short when it is long."""
+    return repr(text if len(text) <= limit else text[:limit] + "…")
+
+
+def whole(text: str | None, option: str, low: int = 0, high: int = 13) -> int | None:
+    """A whole number typed by a user, or a clear error."""
+    if text is None:
+        return None
+    if not re.fullmatch(r"[+-]?[0-9]{1,9}", text.strip()):
+        raise LedgerError(_("{option} must be a whole number from {low} to {high}, not {value}",
+                            option=option, low=low, high=high, value=clip(text)))
+    value = int(text.strip())
+    if not low <= value <= high:
+        raise LedgerError(_("{option} must be a whole number from {low} to {high}, not {value}",
+                            option=option, low=low, high=high, value=value))
+    return value
+
+
+def clean_name(name: str) -> str:
+    """A name as stored and matched: NFC-normalised, inner whitespace collapsed."""
+    return unicodedata.normalize("NFC", " ".join(name.split()))
+
+
+def chip_value(text: str) -> Decimal:
+    """A positive decimal amount of money per chip, such as 0.10."""
+    try:
+        value = Decimal(text.strip().replace(",", "."))
+    except (InvalidOperation, AttributeError):
+        value = None
+    if (value is None or not value.is_finite() or not MIN_CHIP_VALUE <= value <= MAX_CHIP_VALUE
+            or value.as_tuple().exponent < MIN_CHIP_VALUE.as_tuple().exponent):
+        raise LedgerError(_("--chip-value must be a positive decimal amount such as 0.10, from {low} to {high} with at most six decimals, not {clip}", low=MIN_CHIP_VALUE, high=MAX_CHIP_VALUE, clip=clip(text)))
+    return value.quantize(Decimal(1)) if value.as_tuple().exponent > 0 else value  # 1E+1 -> 10
+
+
+def currency(text: str) -> str:
+    code = text.strip()
+    if not code or len(code) > 8 or any(c.isspace() for c in code):
+        raise LedgerError(_("--currency must be a short code such as EUR or RUB, not {text!r}", text=text))
+    return code.upper() if code.isascii() else code
+
+
+def table_names(names: list[str], tariff: Tariff) -> list[str]:
+    """The players' names as given to `new`, checked: the tariff's number of players, each
+    distinct and non-empty."""
+    cleaned = [clean_name(n) for n in names]
+    if len(cleaned) != tariff.players:
+        raise LedgerError(_("the {name} tariff is for {players} players; name {players} in seat order, not {count}", name=tariff.name, players=tariff.players, count=len(cleaned)))
+    seen: dict[str, str] = {}
+    for name in cleaned:
+        if not name:
+            raise LedgerError(_("a player's name cannot be empty; give every player a name"))
+        if len(name) > 40:
+            raise LedgerError(_("the name {name!r}... is too long; keep names under 40 characters", name=name[:20]))
+        if not all(c.isprintable() or c in JOINERS for c in name):
+            raise LedgerError(_("the name {name!r} has control characters; type a plain name", name=name))
+        key = name.casefold()
+        if key in RESERVED_NAMES:
+            raise LedgerError(_("{name!r} is the word for the pool in the middle; give the player another name", name=name))
+        if key in seen:
+            raise LedgerError(_("{name!r} is named twice; every player needs a distinct name", name=name))
+        seen[key] = name
+    return cleaned
+
+
+def session_name(text: str | None) -> str | None:
+    """A session's name, checked like a player's name."""
+    if text is None:
+        return None
+    name = clean_name(text)
+    if not name or len(name) > 80 or not all(c.isprintable() or c in JOINERS for c in name):
+        raise LedgerError(_("--name must be plain printable text of 1 to 80 characters, not {clip}", clip=clip(text)))
+    return name
+
+
+def seat_of(session: Session, name: str, what: str) -> int:
+    """The seat of the player a user named (exactly, else ignoring case)."""
+    wanted = clean_name(name)
+    if wanted in session.players:
+        return session.players.index(wanted)
+    folded = [p.casefold() for p in session.players]
+    if wanted.casefold() in folded:
+        return folded.index(wanted.casefold())
+    raise LedgerError(_("{what}: no player {clip} in this session; the players are {names}", what=what, clip=clip(name), names=', '.join(session.players)))
+
+
+def money_amount(text: str) -> int:
+    """A positive amount of money such as 12.30, in cents."""
+    word = text.strip().replace(",", ".")
+    value = Decimal(word) if re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,2})?", word) else None
+    if value is None or value <= 0:
+        raise LedgerError(_("AMOUNT must be a positive amount of money with at most two decimals, such as 12.30, not {clip}", clip=clip(text)))
+    return int(value * 100)
+
+
+def since_date(text: str | None) -> date | None:
+    if text is None:
+        return None
+    try:
+        return date.fromisoformat(text.strip())
+    except ValueError:
+        raise LedgerError(_("--since must be a date such as 2026-01-31, not {clip}", clip=clip(text))) from None
+
+
+def reason_text(text: str | None) -> str:
+    """Why a deal is corrected: plain words, at most 500 characters."""
+    if text is None:
+        raise LedgerError(_("a correction needs --reason TEXT: say why the deal is changed"))
+    reason = " ".join(text.split())
+    if not reason or len(reason) > 500 or not reason.isprintable():
+        raise LedgerError(_("a correction needs --reason TEXT: say in plain words (at most 500 characters) why the deal is changed"))
+    return reason

@@ -1,0 +1,86 @@
+"""Money between evenings: what each person owes or is owed over all settled sessions, less the
+payments recorded since, and recording a payment."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from ..core.errors import LedgerError
+from ..core.i18n import _
+from ..core.settlement import Payment, fewest_payments
+from ..store import read, write
+from ..store.db import writing
+from .inputs import clean_name, clip, money_amount
+
+
+def person(conn: sqlite3.Connection, name: str, what: str) -> str:
+    """Somebody who has played in this ledger, as his name was first written."""
+    found = read.people(conn).get(clean_name(name).casefold())
+    if found is None:
+        raise LedgerError(_("{what}: nobody called {clip} has played in this ledger", what=what, clip=clip(name)))
+    return found
+
+
+@dataclass(frozen=True)
+class Book:
+    """One currency's accounts: each person's result in cents (+ owed to him), and the fewest
+    payments that clear them (indices into `names`)."""
+
+    currency: str
+    names: tuple[str, ...]
+    cents: tuple[int, ...]
+    payments: tuple[Payment, ...]
+
+
+def books(conn: sqlite3.Connection) -> list[Book]:
+    """Per currency, what each person is owed (+) or owes (-) over all settled sessions, less
+    what has been paid since, and the fewest payments that clear it."""
+    names = read.people(conn)
+    totals: dict[str, dict[str, int]] = {}
+    for session in read.sessions(conn):
+        if not session.settled:
+            continue
+        result = read.settlement(conn, session)
+        book = totals.setdefault(session.currency, {})
+        for name, cents in zip(result.players, result.cents):
+            key = names[name.casefold()]
+            book[key] = book.get(key, 0) + cents
+    for p in read.payments(conn):
+        book = totals.setdefault(p.currency, {})
+        book[p.payer] = book.get(p.payer, 0) + p.cents
+        book[p.payee] = book.get(p.payee, 0) - p.cents
+    out = []
+    for code, book in totals.items():
+        people = tuple(sorted(book, key=str.casefold))
+        cents = tuple(book[n] for n in people)
+        out.append(Book(code, people, cents, fewest_payments(cents)))
+    return out
+
+
+@dataclass(frozen=True)
+class Paid:
+    payer: str
+    payee: str
+    cents: int
+    currency: str
+
+
+def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str | None) -> Paid:
+    """Record a payment in the currency of the settled sessions it pays off (`code`, or the
+    only currency they use)."""
+    cents = money_amount(amount)
+    with writing(conn):
+        who, whom = person(conn, payer, _("FROM")), person(conn, payee, _("TO"))
+        if who == whom:
+            raise LedgerError(_("FROM and TO are the same person; a payment goes from one to another"))
+        used = sorted({s.currency for s in read.sessions(conn) if s.settled})
+        shown = ", ".join(c or '(none)' for c in used) or "none yet"
+        if code is None:
+            if len(used) != 1:
+                raise LedgerError(_("the settled sessions use several currencies ({shown}); give --currency CODE", shown=shown))
+            code = used[0]
+        elif code not in used:
+            raise LedgerError(_("no settled session is in {value}; the currencies are {shown}", value=code or '(no currency)', shown=shown))
+        write.record_payment(conn, who, whom, cents, code)
+    return Paid(who, whom, cents, code)

@@ -1,0 +1,36 @@
+"""What-if: a recorded session replayed under another tariff or conditions; nothing changes."""
+
+from __future__ import annotations
+
+import sqlite3
+from dataclasses import dataclass
+
+from ..core import engine
+from ..core.engine import State
+from ..core.errors import LedgerError
+from ..core.i18n import _
+from ..core.tariff import Tariff
+from ..store import read
+from ..store.records import Session
+
+
+@dataclass(frozen=True)
+class Rescored:
+    session: Session
+    tariff: Tariff
+    recorded: State
+    rescored: State
+
+
+def rescore(conn: sqlite3.Connection, session_id: int, tariff: Tariff) -> Rescored:
+    """A recorded session replayed under another tariff: as recorded and as rescored."""
+    session = read.session(conn, session_id)
+    if tariff.players != len(session.players):
+        raise LedgerError(_("the {name} tariff is for {players} players; session {session_id} has {count}", name=tariff.name, players=tariff.players, session_id=session_id, count=len(session.players)))
+    state = State.start(tariff.players)
+    for r in read.deals(conn, session, transfers=False):
+        try:
+            state = engine.advance(state, engine.play(tariff, state, r.deal))
+        except engine.DealError as e:
+            raise LedgerError(_("deal {number} cannot be scored under {name}: {e}", number=r.number, name=tariff.name, e=e)) from None
+    return Rescored(session, tariff, read.state(conn, session), state)

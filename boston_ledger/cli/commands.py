@@ -1,0 +1,513 @@
+"""One function per command: the values as typed in, the application's result shown out.
+
+Both ways into the program call these by keyword: the quick parser for a plain `deal` or
+`status` (quick.py), typer for everything else (declarations.py). Nothing here imports typer,
+so that `deal` and `status` start fast; the views import rich only when they show something.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+import sys
+from pathlib import Path
+
+from ..app import deals as deals_app
+from ..app import sessions as sessions_app
+from ..app.inputs import chip_value as read_chip_value
+from ..app.inputs import currency as read_currency
+from ..app.inputs import reason_text, session_name, whole
+from ..core.errors import LedgerError
+from ..core.i18n import _, plural, strerror
+from ..store.db import open_db, resolve_path
+from .guard import PROG
+
+
+def connect(db: str | None, create: bool = False) -> sqlite3.Connection:
+    return open_db(resolve_path(db), create=create)
+
+
+def _console():
+    from ..ui.text import console
+
+    return console()
+
+
+def _json(data) -> None:
+    from ..ui.text import emit_json
+
+    emit_json(data)
+
+
+# ---- the evening ---------------------------------------------------------------------------
+
+
+def new(players: list[str], tariff: str = "classic", chip_value: str = "1", currency: str = "",
+        name: str | None = None, condition: list[str] | None = None, deals: str | None = None,
+        db: str | None = None) -> None:
+    """Start a session and make it current."""
+    from ..app.tariffs import load
+
+    t = load(tariff, condition or ())
+    agreed = whole(deals, "--deals", 1, 100_000)
+    value = read_chip_value(chip_value)
+    code = read_currency(currency) if currency else ""
+    from ..app.inputs import table_names
+
+    names = table_names(players, t)
+    label = session_name(name)
+    conn = connect(db, create=True)
+    session = sessions_app.new(conn, names, t, value, code, label, agreed)
+    out = _console()
+    out.print(_("Session {id} started: {names} (seat order; {name} deals first).", id=session.id,
+                names=", ".join(names), name=names[0]))
+    worth = f"{value}{' ' + code if code else ''}"
+    out.print(_("Tariff {name} ({digest}): {title}. One chip = {value}.", name=t.name, digest=t.digest,
+                title=_(t.title), value=worth) if t.has_basket else
+              _("Tariff {name} ({digest}): {title}. One point = {value}.", name=t.name, digest=t.digest,
+                title=_(t.title), value=worth))
+    if t.applied:
+        out.print(_("Conditions: {names}.", names=', '.join(t.applied)))
+    if agreed:
+        out.print(_("The session lasts {agreed} deals.", agreed=agreed))
+
+
+def deal(contract: str | None = None, declarer: str | None = None, partner: str | None = None,
+         tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
+         boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
+         db: str | None = None) -> None:
+    """Record one deal of the current session and show what moved and why (`deal --help`)."""
+    from ..store import read
+    from ..ui import guided
+    from ..ui.deals import banners, deal_table
+
+    conn = connect(db)
+    session = deals_app.current(conn)
+    deals_app.open_for_deals(session, read.state(conn, session).deals)
+    t = session.tariff
+    asking = guided.interactive() and (contract is None or tricks is None and t.contract_key(contract) != "pass")
+    if asking:
+        values = guided.fill(session, dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
+                                           partner_tricks=partner_tricks, rank=rank, boston=boston))
+        contract, declarer, partner, tricks, partner_tricks, rank, boston = (
+            values[k] for k in ("contract", "declarer", "partner", "tricks", "partner_tricks", "rank", "boston"))
+    elif contract is None:
+        raise LedgerError(_("deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`"))
+    assert contract is not None
+    d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
+                             partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned,
+                             carte_blanche=carte_blanche)
+    out = _console()
+    if asking:
+        shown = deals_app.preview(conn, session, d)
+        out.print(deal_table(shown))
+        if not guided.confirm(_("Record this deal?")):
+            out.print(_("Nothing recorded."))
+            return
+    entered = deals_app.enter(conn, d, session.id)
+    if asking:
+        out.print(_("Deal {number} recorded.", number=entered.number))
+    else:
+        out.print(deal_table(entered))
+    for banner in banners(t, entered.position):
+        out.print(banner, style="bold yellow")
+    if asking:
+        return
+    if t.boston and d.boston is None and d.contract in t.contracts and "holder" in (
+            t.contracts[d.contract].boston_made, t.contracts[d.contract].boston_failed):
+        out.print(_("No boston claimed. If somebody held it, `boston-ledger undo` and enter the deal "
+                    "again with --boston NAME."), style="dim")
+
+
+def edit(number: str, contract: str, declarer: str | None = None, partner: str | None = None,
+         tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
+         boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
+         reason: str | None = None, db: str | None = None) -> None:
+    """Correct an earlier deal: every deal after it is replayed; the old entry stays on record."""
+    from ..ui.deals import change_table, describe
+
+    conn = connect(db)
+    session = deals_app.current(conn)
+    n = whole(number, "N", 1, 10**9)
+    assert n is not None
+    if reason is None:
+        reason_text(reason)
+    d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
+                             partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned,
+                             carte_blanche=carte_blanche)
+    done = deals_app.correct(conn, n, d, reason_text(reason), session.id)
+    out = _console()
+    out.print(_("Deal {number} corrected: {was} → {now}; the old entry stays on record.", number=n,
+                was=describe(session, done.was), now=describe(session, d)))
+    out.print(change_table(session, done.before, done.after, done.basket))
+
+
+def status(db: str | None = None, as_json: bool = False) -> None:
+    """Balances, basket, deals so far, the tour and who deals next (`status --help`)."""
+    found = sessions_app.status(connect(db))
+    if as_json:
+        from ..ui import data
+
+        _json(data.status(found))
+        return
+    from ..ui.deals import balances_table, status_lines
+
+    out = _console()
+    for line in status_lines(found.session, found.state):
+        out.print(line)
+    out.print(balances_table(found.session, found.standing,
+                             found.state.basket if found.session.tariff.has_basket else None))
+
+
+def history(corrections: bool = False, last: str = "40", show_all: bool = False, db: str | None = None,
+            as_json: bool = False) -> None:
+    """The session's deals with their results."""
+    from ..store import read
+    from ..ui import data
+    from ..ui.deals import corrections_table, history_table
+
+    conn = connect(db)
+    if corrections:
+        session = deals_app.current(conn)
+        audit = read.corrections(conn, session)
+        if as_json:
+            _json(data.corrections(session, audit))
+        elif not audit:
+            _console().print(_("Session {id} has no corrected deal.", id=session.id))
+        else:
+            _console().print(corrections_table(session, audit))
+        return
+    count = whole(last, "--last", 1, 10**9)
+    found = deals_app.history(conn, None if show_all else count)
+    if as_json:
+        _json(data.history(found))
+        return
+    out = _console()
+    rows = found.rows
+    if not rows:
+        out.print(_("Session {id} has no deals yet.", id=found.session.id))
+        return
+    out.print(history_table(found.session, rows, out.width))
+    if len(rows) < found.total:
+        out.print(_("deals {first}–{last} of {total}; `{prog} history --all` shows every deal",
+                    first=rows[0].recorded.number, last=rows[-1].recorded.number, total=found.total, prog=PROG))
+    if found.undone:
+        out.print(plural(found.undone, "{n} deal taken back with undo (kept on record).|{n} deals taken back with undo (kept on record)."))
+
+
+def undo(db: str | None = None) -> None:
+    """Take back the last deal (it stays on record as undone)."""
+    from ..ui.deals import balances_table, describe
+
+    done = deals_app.undo(connect(db))
+    session = done.session
+    out = _console()
+    out.print(_("Deal {number} ({deal}) taken back; it stays on record as undone.", number=done.last.number,
+                deal=describe(session, done.last.deal)))
+    points = not session.tariff.has_basket
+    out.print(balances_table(session, done.sheet if points else done.after.balances,
+                             None if points else done.after.basket))
+
+
+def settle(db: str | None = None, as_json: bool = False) -> None:
+    """End the session: share the basket, turn chips into money, list who pays whom."""
+    found = sessions_app.settle(connect(db))
+    if as_json:
+        _json(found.settled.record())
+        return
+    from ..ui.settlement import earlier_line, payment_lines, settlement_heading, settlement_table
+
+    session, result = found.session, found.settled
+    out = _console()
+    if not found.fresh:
+        out.print(_("Session {id} was already settled; here is its settlement.", id=session.id))
+    elif result.basket:
+        out.print(_("The basket's {chips} chips are shared equally.", chips=result.basket))
+    out.print(settlement_heading(session))
+    out.print(settlement_table(session, result))
+    for line in payment_lines(result.players, result.payments, session.currency):
+        out.print(line)
+    for when, before in found.earlier:  # a reopened session: what it was settled at before, on record
+        out.print(earlier_line(when, before), style="dim")
+
+
+def check(all_sessions: bool = False, db: str | None = None, as_json: bool = False) -> int:
+    """Check the ledger's invariants: nothing printed and exit 0 when all hold, else each problem
+    and exit 1."""
+    from ..app import check as checks
+    from ..store import read
+
+    conn = connect(db)
+    problems = checks.check(conn, read.session_ids(conn) if all_sessions else None)
+    if as_json:
+        from ..ui import data
+
+        _json(data.problems(problems))
+    else:
+        for problem in problems:
+            print(problem)
+    return 1 if problems else 0
+
+
+def reopen(db: str | None = None) -> None:
+    """Open the current, settled session again to correct it."""
+    session = sessions_app.reopen(connect(db))
+    _console().print(_("Session {id} reopened; its earlier settlement stays on record. "
+                       "Correct it with `{prog} edit N ...`, then settle it again.", id=session.id, prog=PROG))
+
+
+def sessions(db: str | None = None, as_json: bool = False) -> None:
+    """Every session in the ledger."""
+    rows = sessions_app.listing(connect(db))
+    if as_json:
+        from ..ui import data
+
+        _json(data.sessions(rows))
+        return
+    from ..ui.tables import sessions_table
+
+    _console().print(sessions_table(rows))
+
+
+def use(session_id: str, db: str | None = None) -> None:
+    """Make another session current."""
+    conn = connect(db)
+    n = whole(session_id, "ID", 1, 10**9)
+    assert n is not None
+    session = sessions_app.use(conn, n)
+    _console().print(_("Session {id} is current: {names}.", id=session.id, names=", ".join(session.players)))
+
+
+# ---- across evenings ---------------------------------------------------------------------------
+
+
+def stats(player: str | None = None, since: str | None = None, db: str | None = None,
+          as_json: bool = False) -> None:
+    """Statistics across sessions."""
+    from ..app import stats as statistics
+    from ..app.inputs import since_date
+
+    conn = connect(db)
+    found = statistics.collect(conn, player, since_date(since))
+    if as_json:
+        from ..ui import data
+
+        _json(data.stats(found))
+        return
+    from ..app.tariffs import shipped_tariffs
+    from ..ui.tables import stats_tables
+
+    out = _console()
+    for item in stats_tables(found, shipped_tariffs()):
+        out.print(item)
+
+
+def chart(svg: Path | None = None, db: str | None = None, as_json: bool = False) -> None:
+    """Each player's running balance over the deals of the current session."""
+    from ..store import read
+    from ..ui import chart as pictures
+
+    conn = connect(db)
+    session = deals_app.current(conn)
+    walked = deals_app.walk(session, read.deals(conn, session))
+    series = [[0] for __ in session.players]
+    for w in walked:
+        for line, value in zip(series, w.sheet):
+            line.append(value)
+    if as_json:
+        _json(dict(zip(session.players, series)))
+        return
+    if svg is None:
+        out = _console()
+        for line in pictures.terminal(session.players, series, width=max(10, out.width - 40)):
+            out.print(line)
+        return
+    from ..app.files import write_atomically
+
+    title = _("Session {id}", id=session.id) + (f" “{session.name}”" if session.name else "") + f": {session.tariff.name}"
+    picture = pictures.svg(title, session.players, series)
+    try:
+        write_atomically(Path(svg), lambda f: f.write(picture))
+    except OSError as e:
+        raise LedgerError(_("cannot write {path}: {error}", path=svg, error=strerror(e))) from None
+    _console().print(_("wrote {path}", path=svg))
+
+
+def ledger(db: str | None = None, as_json: bool = False) -> None:
+    """What each person owes or is owed over all settled sessions, less payments."""
+    from ..app.money import books
+
+    found = books(connect(db))
+    if as_json:
+        from ..ui import data
+
+        _json(data.books(found))
+        return
+    from ..ui.tables import book_lines
+
+    out = _console()
+    for line in book_lines(found):
+        out.print(line)
+
+
+def paid(payer: str, payee: str, amount: str, currency: str | None = None, db: str | None = None) -> None:
+    """Record money paid from one person to another."""
+    from ..app.money import pay
+    from ..ui.text import amount as shown
+
+    conn = connect(db)
+    code = None if currency is None else read_currency(currency) if currency.strip() else ""
+    done = pay(conn, payer, payee, amount, code)
+    _console().print(_("Recorded: {payer} paid {payee} {amount}.", payer=done.payer, payee=done.payee,
+                       amount=shown(done.cents, done.currency)))
+
+
+def rescore(session_id: str, tariff: str | None = None, condition: list[str] | None = None,
+            db: str | None = None, as_json: bool = False) -> None:
+    """Replay a recorded session under another tariff or conditions; nothing is changed."""
+    from ..app.rescore import rescore as replayed
+    from ..core.tariff_files import load, with_conditions
+    from ..store import read
+
+    conn = connect(db)
+    n = whole(session_id, "ID", 1, 10**9)
+    assert n is not None
+    if tariff is None:
+        if not condition:
+            raise LedgerError(_("say what to replay it under: --tariff NAME and/or --condition NAME"))
+        t = with_conditions(read.session(conn, n).tariff, condition)
+    else:
+        t = load(tariff, condition or ())
+    found = replayed(conn, n, t)
+    if as_json:
+        from ..ui import data
+
+        _json(data.rescored(found))
+        return
+    from ..ui.tables import rescore_table
+
+    _console().print(rescore_table(found))
+
+
+def export(directory: Path, db: str | None = None) -> None:
+    """Write the session as CSV files for a spreadsheet."""
+    from ..app import export as exporter
+
+    conn = connect(db)
+    written = exporter.write(conn, deals_app.current(conn), Path(directory))
+    out = _console()
+    for path in written:
+        out.print(_("wrote {path}", path=path))
+
+
+def demo(db: str | None = None) -> None:
+    """Play a scripted classic evening deal by deal, then settle it."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="boston-ledger-demo-") as tmp:
+        path = Path(db).expanduser() if db else Path(tmp) / "demo.db"
+        conn = open_db(path, create=True)
+        try:
+            _demo(conn, path if db else None)
+        finally:
+            conn.close()
+
+
+def _demo(conn: sqlite3.Connection, kept: Path | None) -> None:
+    from rich.text import Text
+
+    from ..app import demo as script
+    from ..ui.deals import banners, deal_table, result_word, where
+    from ..ui.settlement import payment_lines, settlement_heading, settlement_table
+    from ..ui.text import basket_word
+
+    out = _console()
+    players = [_(name) for name in script.PLAYERS]
+    out.print(Text(_("A classic Boston evening: {names} ({first} deals first), tariff {tariff}, one chip = 0.10.",
+                     names=", ".join(players), first=players[0], tariff="classic"), style="bold"))
+    out.print(_("Each line is what one player would type; notable deals show what moved and why.") + "\n")
+    for entered, note in script.play(conn):
+        session = entered.session
+        command = script.command_line(session.players, entered.deal, session.tariff)
+        for banner in banners(session.tariff, entered.position):
+            out.print(banner, style="bold yellow")
+        if note:
+            out.print()
+            out.print(Text(_(note), style="bold"))
+            out.print(f"$ {command}", soft_wrap=True)
+            out.print(deal_table(entered))
+        else:
+            balances = "  ".join(f"{n}\u00a0{b}" for n, b in zip(session.players, entered.after.balances))
+            out.print(f"$ {command}", soft_wrap=True)
+            out.print("    " + _("deal {number}", number=entered.number) + f", {where(entered.position)}: "
+                      f"{result_word(entered.outcome)} · {balances} · {basket_word()} {entered.after.basket}")
+    found = sessions_app.settle(conn)
+    session, result = found.session, found.settled
+    out.print("\n$ boston-ledger settle")
+    if result.basket:
+        out.print(_("The basket's {chips} chips are shared equally.", chips=result.basket))
+    out.print(settlement_heading(session))
+    out.print(settlement_table(session, result))
+    for line in payment_lines(result.players, result.payments, session.currency):
+        out.print(line)
+    if kept:
+        out.print("\n" + _("The evening is kept in {path}; look at it with `boston-ledger history --db {path}`.",
+                           path=kept))
+    else:
+        out.print("\n" + _("That was a throw-away ledger. Start your own evening with "
+                           "`boston-ledger new Anna Boris Vera Gleb --chip-value 0.10`."))
+
+
+# ---- tariffs -----------------------------------------------------------------------------------
+
+
+def tariffs_list(as_json: bool = False) -> None:
+    """Every shipped tariff, one line each."""
+    from ..app.tariffs import shipped_tariffs
+
+    found = shipped_tariffs()
+    if as_json:
+        from ..ui import data
+
+        _json(data.tariffs(found))
+        return
+    for t in found:
+        conditions = "\t" + _("conditions: {names}", names=", ".join(t.conditions)) if t.conditions else ""
+        print(f"{t.name}\t{_(t.title)}\t" + _("source: {source}", source=t.source) + conditions)
+
+
+def tariffs_show(name: str, condition: list[str] | None = None, as_json: bool = False) -> None:
+    """The tariff's tables laid out like the seed's, and the conditions it supports."""
+    from ..app.tariffs import load
+    from ..ui.tariff import tariff_data, tariff_tables
+
+    t = load(name, condition or ())
+    if as_json:
+        _json(tariff_data(t))
+        return
+    out = _console()
+    for item in tariff_tables(t, out.width):
+        out.print(item)
+
+
+def tariffs_check(path: str) -> int:
+    """Validate a tariff file: every problem with its location, exit 2 when there is any."""
+    from ..app.tariffs import check as checked
+
+    tariff, problems = checked(path)
+    if problems:
+        for problem in problems:
+            print(_("{prog}: error: {message}", prog=PROG, message=" ".join(problem.split())), file=sys.stderr)
+        return 2
+    assert tariff is not None
+    print(_("ok: {path} is a valid tariff: {name}, {contracts} contracts, {conditions} conditions", path=path,
+            name=tariff.name, contracts=len(tariff.contracts), conditions=len(tariff.conditions)))
+    return 0
+
+
+def tariffs_new(name: str, source: str = "classic", force: bool = False) -> None:
+    """Write a starting copy of a tariff for you to edit."""
+    from ..app.tariffs import new as write_copy
+
+    path = write_copy(name, source, force)
+    print(_("wrote {path}: edit it, check it with `{prog} tariffs check {path}`, use it with "
+            "`{prog} new ... --tariff {path}`", path=path, prog=PROG))

@@ -1,0 +1,394 @@
+"""The command line's declarations: every command, argument and option with its help, for typer.
+Each command calls its function in commands.py by keyword; nothing else happens here."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Annotated, Any, Optional
+
+import typer
+from typer.core import TyperGroup
+
+from . import commands, completion
+from .guard import PROG, guarded
+from .language import choose
+from .patches import speak_help, usage_prefix
+
+
+class _Group(TyperGroup):
+    """Every failure a user can cause ends as one line on stderr and exit status 2 (guard.py);
+    help speaks the language of the command line (patches.py)."""
+
+    def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
+             standalone_mode: bool = True, **extra: Any) -> Any:
+        words = list(sys.argv[1:] if args is None else args)
+        if "_BOSTON_LEDGER_COMPLETE" not in os.environ:
+            words = choose(words)
+            speak_help(self)
+        guarded(lambda: super(_Group, self).main(args=words, prog_name=PROG, complete_var=complete_var,
+                                                 standalone_mode=False, **extra),
+                lambda: f"{PROG} {words[0]}" if words and words[0] in self.commands else PROG)
+
+
+usage_prefix()
+
+app = typer.Typer(
+    cls=_Group,
+    help="Score-keeping and settlement for Boston played at a real table.\n\n"
+         "Example: boston-ledger new Anna Boris Vera Gleb --chip-value 0.10",
+    no_args_is_help=False,
+    invoke_without_command=True,
+    add_completion=True,
+    pretty_exceptions_enable=False,
+)
+tariffs_app = typer.Typer(cls=_Group, help="Show the tariff tables shipped with boston-ledger.",
+                          invoke_without_command=True)
+app.add_typer(tariffs_app, name="tariffs")
+
+
+@app.callback()
+def _root(ctx: typer.Context, lang: Annotated[Optional[str], typer.Option(
+        "--lang", metavar="en|ru", help="The language of the output: en or ru \\[default: from the locale].")] = None,
+          ) -> None:
+    # --lang is read (anywhere on the command line) before click parses it; here it is documented
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+
+
+@tariffs_app.callback()
+def _tariffs(ctx: typer.Context) -> None:
+    if ctx.invoked_subcommand is None:
+        typer.echo(ctx.get_help())
+
+
+DbOption = Annotated[
+    Optional[str],
+    typer.Option("--db", metavar="PATH", show_default=False,
+                 help="Ledger database file \\[default: $BOSTON_LEDGER_DB, else the app directory's ledger.db]"),
+]
+JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
+
+
+
+ContractArg = Annotated[Optional[str], typer.Argument(
+    help="A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
+         "misere-ouvert, grand-misere-ouvert), or pass; Russian names too.", autocompletion=completion.contract)]
+DeclarerOpt = Annotated[Optional[str], typer.Option("--declarer", help="Who bought the contract.",
+                                                    autocompletion=completion.player)]
+PartnerOpt = Annotated[Optional[str], typer.Option("--partner", help="Who supported the declarer (omit when alone).",
+                                                   autocompletion=completion.player)]
+TricksOpt = Annotated[Optional[str], typer.Option("--tricks", metavar="N", help="The declarer's own tricks, 0..13.")]
+PartnerTricksOpt = Annotated[Optional[str], typer.Option("--partner-tricks", metavar="N",
+                                                         help="The partner's own tricks, 0..13.")]
+RankOpt = Annotated[Optional[str], typer.Option("--rank", metavar="RANK",
+                                                help="The suit's rank: junior|senior for solo and nine "
+                                                     "\\[default: junior]; first|second|third on samouchitel.",
+                                                autocompletion=completion.rank)]
+BostonOpt = Annotated[Optional[str], typer.Option("--boston", metavar="NAME",
+                                                  help="Who held the boston (jack of diamonds).",
+                                                  autocompletion=completion.player)]
+AceOpt = Annotated[bool, typer.Option("--ace-turned", help="The trump the dealer turned is an ace (remise condition).")]
+BlancheOpt = Annotated[Optional[str], typer.Option("--carte-blanche", metavar="NAME",
+                                                   help="Who declared a blank hand (Fontainebleau).",
+                                                   autocompletion=completion.player)]
+
+
+@app.command()
+def new(
+    players: Annotated[list[str], typer.Argument(help="The players in seat order; the first named deals first.")],
+    tariff: Annotated[str, typer.Option(help="A shipped tariff's name or the path of a tariff file.")] = "classic",
+    chip_value: Annotated[str, typer.Option("--chip-value", help="Money per chip, a positive decimal.")] = "1",
+    currency: Annotated[str, typer.Option(help="Currency code shown with money, e.g. EUR or RUB.")] = "",
+    name: Annotated[Optional[str], typer.Option(help="A name for the session.")] = None,
+    condition: Annotated[Optional[list[str]], typer.Option(
+        "--condition", metavar="NAME", help="A condition of play agreed for the session (repeatable); "
+                                            "`boston-ledger tariffs show NAME` lists them.")] = None,
+    deals: Annotated[Optional[str], typer.Option("--deals", metavar="N",
+                                                 help="The agreed length of the session in deals.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Start a session and make it current.
+
+    Example: boston-ledger new Anna Boris Vera Gleb --tariff classic --chip-value 0.10 --condition remise
+    """
+    return commands.new(players=players, tariff=tariff, chip_value=chip_value, currency=currency, name=name, condition=condition, deals=deals, db=db)
+
+
+
+@app.command()
+def deal(
+    contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
+    partner_tricks: PartnerTricksOpt = None, rank: RankOpt = None, boston: BostonOpt = None,
+    ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None, db: DbOption = None,
+) -> None:
+    """Record one deal of the current session and show what moved and why. At a terminal,
+    what is missing is asked for, and the deal is shown before it is recorded.
+
+    Example: boston-ledger deal junior --declarer Boris --partner Gleb --tricks 5 --partner-tricks 4
+    """
+    return commands.deal(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, db=db)
+
+
+
+@app.command()
+def edit(
+    number: Annotated[str, typer.Argument(metavar="N", help="The number of the deal to correct (see history).")],
+    contract: ContractArg, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
+    partner_tricks: PartnerTricksOpt = None, rank: RankOpt = None, boston: BostonOpt = None,
+    ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None,
+    reason: Annotated[Optional[str], typer.Option("--reason", metavar="TEXT", help="Why the deal is corrected.")] = None,
+    db: DbOption = None,
+) -> None:
+    """Correct an earlier deal: every deal after it is replayed; the old entry stays on record.
+
+    Example: boston-ledger edit 3 senior --declarer Anna --tricks 7 --reason "Anna took 7, not 6"
+    """
+    return commands.edit(number=number, contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, reason=reason, db=db)
+
+
+
+@app.command()
+def status(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Balances, basket, deals so far, the tour and who deals next.
+
+    Example: boston-ledger status --json
+    """
+    return commands.status(db=db, as_json=as_json)
+
+
+
+@app.command()
+def history(
+    corrections: Annotated[bool, typer.Option("--corrections", help="Show the audit of corrected deals.")] = False,
+    last: Annotated[str, typer.Option("--last", metavar="N", help="How many of the latest deals to show.")] = "40",
+    show_all: Annotated[bool, typer.Option("--all", help="Show every deal of the session.")] = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The session's deals with their results.
+
+    Example: boston-ledger history --corrections
+    """
+    return commands.history(corrections=corrections, last=last, show_all=show_all, db=db, as_json=as_json)
+
+
+
+@app.command()
+def undo(db: DbOption = None) -> None:
+    """Take back the last deal (it stays on record as undone).
+
+    Example: boston-ledger undo
+    """
+    return commands.undo(db=db)
+
+
+
+@app.command()
+def settle(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """End the session: share the basket, turn chips into money, list who pays whom.
+
+    Example: boston-ledger settle --json
+    """
+    return commands.settle(db=db, as_json=as_json)
+
+
+
+@app.command()
+def check(
+    all_sessions: Annotated[bool, typer.Option("--all", help="Check every session in the ledger.")] = False,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Check the ledger's invariants: prints nothing and exits 0 when all hold, else lists each problem and exits 1.
+
+    Example: boston-ledger check --all
+    """
+    return commands.check(all_sessions=all_sessions, db=db, as_json=as_json)
+
+
+
+@app.command()
+def reopen(db: DbOption = None) -> None:
+    """Open the current, settled session again to correct it; the earlier settlement stays on record.
+
+    Example: boston-ledger reopen
+    """
+    return commands.reopen(db=db)
+
+
+
+@app.command()
+def sessions(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """Every session in the ledger: id, name, date, players, tariff, deals, state, result.
+
+    Example: boston-ledger sessions
+    """
+    return commands.sessions(db=db, as_json=as_json)
+
+
+
+@app.command()
+def use(
+    session_id: Annotated[str, typer.Argument(metavar="ID", help="The session to make current (see sessions).")],
+    db: DbOption = None,
+) -> None:
+    """Make another session current.
+
+    Example: boston-ledger use 2
+    """
+    return commands.use(session_id=session_id, db=db)
+
+
+
+@app.command()
+def stats(
+    player: Annotated[Optional[str], typer.Option("--player", metavar="NAME", help="Only this player.")] = None,
+    since: Annotated[Optional[str], typer.Option("--since", metavar="DATE",
+                                                 help="Only sessions started on or after this date (YYYY-MM-DD).")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Statistics across sessions: deals, contracts declared and made, success, chips, money, partnerships.
+
+    Example: boston-ledger stats --player Anna --since 2026-01-01
+    """
+    return commands.stats(player=player, since=since, db=db, as_json=as_json)
+
+
+
+@app.command()
+def chart(
+    svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE",
+                                                help="Write the chart as an SVG picture instead.")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Each player's running balance over the deals of the current session.
+
+    Example: boston-ledger chart --svg evening.svg
+    """
+    return commands.chart(svg=svg, db=db, as_json=as_json)
+
+
+
+@app.command("ledger")
+def group_ledger(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """What each person owes or is owed over all settled sessions, less payments, and the fewest payments.
+
+    Example: boston-ledger ledger
+    """
+    return commands.ledger(db=db, as_json=as_json)
+
+
+
+@app.command()
+def paid(
+    payer: Annotated[str, typer.Argument(metavar="FROM", help="The one who pays.")],
+    payee: Annotated[str, typer.Argument(metavar="TO", help="The one who is paid.")],
+    amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="The money paid, e.g. 4.00.")],
+    currency: Annotated[Optional[str], typer.Option(
+        "--currency", help="The currency of the sessions it pays off \\[default: the only one they use].")] = None,
+    db: DbOption = None,
+) -> None:
+    """Record money paid from one person to another; the ledger nets it out.
+
+    Example: boston-ledger paid Vera Anna 4.00
+    """
+    return commands.paid(payer=payer, payee=payee, amount=amount, currency=currency, db=db)
+
+
+
+@app.command()
+def rescore(
+    session_id: Annotated[str, typer.Argument(metavar="ID", help="The recorded session to replay.")],
+    tariff: Annotated[Optional[str], typer.Option("--tariff", metavar="NAME|PATH",
+                                                  help="The tariff to replay it under \\[default: the session's own, "
+                                                       "with its conditions].")] = None,
+    condition: Annotated[Optional[list[str]], typer.Option("--condition", metavar="NAME",
+                                                           help="A condition of play (repeatable).")] = None,
+    db: DbOption = None,
+    as_json: JsonOption = False,
+) -> None:
+    """Replay a recorded session under another tariff or conditions and show the difference; nothing is changed.
+
+    Example: boston-ledger rescore 1 --tariff fontainebleau
+    """
+    return commands.rescore(session_id=session_id, tariff=tariff, condition=condition, db=db, as_json=as_json)
+
+
+
+@app.command()
+def export(
+    directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to write the CSV files into.")],
+    db: DbOption = None,
+) -> None:
+    """Write the session as CSV files (UTF-8, header row) for a spreadsheet.
+
+    Example: boston-ledger export ./evening
+    """
+    return commands.export(directory=directory, db=db)
+
+
+
+@app.command()
+def demo(
+    db: Annotated[Optional[str], typer.Option("--db", metavar="PATH",
+                                              help="Keep the demo evening in this file instead of a "
+                                                   "throw-away database.")] = None,
+) -> None:
+    """Play a scripted classic evening deal by deal, then settle it.
+
+    Example: boston-ledger demo
+    """
+    return commands.demo(db=db)
+
+
+
+@tariffs_app.command("list")
+def tariffs_list(as_json: JsonOption = False) -> None:
+    """Every shipped tariff, one line each.
+
+    Example: boston-ledger tariffs list
+    """
+    return commands.tariffs_list(as_json=as_json)
+
+
+
+@tariffs_app.command("show")
+def tariffs_show(
+    name: Annotated[str, typer.Argument(metavar="NAME|PATH", help="A shipped tariff or a file.")],
+    condition: Annotated[Optional[list[str]], typer.Option("--condition", metavar="NAME",
+                                                           help="Show it with this condition on (repeatable).")] = None,
+    as_json: JsonOption = False,
+) -> None:
+    """The tariff's tables laid out like the seed's, and the conditions it supports.
+
+    Example: boston-ledger tariffs show classic --condition philadelphia
+    """
+    return commands.tariffs_show(name=name, condition=condition, as_json=as_json)
+
+
+
+@tariffs_app.command("check")
+def tariffs_check(path: Annotated[str, typer.Argument(metavar="FILE", help="A tariff file to validate.")]) -> None:
+    """Validate a tariff file: every problem with its location, exit 2 when there is any.
+
+    Example: boston-ledger tariffs check my-club.toml
+    """
+    return commands.tariffs_check(path=path)
+
+
+
+@tariffs_app.command("new")
+def tariffs_new(
+    name: Annotated[str, typer.Argument(metavar="NAME", help="The new tariff's name; written to NAME.toml.")],
+    source: Annotated[str, typer.Option("--from", metavar="NAME|PATH", help="The tariff to start from.")] = "classic",
+    force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
+) -> None:
+    """Write a starting copy of a tariff for you to edit, then use it with `new --tariff FILE`.
+
+    Example: boston-ledger tariffs new my-club --from classic
+    """
+    return commands.tariffs_new(name=name, source=source, force=force)

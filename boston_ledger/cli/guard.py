@@ -1,0 +1,87 @@
+"""The error guard: every failure a user can cause ends as one line on stderr and exit status 2;
+a bug of ours as one line and exit status 1. Nothing is half-written: each command is one
+transaction, rolled back on any error."""
+
+from __future__ import annotations
+
+import os
+import re
+import sqlite3
+import sys
+from typing import Any, Callable
+
+from ..core.errors import LedgerError
+from ..core.i18n import N_, _, language, strerror
+
+PROG = "boston-ledger"
+
+
+def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PROG) -> None:
+    """Run a command; every failure a user can cause ends as one line on stderr and exit 2."""
+    try:
+        code = run()
+    except LedgerError as e:
+        fail(str(e))
+    except sqlite3.Error as e:
+        fail(_("the ledger database failed: {error}; nothing was recorded", error=e))
+    except BrokenPipeError:  # the reader of our output went away (`| head`): quietly, as click does
+        sys.stderr = open(os.devnull, "w")
+        sys.exit(1)
+    except OSError as e:
+        fail(strerror(e) + (f": {e.filename}" if e.filename else ""))
+    except KeyboardInterrupt:
+        sys.exit(130)
+    except Exception as e:
+        typer = sys.modules.get("typer")
+        if typer is not None and isinstance(e, typer.Abort):
+            print(_("{prog}: aborted", prog=PROG), file=sys.stderr)
+            sys.exit(1)
+        usage = getattr(typer, "TyperException", None) or getattr(typer, "ClickException", None)
+        if usage is not None and isinstance(e, usage):  # unknown option, missing value...
+            message = e.format_message() if hasattr(e, "format_message") else str(e)
+            ctx = getattr(e, "ctx", None)
+            path = ctx.command_path if ctx is not None else PROG
+            if path == PROG:
+                path = command_path()
+            said = usage_message(message) if language() == "ru" else message
+            fail(_("{message} (see `{command} --help`)", message=said.rstrip("."),
+                   command=path))
+        # a bug of ours: still one line, and the transaction was rolled back
+        print(_("{prog}: internal error: {kind}: {error}. Please report it with the command you ran; "
+                "`{prog} status` shows what is recorded.", prog=PROG, kind=type(e).__name__, error=e),
+              file=sys.stderr)
+        sys.exit(1)
+    sys.exit(code if isinstance(code, int) else 0)
+
+
+# click words its usage errors in English; these are their Russian, matched on the English
+USAGE_ERRORS = [  # (click's English, the same in words of our own); a hint is "did you mean"
+    (r"No such option: (?P<name>\S+)(?: \(Possible options: (?P<hint>.+)\)| Did you mean (?P<hint2>.+)\?)?",
+     N_("no such option: {name}")),
+    (r"Missing option '(?P<name>[^']+)'\.?", N_("missing option {name}")),
+    (r"Missing argument '(?P<name>[^']+)'\.?", N_("missing argument {name}")),
+    (r"Option '(?P<name>[^']+)' requires an argument\.?", N_("option {name} needs a value")),
+    (r"Option '(?P<name>[^']+)' does not take a value\.?", N_("option {name} takes no value")),
+    (r"Got unexpected extra arguments?(?:\(s\))? \((?P<name>.*)\)", N_("unexpected extra argument ({name})")),
+    (r"No such command '(?P<name>[^']+)'\.?(?: Did you mean '(?P<hint>[^']+)'\?)?", N_("no such command {name!r}")),
+    (r"Missing command\.?", N_("a command is missing")),
+    (r"Invalid value for '(?P<name>[^']+)': (?P<detail>.*)", N_("invalid value for {name}: {detail}")),
+]
+
+
+def usage_message(message: str) -> str:
+    """click's message about a command line, in the current language."""
+    for pattern, template in USAGE_ERRORS:
+        m = re.fullmatch(pattern, message.strip())
+        if m is not None:
+            found = m.groupdict()
+            hint = found.pop("hint", None)
+            hint = found.pop("hint2", None) or hint
+            return _(template, **found) + (_("; did you mean {hint}?", hint=hint) if hint else "")
+    return message
+
+
+def fail(message: str) -> None:
+    """One clear line on stderr, exit status 2."""
+    print(_("{prog}: error: {message}", prog=PROG, message=" ".join(message.split())), file=sys.stderr)
+    sys.exit(2)

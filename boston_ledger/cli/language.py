@@ -1,0 +1,52 @@
+"""Which language a command speaks: `--lang ru|en` anywhere on its line, else the locale
+(LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext reads them), else English."""
+
+from __future__ import annotations
+
+import os
+import sys
+from typing import Mapping
+
+from ..core.i18n import LANGUAGES, _, set_language
+
+
+def from_locale(environ: Mapping[str, str] = os.environ) -> str:
+    """The language the locale asks for: Russian when it names Russian, else English."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(var, "")
+        if value:
+            return "ru" if value.split(":")[0].lower().startswith("ru") else "en"
+    return "en"
+
+
+def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
+    """`--lang X` or `--lang=X` anywhere on a command line (before `--`): its value and the rest.
+
+    A missing or unknown value is one line on stderr and exit status 2."""
+    rest: list[str] = []
+    chosen: str | None = None
+    words = iter(argv)
+    for word in words:
+        if word == "--":
+            rest.append(word)
+            rest.extend(words)
+            break
+        if word == "--lang" or word.startswith("--lang="):
+            value = word.partition("=")[2] if "=" in word else next(words, "")
+            if value.lower() not in LANGUAGES:
+                print(_("boston-ledger: error: --lang must be en or ru, not {value!r}", value=value),
+                      file=sys.stderr)
+                sys.exit(2)
+            chosen = value.lower()
+            continue
+        rest.append(word)
+    return chosen, rest
+
+
+def choose(argv: list[str]) -> list[str]:
+    """Set the language from `--lang` on this command line, else the locale; the line without it."""
+    set_language(from_locale())  # an error in --lang itself is worded by the locale
+    lang, rest = take_lang(argv)
+    if lang:
+        set_language(lang)
+    return rest

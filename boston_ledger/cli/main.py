@@ -1,0 +1,30 @@
+"""The `boston-ledger` program. `deal` and `status`, run many times an evening, start without
+typer: their command lines are read by the quick parser (quick.py) and run by the same
+functions typer calls (commands.py). Anything else goes to the full command line."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+
+def main() -> None:
+    """Run boston-ledger; a terminal that cannot show a character gets a stand-in."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    if "_BOSTON_LEDGER_COMPLETE" not in os.environ:
+        from .language import choose
+        from .quick import quick_values
+
+        args = choose(sys.argv[1:])
+        values = quick_values(args)
+        if values is not None:
+            from . import commands
+            from .guard import PROG, guarded
+
+            command = getattr(commands, args[0])
+            guarded(lambda: command(**values), lambda: f"{PROG} {args[0]}")
+    from .declarations import app
+
+    app()

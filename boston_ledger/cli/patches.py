@@ -1,0 +1,87 @@
+"""Where boston-ledger reaches into typer and its bundled click beyond their public API: help in
+Russian. Each patch says what it changes and why no public hook does it; `tests/test_patches.py`
+fails when typer changes under one of them."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ..core.i18n import N_, _, language
+
+HELP_WORDS = {  # typer's own words in a help page, by the name typer keeps them under
+    "ARGUMENTS_PANEL_TITLE": N_("Arguments"), "OPTIONS_PANEL_TITLE": N_("Options"),
+    "COMMANDS_PANEL_TITLE": N_("Commands"), "DEFAULT_STRING": N_("[default: {}]"),
+    "REQUIRED_LONG_STRING": N_("[required]"),
+}
+
+_spoken = False  # whether typer's words were last set to another language than English
+
+
+def speak_help(group: Any) -> None:
+    """Help in the current language: the commands' and options' texts, and typer's own words.
+
+    Patch 1: typer's help panels take their words from constants of `typer.rich_utils`
+    (ARGUMENTS_PANEL_TITLE, ...), read when a help page is drawn; typer has no setting for
+    them, so they are set here. Patch 2: the help of each command and option is replaced by
+    its translation in place (`help`, `metavar`, `options_metavar`): click reads them when it
+    draws a page, and typer offers no translation hook.
+    """
+    global _spoken
+    if language() == "en" and not _spoken:  # typer's words are English already
+        return
+    from typer import rich_utils
+
+    for name, english in HELP_WORDS.items():
+        setattr(rich_utils, name, _(english))
+    _spoken = language() != "en"
+    if not _spoken:
+        return
+    from ..core.ru import HELP, METAVARS
+
+    def walk(command: Any, path: str) -> None:
+        if command.help:
+            command.help = HELP.get(path, command.help)
+        command.options_metavar = METAVARS["[OPTIONS]"]
+        if hasattr(command, "subcommand_metavar"):
+            command.subcommand_metavar = METAVARS["COMMAND [ARGS]..."]
+        for p in command.params:
+            if getattr(p, "help", None):
+                p.help = HELP.get(f"{path} {p.name}".strip(), HELP.get(f"* {p.name}", p.help))
+            if p.param_type_name == "argument" or p.metavar:
+                word = p.metavar or p.name.upper()
+                p.metavar = METAVARS.get(word, word)
+        for name, sub in getattr(command, "commands", {}).items():
+            walk(sub, f"{path} {name}".strip())
+
+    walk(group, "")
+
+
+def usage_prefix() -> None:
+    """Patch 3: click begins a usage line with 'Usage: ' and words the help option 'Show this
+    message and exit.' in English, inside `HelpFormatter.write_usage` and
+    `Command.get_help_option`, with no parameter to change either; in Russian, «Вызов: » and
+    the catalogue's words."""
+    try:  # typer 0.29 carries its own click
+        from typer._click.core import Command
+        from typer._click.formatting import HelpFormatter
+    except ImportError:
+        from click.core import Command  # type: ignore[no-redef]
+        from click.formatting import HelpFormatter  # type: ignore[no-redef]
+
+    if getattr(HelpFormatter.write_usage, "_boston_ledger", False):
+        return
+    write_usage = HelpFormatter.write_usage
+    help_option = Command.get_help_option
+
+    def usage(self: Any, prog: str, args: str = "", prefix: str | None = None) -> None:
+        write_usage(self, prog, args, _("Usage: ") if prefix is None else prefix)
+
+    def help_of(self: Any, ctx: Any) -> Any:
+        option = help_option(self, ctx)
+        if option is not None:
+            option.help = _("Show this message and exit.")
+        return option
+
+    usage._boston_ledger = True  # type: ignore[attr-defined]
+    HelpFormatter.write_usage = usage  # type: ignore[method-assign]
+    Command.get_help_option = help_of  # type: ignore[method-assign]

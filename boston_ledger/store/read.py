@@ -1,0 +1,243 @@
+"""Reading the ledger: one reader per concept, returning records (`records.py`).
+
+Deals are the record; balances are sums of their transfers, kept with each deal so that the
+end of a long session is read without summing its history. A deal stands unless it was taken
+back (undos) or replaced by a correction (supersessions).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from decimal import Decimal
+from typing import Iterator
+
+from ..core import engine
+from ..core.engine import State, Transfer
+from ..core.i18n import _
+from ..core.settlement import Settled
+from ..core.tariff_files import parse
+from .db import StorageError
+from .records import ENTRY, Correction, PaymentRecord, Recorded, Session, StoredDeal, entry_reader
+
+STANDING = ("NOT EXISTS (SELECT 1 FROM undos u WHERE u.deal_id = d.id)"
+            " AND NOT EXISTS (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id)")
+
+
+# ---- sessions ------------------------------------------------------------------------------
+
+
+def current_session_id(conn: sqlite3.Connection) -> int:
+    row = conn.execute("SELECT value FROM settings WHERE key = 'current_session'").fetchone()
+    if row is None:
+        raise StorageError(_("no session yet; start one with `boston-ledger new NAME NAME NAME NAME`"))
+    return int(row[0])
+
+
+def session(conn: sqlite3.Connection, session_id: int) -> Session:
+    row = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    if row is None:
+        raise StorageError(_("no session {session_id} in this ledger", session_id=session_id))
+    players = conn.execute(
+        "SELECT id, name FROM players WHERE session_id = ? ORDER BY seat", (session_id,)
+    ).fetchall()
+    settled = conn.execute(  # settle and reopen alternate: settled when there are more settlements
+        "SELECT (SELECT COUNT(*) FROM settlements WHERE session_id = ?)"
+        " > (SELECT COUNT(*) FROM reopenings WHERE session_id = ?)", (session_id, session_id)).fetchone()[0]
+    return Session(
+        id=row["id"], name=row["name"], created_at=row["created_at"],
+        tariff=parse(row["tariff_text"], origin=f"the tariff stored with session {session_id}"),
+        chip_value=Decimal(row["chip_value"]), currency=row["currency"],
+        players=tuple(p["name"] for p in players), player_ids=tuple(p["id"] for p in players),
+        settled=bool(settled), agreed_deals=row["agreed_deals"],
+    )
+
+
+def sessions(conn: sqlite3.Connection) -> list[Session]:
+    return [session(conn, row[0]) for row in conn.execute("SELECT id FROM sessions ORDER BY id")]
+
+
+def session_ids(conn: sqlite3.Connection) -> list[int]:
+    return [row[0] for row in conn.execute("SELECT id FROM sessions ORDER BY id")]
+
+
+def people(conn: sqlite3.Connection) -> dict[str, str]:
+    """Everybody who has played, by the casefolded name, with the name as first written."""
+    out: dict[str, str] = {}
+    for (name,) in conn.execute("SELECT name FROM players ORDER BY id"):
+        out.setdefault(name.casefold(), name)
+    return out
+
+
+def names_by_id(conn: sqlite3.Connection) -> dict[int, str]:
+    """Every player of the ledger by id (a few per session), for rows that name players by id."""
+    return {row[0]: row[1] for row in conn.execute("SELECT id, name FROM players")}
+
+
+# ---- deals ---------------------------------------------------------------------------------
+
+
+def deal_rows(conn: sqlite3.Connection, session: Session, transfers: str = "none", first: int | None = None,
+              last: int | None = None, tail: int | None = None) -> Iterator[StoredDeal]:
+    """The session's standing deals in order, as stored, read as a stream (constant memory).
+
+    `first`/`last`: only the deals with ids in that span; `tail`: only the last few. Their
+    transfers (in id order): "none", "tuples" (payer id, payee id, chips, reason), or "json",
+    one JSON text per deal as SQLite's json_array(payer, payee, chips, reason) writes them.
+    """
+    if tail is not None:
+        start = conn.execute(f"SELECT d.id FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id DESC"
+                             f" LIMIT 1 OFFSET ?", (session.id, max(tail, 1) - 1)).fetchone()
+        if start is None:  # fewer than `tail` deals: all of them
+            start = (None,)
+        first = start[0] if tail > 0 else 2**63 - 1
+    span = (session.id, -2**63 if first is None else first, 2**63 - 1 if last is None else last)
+    where = f"WHERE d.session_id = ? AND d.id >= ? AND d.id <= ? AND {STANDING}"
+    cur = conn.cursor()
+    cur.row_factory = None  # plain tuples: many rows
+    if transfers == "json":
+        # A deal's transfers are read through the index on (deal_id), whose entries for one deal
+        # are in id order, and json_group_array adds them in the order it reads them.
+        for r in cur.execute(
+                f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, (SELECT json_group_array("
+                f"json_array(t.payer, t.payee, t.chips, t.reason)) FROM transfers t INDEXED BY transfers_by_deal"
+                f" WHERE t.deal_id = d.id), {ENTRY} FROM deals d {where} ORDER BY d.id", span):
+            yield _stored(r[:5] + (r[6:], r[5]))
+        return
+    pending_rows = iter(())
+    if transfers == "tuples":
+        tcur = conn.cursor()
+        tcur.row_factory = None
+        # ordered by d.id (= t.deal_id), which the deals_by_session index gives without a sort
+        pending_rows = tcur.execute(
+            f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
+            f" {where} ORDER BY d.id, t.id", span)
+    pending = next(pending_rows, None)
+    for r in cur.execute(f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d"
+                         f" {where} ORDER BY d.id", span):
+        own = []
+        while pending is not None and pending[0] == r[0]:
+            own.append(pending[1:])
+            pending = next(pending_rows, None)
+        yield _stored((r[0], r[1], r[2], r[3], r[4], r[5:], tuple(own)))
+
+
+_stored = StoredDeal._make
+
+
+def deals(conn: sqlite3.Connection, session: Session, transfers: bool = True,
+          tail: int | None = None) -> Iterator[Recorded]:
+    """The session's standing deals in order (only the last `tail` when given), with their
+    transfers unless `transfers` is False; a stream."""
+    deal_of = entry_reader(session)
+    seat = session.seats.__getitem__
+    for r in deal_rows(conn, session, "tuples" if transfers else "none", tail=tail):
+        yield Recorded(id=r.id, number=r.number, entered_at=r.entered_at, deal=deal_of(r.entry),
+                       transfers=tuple(_tuple_new(Transfer, (seat(t[0]), seat(t[1]), t[2], t[3])) for t in r.transfers),
+                       balances=kept(r.balances), basket=r.basket)
+
+
+_tuple_new = tuple.__new__  # builds a Transfer without its slow generated __new__
+
+
+def kept(text: str | None) -> tuple:
+    """Balances kept with a deal, as stored (a damaged value reads as empty: `check` reports it)."""
+    try:
+        return tuple(json.loads(text)) if text else ()
+    except ValueError:
+        return ()
+
+
+def last_deal(conn: sqlite3.Connection, session: Session) -> Recorded | None:
+    """The last standing deal, with its transfers."""
+    return next(deals(conn, session, tail=1), None)
+
+
+def state(conn: sqlite3.Connection, session: Session) -> State:
+    """The state after the session's standing deals, read from the last one alone."""
+    last = next(deal_rows(conn, session, tail=1), None)
+    if last is None:
+        return State.start(len(session.players))
+    balances = kept(last.balances)
+    if len(balances) != len(session.players) or not isinstance(last.basket, int):
+        raise StorageError(_("the balances kept with deal {last} of session {id} are damaged; `boston-ledger check` shows what differs", last=last.number, id=session.id))
+    return State(balances=balances, basket=last.basket, deals=last.number,
+                 stake_due=engine.wins_basket(session.tariff, entry_reader(session)(last.entry)))
+
+
+def halfway(conn: sqlite3.Connection, session: Session) -> tuple[int, int]:
+    """The number of the session's standing deals and the id of the one that ends its first half."""
+    count = conn.execute(f"SELECT COUNT(*) FROM deals d WHERE d.session_id = ? AND {STANDING}",
+                         (session.id,)).fetchone()[0]
+    if not count:
+        return 0, 0
+    middle = conn.execute(f"SELECT d.id FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id"
+                          f" LIMIT 1 OFFSET ?", (session.id, (count - 1) // 2)).fetchone()
+    return count, middle[0] if middle else 0
+
+
+def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:
+    """The deals taken back with undo, with when, in the order they were entered."""
+    deal_of = entry_reader(session)
+    return [(Recorded(id=r[0], number=r[1], entered_at=r[2], deal=deal_of(tuple(r[3:12])), transfers=()), r[12])
+            for r in conn.execute(f"SELECT d.id, d.number, d.entered_at, {ENTRY}, u.undone_at FROM deals d"
+                                  f" JOIN undos u ON u.deal_id = d.id WHERE d.session_id = ? ORDER BY d.id",
+                                  (session.id,))]
+
+
+def undone_count(conn: sqlite3.Connection, session: Session) -> int:
+    return conn.execute(
+        "SELECT COUNT(*) FROM undos u JOIN deals d ON d.id = u.deal_id WHERE d.session_id = ?", (session.id,)
+    ).fetchone()[0]
+
+
+def transfer_rows(conn: sqlite3.Connection, session: Session) -> sqlite3.Cursor:
+    """Every standing transfer as (deal number, payer id, payee id, chips, reason), in id order;
+    `names_by_id` names the players. A stream."""
+    cur = conn.cursor()
+    cur.row_factory = None
+    return cur.execute(
+        f"SELECT d.number, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
+        f" WHERE d.session_id = ? AND {STANDING} ORDER BY t.id", (session.id,))
+
+
+def transfers_of(conn: sqlite3.Connection, session: Session, deal_id: int) -> tuple[Transfer, ...]:
+    """The transfers stored for one deal, in id order."""
+    seat = session.seat
+    return tuple(Transfer(seat(r[0]), seat(r[1]), r[2], r[3]) for r in conn.execute(
+        "SELECT payer, payee, chips, reason FROM transfers WHERE deal_id = ? ORDER BY id", (deal_id,)))
+
+
+def corrections(conn: sqlite3.Connection, session: Session) -> list[Correction]:
+    """The audit of a session's corrections, oldest first."""
+    deal_of = entry_reader(session)
+    out = []
+    for c in conn.execute("SELECT * FROM corrections WHERE session_id = ? ORDER BY id", (session.id,)).fetchall():
+        old = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.id = ?", (c["old_deal"],)).fetchone()
+        new = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.correction_id = ? AND d.number = ?",
+                           (c["id"], c["number"])).fetchone()
+        out.append(Correction(c["number"], c["reason"], c["corrected_at"], deal_of(tuple(old)), deal_of(tuple(new))))
+    return out
+
+
+# ---- settlements and payments ------------------------------------------------------------------
+
+
+def settlements(conn: sqlite3.Connection, session: Session) -> list[tuple[str, Settled]]:
+    """Every settlement of a session, the earliest first: (when, settlement). A reopened session
+    has one for each time it was settled."""
+    return [(row[0], Settled.from_record(session.players, json.loads(row[1]))) for row in conn.execute(
+        "SELECT settled_at, result FROM settlements WHERE session_id = ? ORDER BY id", (session.id,))]
+
+
+def settlement(conn: sqlite3.Connection, session: Session) -> Settled | None:
+    """The session's last settlement."""
+    row = conn.execute(
+        "SELECT result FROM settlements WHERE session_id = ? ORDER BY id DESC LIMIT 1", (session.id,)
+    ).fetchone()
+    return None if row is None else Settled.from_record(session.players, json.loads(row[0]))
+
+
+def payments(conn: sqlite3.Connection) -> list[PaymentRecord]:
+    return [PaymentRecord(*row) for row in conn.execute(
+        "SELECT id, payer, payee, cents, currency, paid_at FROM payments ORDER BY id")]

@@ -1,0 +1,94 @@
+"""Writing the ledger: every write is a new row (history is append-only). The callers hold the
+transaction (`db.writing`)."""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from decimal import Decimal
+
+from ..core.engine import Deal, Outcome, State
+from ..core.settlement import Settled
+from ..core.tariff import Tariff
+from .db import now
+from .records import Session
+
+
+def create_session(conn: sqlite3.Connection, players: list[str], tariff: Tariff,
+                   chip_value: Decimal, currency: str, name: str | None = None,
+                   agreed_deals: int | None = None) -> int:
+    """A new session with its players in seat order, made current."""
+    cur = conn.execute(
+        "INSERT INTO sessions (name, created_at, tariff_name, tariff_text, tariff_hash, chip_value, currency,"
+        " agreed_deals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+        (name, now(), tariff.name, tariff.text, tariff.digest, str(chip_value), currency, agreed_deals),
+    )
+    session_id = cur.lastrowid
+    conn.executemany(
+        "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
+        [(session_id, seat, player) for seat, player in enumerate(players)],
+    )
+    set_current(conn, session_id)
+    return session_id
+
+
+def set_current(conn: sqlite3.Connection, session_id: int) -> None:
+    conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('current_session', ?)", (str(session_id),))
+
+
+def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: Deal, outcome: Outcome,
+                after: State, correction_id: int | None = None, entered_at: str | None = None) -> int:
+    """A deal, its transfers and the balances after it (derived, kept so that the end of a long
+    session is read without summing its history; `check` replays them). A correction's
+    replayed deals keep the time they were entered."""
+    pid = session.player_ids
+
+    def player(seat: int | None) -> int | None:
+        return None if seat is None else pid[seat]
+
+    cur = conn.execute(
+        "INSERT INTO deals (session_id, number, contract, rank, declarer, partner, tricks,"
+        " partner_tricks, boston, ace_turned, carte_blanche, entered_at, correction_id, balances, basket)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (session.id, number, deal.contract, deal.rank, player(deal.declarer), player(deal.partner),
+         deal.tricks, deal.partner_tricks, player(deal.boston), int(deal.ace_turned),
+         player(deal.carte_blanche), entered_at or now(), correction_id, json.dumps(after.balances),
+         after.basket),
+    )
+    deal_id = cur.lastrowid
+    conn.executemany(
+        "INSERT INTO transfers (deal_id, payer, payee, chips, reason) VALUES (?, ?, ?, ?, ?)",
+        [(deal_id, player(t.payer), player(t.payee), t.chips, t.reason) for t in outcome.transfers],
+    )
+    return deal_id
+
+
+def record_undo(conn: sqlite3.Connection, deal_id: int) -> None:
+    conn.execute("INSERT INTO undos (deal_id, undone_at) VALUES (?, ?)", (deal_id, now()))
+
+
+def record_correction(conn: sqlite3.Connection, session: Session, number: int, old_deal: int, reason: str,
+                      superseded: list[int]) -> int:
+    """A correction of deal `number`, superseding the standing deals from it on."""
+    cid = conn.execute(
+        "INSERT INTO corrections (session_id, number, old_deal, reason, corrected_at) VALUES (?, ?, ?, ?, ?)",
+        (session.id, number, old_deal, reason, now())).lastrowid
+    conn.executemany("INSERT INTO supersessions (deal_id, correction_id) VALUES (?, ?)",
+                     [(deal_id, cid) for deal_id in superseded])
+    return cid
+
+
+def record_reopening(conn: sqlite3.Connection, session: Session) -> None:
+    conn.execute("INSERT INTO reopenings (session_id, reopened_at) VALUES (?, ?)", (session.id, now()))
+
+
+def record_settlement(conn: sqlite3.Connection, session: Session, settled: Settled) -> None:
+    conn.execute(
+        "INSERT INTO settlements (session_id, settled_at, result) VALUES (?, ?, ?)",
+        (session.id, now(), json.dumps(settled.record(), ensure_ascii=False)),
+    )
+
+
+def record_payment(conn: sqlite3.Connection, payer: str, payee: str, cents: int, currency: str) -> None:
+    conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at) VALUES (?, ?, ?, ?, ?)",
+                 (payer, payee, cents, currency, now()))

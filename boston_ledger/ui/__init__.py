@@ -1,0 +1,1 @@
+"""How results look to people: rich tables, text, JSON shapes, charts, guided questions."""

@@ -1,0 +1,128 @@
+"""What `--json` prints: each command's result as plain data for scripts (keys in English)."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from ..app.deals import History, Walked
+from ..app.money import Book
+from ..app.rescore import Rescored
+from ..app.sessions import Listed, Status
+from ..app.stats import PlayerStats, Stats
+from ..core.i18n import N_
+from ..core.invariants import Problem
+from ..core.settlement import money
+from ..core.tariff import Tariff
+from ..store.records import Correction, Session
+from .deals import describe
+
+
+def status(s: Status) -> dict:
+    session, state, pos = s.session, s.state, s.next
+    t = session.tariff
+    tours = len(t.tours) > 1
+    return {
+        "session": session.id,
+        "name": session.name,
+        "tariff": t.name,
+        "tariff_hash": t.digest,
+        "scoring": t.scoring,
+        "conditions": list(t.applied),
+        "players": list(session.players),
+        "balances": dict(zip(session.players, s.standing)),
+        "net": dict(zip(session.players, state.balances)),
+        "basket": state.basket,
+        "agreed_deals": session.agreed_deals,
+        "deals_left": None if session.agreed_deals is None else session.agreed_deals - state.deals,
+        "deals": state.deals,
+        "partie": pos.partie if tours else None,
+        "tour": pos.tour if tours else None,
+        "multiplier": pos.multiplier,
+        "double": pos.double,
+        "dealer": session.players[pos.dealer],
+        "stake_due": state.stake_due,
+        "chip_value": str(session.chip_value),
+        "currency": session.currency,
+        "settled": session.settled,
+    }
+
+
+def history(h: History) -> list[dict]:
+    return [deal(h.session, w) for w in h.rows]
+
+
+def deal(session: Session, w: Walked) -> dict:
+    names = session.players
+    return {
+        "deal": w.recorded.number, "partie": w.position.partie, "tour": w.position.tour,
+        "multiplier": w.position.multiplier, "dealer": names[w.position.dealer],
+        "contract": w.recorded.deal.contract, "description": describe(session, w.recorded.deal),
+        "made": w.outcome.made, "balances": dict(zip(names, w.sheet)),
+        "basket": w.after.basket if session.tariff.has_basket else 0,
+    }
+
+
+def corrections(session: Session, audit: Sequence[Correction]) -> list[dict]:
+    return [{"deal": c.number, "corrected_at": c.corrected_at, "reason": c.reason,
+             "was": describe(session, c.was), "now": describe(session, c.now)} for c in audit]
+
+
+def sessions(rows: Sequence[Listed]) -> list[dict]:
+    return [{
+        "id": r.session.id, "name": r.session.name, "date": r.session.created_at[:10],
+        "players": list(r.session.players), "tariff": r.session.tariff.name,
+        "conditions": list(r.session.tariff.applied), "deals": r.deals,
+        "state": N_("settled") if r.session.settled else N_("open"), "current": r.current,
+        "result": r.settled.record()["money"] if r.settled else None, "currency": r.session.currency,
+    } for r in rows]
+
+
+def stats(s: Stats) -> dict:
+    def partnership(p) -> dict | None:
+        return None if p is None else {"players": list(p.players), "deals": p.deals, "made": p.made,
+                                       "success_rate": p.success_rate}
+
+    return {
+        "players": {name: player(e) for name, e in s.players.items()},
+        "partnerships": [partnership(p) for p in s.partnerships],
+        "best_partnership": partnership(s.best),
+        "worst_partnership": partnership(s.worst),
+    }
+
+
+def player(e: PlayerStats) -> dict:
+    def swing(w) -> dict | None:
+        return None if w is None else {"chips": w.chips, "session": w.session, "deal": w.deal}
+
+    net = e.net_chips
+    return {
+        "sessions": e.sessions, "deals": e.deals,
+        "declared": {k: {"declared": v.declared, "made": v.made} for k, v in e.declared.items()},
+        "declared_total": e.declared_total, "made_total": e.made_total, "success_rate": e.success_rate,
+        "net_chips": int(net) if net.denominator == 1 else float(net),
+        "money": {code: money(c) for code, c in e.money.items()},
+        "biggest_win": swing(e.biggest_win), "biggest_loss": swing(e.biggest_loss),
+    }
+
+
+def books(found: Sequence[Book]) -> dict:
+    return {b.currency: {
+        "balances": {n: money(c) for n, c in zip(b.names, b.cents)},
+        "payments": [{"from": b.names[p.payer], "to": b.names[p.payee], "amount": money(p.cents)}
+                     for p in b.payments],
+    } for b in found}
+
+
+def rescored(r: Rescored) -> dict:
+    return {"session": r.session.id, "tariff": r.tariff.name,
+            "players": {name: {"recorded": a, "rescored": b, "difference": b - a}
+                        for name, a, b in zip(r.session.players, r.recorded.balances, r.rescored.balances)},
+            "basket": {"recorded": r.recorded.basket, "rescored": r.rescored.basket}}
+
+
+def problems(found: Sequence[Problem]) -> list[dict]:
+    return [{"session": p.session, "deal": p.deal, "problem": p.what} for p in found]
+
+
+def tariffs(found: Sequence[Tariff]) -> list[dict]:
+    return [{"name": t.name, "title": t.title, "source": t.source, "conditions": list(t.conditions)} for t in found]

@@ -1,0 +1,224 @@
+"""How deals look: a deal in words, its breakdown of what moved and why, the balances, the
+history of an evening, corrections; where a deal falls (partie, tour) and its banners."""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from rich import box
+from rich.console import Console, Group
+from rich.table import Table
+from rich.text import Text
+
+from ..core import engine
+from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
+from ..core.i18n import N_, _, contract_name, plural, rank_name, reason
+from ..core.tariff import PASS, Tariff
+from ..app.deals import Entered
+from ..store.records import Session
+from .text import balance, basket_word, local_time, signed
+
+
+def describe(session: Session, deal: Deal, boston: bool = True) -> str:
+    """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'."""
+    if deal.contract == PASS:
+        return _("all pass")
+    name = session.players
+    assert deal.declarer is not None
+    contract = session.tariff.contracts.get(deal.contract)
+    rank = deal.rank
+    if rank is None and contract is not None and len(contract.ranks) > 1:
+        rank = contract.ranks[0]
+    head = contract_name(session.tariff, deal.contract) + (f" {rank_name(session.tariff, rank)}" if rank and rank != deal.contract else "")
+    who = f"{name[deal.declarer]} {deal.tricks}"
+    if deal.partner is not None:
+        who += f" + {name[deal.partner]} {deal.partner_tricks}"
+    elif contract is not None and contract.with_partner is not None:
+        who += " " + _("alone")
+    holder = _(", boston {name}", name=name[deal.boston]) if boston and deal.boston is not None else ""
+    return f"{head} {who}{holder}"
+
+
+def result_word(outcome: Outcome) -> str:
+    return "—" if outcome.made is None else _("made") if outcome.made else _("failed")
+
+
+def banners(tariff: Tariff, pos: Position) -> list[str]:
+    """What a table announces at this deal: the double tours begin, a partie ends."""
+    out = []
+    first_double = next((i for i, m in enumerate(tariff.tours) if m > 1), None)
+    deal_in_partie = (pos.number - 1) % tariff.deals_per_partie
+    if first_double is not None and len(tariff.tours) > 1 and deal_in_partie == first_double * tariff.players:
+        out.append(_("★ The double tours begin: every payment between players is ×{multiplier} "
+                     "until the partie ends.", multiplier=pos.multiplier))
+    if len(tariff.tours) > 1 and deal_in_partie == tariff.deals_per_partie - 1:
+        out.append(_("★ Partie {partie} ends with this deal; the next deal opens partie {next}.",
+                     partie=pos.partie, next=pos.partie + 1))
+    return out
+
+
+def where(pos: Position) -> str:
+    """Partie and tour, and whether the tour is double."""
+    kind = _("double tour ×{multiplier}", multiplier=pos.multiplier) if pos.double else _("simple tour")
+    return _("partie {partie}, tour {tour} ({kind})", partie=pos.partie, tour=pos.tour, kind=kind)
+
+
+def net_by_reason(transfers: Iterable[Transfer], n: int) -> dict[str, list[int]]:
+    """Per reason, the net change of each party (players, then the basket last)."""
+    grouped: dict[str, list[Transfer]] = {}
+    for t in transfers:
+        grouped.setdefault(t.reason, []).append(t)
+    return {r: moves(grouped[r], n) for r in sorted(grouped, key=lambda r: REASONS.index(r) if r in REASONS else 99)}
+
+
+def deal_table(entered: Entered) -> Group:
+    """What moved and why in one deal, then everyone's balance (or, on points, the score sheet)."""
+    session, number, pos, deal = entered.session, entered.number, entered.position, entered.deal
+    outcome, after, sheet = entered.outcome, entered.after, entered.sheet
+    n = len(session.players)
+    place = " · " + where(pos) if len(session.tariff.tours) > 1 else \
+        " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
+    heading = Text(_("Deal {number}", number=number) + place
+                   + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
+    heading.append(describe(session, deal) + (f" — {result_word(outcome)}" if outcome.made is not None else ""),
+                   style="not bold")
+    if sheet is not None:
+        table = Table()
+        table.add_column("")
+        for name in session.players:
+            table.add_column(name, justify="right")
+        table.add_row(_("this deal"), *map(signed, outcome.scores))
+        table.add_row(Text(_("score"), style="bold"), *map(balance, sheet))
+        return Group(heading, table)
+    table = Table()
+    table.add_column(_("why"))
+    for name in session.players:
+        table.add_column(name, justify="right")
+    table.add_column(basket_word(), justify="right", style="cyan")
+    total = [0] * (n + 1)
+    for why, row in net_by_reason(outcome.transfers, n).items():
+        table.add_row(reason(why), *map(signed, row))
+        total = [a + b for a, b in zip(total, row)]
+    table.add_section()
+    table.add_row(_("this deal"), *map(signed, total))
+    table.add_row(Text(_("balance"), style="bold"), *map(balance, [*after.balances, after.basket]))
+    return Group(heading, table)
+
+
+def balances_table(session: Session, values: Sequence[int], basket: int | None) -> Table:
+    """Each player's balance (or score), and the basket when the tariff has one."""
+    table = Table()
+    for name in session.players:
+        table.add_column(name, justify="right")
+    cells = list(values)
+    if basket is not None:
+        table.add_column(basket_word(), justify="right", style="cyan")
+        cells.append(basket)
+    table.add_row(*map(balance, cells))
+    return table
+
+
+def status_lines(session: Session, state: State) -> list[str]:
+    pos = engine.position(session.tariff, state.deals)
+    t = session.tariff
+    label = _("session {id}", id=session.id) + (f" “{session.name}”" if session.name else "")
+    unit = _("chip") if t.has_basket else _("point")
+    conditions = _(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else ""
+    lines = [
+        f"{label}: {', '.join(session.players)} · " + _("tariff {name}", name=t.name) + f"{conditions} ({t.digest}) · "
+        f"{unit} {session.chip_value}{' ' + session.currency if session.currency else ''}",
+        plural(state.deals, "{n} deal played|{n} deals played")
+        + (" · " + _("settled") if session.settled else
+           " · " + _("next: deal {number}", number=pos.number) + ", " + (f"{where(pos)}, " if len(t.tours) > 1 else "")
+           + _("dealer {name}", name=session.players[pos.dealer])),
+    ]
+    if not session.settled and state.stake_due and t.basket.stake:
+        if t.basket.stake_payer == "each":
+            lines.append(_("the next deal opens with a stake of {stake} from each player", stake=t.basket.stake))
+        else:
+            lines.append(_("the next deal opens with a stake of {stake} from the dealer, {name}", stake=t.basket.stake,
+                           name=session.players[pos.dealer]))
+    if session.agreed_deals is not None and not session.settled:
+        left = session.agreed_deals - state.deals
+        lines.append(_("{left} of the {count} agreed deals remain", left=left, count=session.agreed_deals) if left
+                     else _("all {count} agreed deals are played; settle the session", count=session.agreed_deals))
+    if not t.has_basket:
+        lines.append(_("scores as written on the sheet:"))
+    return lines
+
+
+def history_table(session: Session, rows: Sequence, width: int = 200) -> Table:
+    """One line per deal (rows are ledger.Walked): what was played and each player's change.
+
+    When a line of every column would not fit in `width`, the dealer's column goes first (the
+    dealer turns round the table; `status` and each deal's heading name him), then the
+    boston's, so that a deal's line does not wrap when it can be helped."""
+    from rich.measure import Measurement
+
+    console = Console(width=10_000)  # to measure the table unbounded
+    table = _history(session, rows, dealer=True, holder=True)
+    for dealer, holder in ((False, True), (False, False)):
+        if Measurement.get(console, console.options, table).maximum <= width:
+            break
+        table = _history(session, rows, dealer, holder)
+    return table
+
+
+def _history(session: Session, rows: Sequence, dealer: bool, holder: bool) -> Table:
+    t = session.tariff
+    n = len(session.players)
+    holder = holder and t.boston > 0
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    columns = ["#"] + ([N_("tour")] if len(t.tours) > 1 else []) + ([N_("dealer")] if dealer else []) \
+        + [N_("deal")] + ([N_("boston")] if holder else [])
+    for col in columns:
+        table.add_column(_(col) if col != "#" else col, justify="right" if col == "#" else "left",
+                         no_wrap=col != "deal")
+    for name in session.players:
+        table.add_column(name, justify="right")
+    if t.has_basket:
+        table.add_column(basket_word(), justify="right", style="cyan")
+    for w in rows:
+        deal, pos, outcome = w.recorded.deal, w.position, w.outcome
+        if t.has_basket:
+            cells = [*map(signed, moves(outcome.transfers, n)[:n]), str(w.after.basket)]
+        else:
+            cells = list(map(signed, outcome.scores))
+        played = describe(session, deal, boston=False) + ("" if outcome.made is None else f": {result_word(outcome)}")
+        row = [str(w.recorded.number)]
+        if len(t.tours) > 1:
+            row.append(f"{pos.partie}.{pos.tour}" + (f" ×{pos.multiplier}" if pos.double else ""))
+        row += [session.players[pos.dealer]] if dealer else []
+        row.append(played)
+        if holder:
+            row.append("" if deal.boston is None else session.players[deal.boston])
+        table.add_row(*row, *cells)
+    if not t.has_basket and rows:
+        table.add_section()
+        table.add_row(*([""] * (len(columns) - 1)), _("score"), *map(balance, rows[-1].sheet))
+    return table
+
+
+def change_table(session: Session, before: Sequence[int], after: Sequence[int], baskets: tuple[int, int]) -> Table:
+    """How each balance (on points, each score) and the basket changed."""
+    table = Table()
+    basket = session.tariff.has_basket
+    for col in ("", *session.players, *([basket_word()] if basket else [])):
+        table.add_column(col, justify="right" if col else "left")
+    rows = [(_("before"), [*before, *([baskets[0]] if basket else [])]),
+            (_("after"), [*after, *([baskets[1]] if basket else [])])]
+    for label, values in rows:
+        table.add_row(label, *map(balance, values))
+    table.add_row(_("change"), *map(signed, [a - b for a, b in zip(rows[1][1], rows[0][1])]))
+    return table
+
+
+def corrections_table(session: Session, audit: Sequence) -> Table:
+    """The audit of corrections (storage.Correction): when, which deal, why, what it was and is."""
+    table = Table()
+    for col in (_("when"), _("deal"), _("reason"), _("was"), _("now")):
+        table.add_column(col)
+    for c in audit:
+        table.add_row(local_time(c.corrected_at), str(c.number), c.reason,
+                      describe(session, c.was), describe(session, c.now))
+    return table

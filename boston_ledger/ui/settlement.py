@@ -1,0 +1,44 @@
+"""How money looks: a settlement and its payments, the accounts between evenings."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+
+from ..core.i18n import _
+from ..core.settlement import Payment, Settled, money
+from ..store.records import Session
+from .text import amount, local_time
+
+
+def settlement_heading(session: Session) -> str:
+    code = f" {session.currency}" if session.currency else ""
+    if session.tariff.has_basket:
+        return _("Settlement of session {id} (one chip = {value})", id=session.id, value=f"{session.chip_value}{code}")
+    return _("Settlement of session {id} (one point = {value})", id=session.id, value=f"{session.chip_value}{code}")
+
+
+def settlement_table(session: Session, settled: Settled) -> Table:
+    table = Table()
+    table.add_column(_("player"))
+    table.add_column(_("net chips") if session.tariff.has_basket else _("net points"), justify="right")
+    table.add_column(_("money"), justify="right")
+    for name, chips, cents in zip(settled.players, settled.net_chips, settled.cents):
+        style = "green" if cents > 0 else "red" if cents < 0 else ""
+        table.add_row(name, str(chips), Text(amount(cents, session.currency), style=style))
+    return table
+
+
+def payment_lines(names: tuple[str, ...], payments: tuple[Payment, ...], currency: str) -> list[str]:
+    """Who pays whom how much, a line each."""
+    if not payments:
+        return [_("nobody owes anybody anything")]
+    return [_("{payer} pays {payee} {amount}", payer=names[p.payer], payee=names[p.payee],
+              amount=amount(p.cents, currency)) for p in payments]
+
+
+def earlier_line(when: str, settled: Settled) -> str:
+    """A reopened session's earlier settlement, as it stays on record."""
+    code = f" {settled.currency}" if settled.currency else ""
+    return _("Settled before, on {when}, and reopened: {money}", when=local_time(when),
+             money=", ".join(f"{n} {money(c)}{code}" for n, c in zip(settled.players, settled.cents)))

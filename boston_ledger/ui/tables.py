@@ -1,0 +1,96 @@
+"""How the ledger's overviews look: the sessions, the statistics, a rescoring, the accounts."""
+
+from __future__ import annotations
+
+from typing import Sequence
+
+from rich import box
+from rich.table import Table
+
+from ..app.money import Book
+from ..app.rescore import Rescored
+from ..app.sessions import Listed
+from ..app.stats import Stats
+from ..core.i18n import N_, _, contract_name
+from ..core.settlement import money
+from ..core.tariff import Tariff
+from .text import amount, balance, basket_word, signed
+
+
+def _plain() -> Table:
+    return Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+
+
+def sessions_table(rows: Sequence[Listed]) -> Table:
+    table = _plain()
+    for col in (N_("id"), N_("name"), N_("date"), N_("players"), N_("tariff"), N_("deals"), N_("state"),
+                N_("result")):
+        table.add_column(_(col), justify="right" if col in ("id", "deals") else "left",
+                         no_wrap=col in ("id", "date", "tariff", "deals", "state"))
+    for r in rows:
+        s = r.session
+        code = f" {s.currency}" if s.currency else ""
+        result = ", ".join(f"{n} {money(c)}{code}" for n, c in zip(r.settled.players, r.settled.cents)) \
+            if r.settled else ""
+        table.add_row(("* " if r.current else "") + str(s.id), s.name or "", s.created_at[:10], ", ".join(s.players),
+                      s.tariff.name, str(r.deals), _("settled") if s.settled else _("open"), result)
+    return table
+
+
+def stats_tables(data: Stats, tariffs: Sequence[Tariff]) -> list:
+    """The players' figures, the contracts each declared (named as the first of `tariffs` that
+    has them names them), and the best and worst partnerships."""
+    table = _plain()
+    for col in (N_("player"), N_("sessions"), N_("deals"), N_("declared"), N_("made"), N_("rate"), N_("net"),
+                N_("money"), N_("best"), N_("worst")):
+        table.add_column(_(col), justify="left" if col in ("player", "money") else "right", no_wrap=True)
+    for name, e in data.players.items():
+        rate = "" if e.success_rate is None else f"{e.success_rate:.0%}"
+        net = e.net_chips
+        money_text = ", ".join(amount(c, code).strip() for code, c in e.money.items())
+        win = "" if e.biggest_win is None else f"+{e.biggest_win.chips}"
+        loss = "" if e.biggest_loss is None else str(e.biggest_loss.chips)
+        table.add_row(name, str(e.sessions), str(e.deals), str(e.declared_total), str(e.made_total),
+                      rate, str(int(net) if net.denominator == 1 else float(net)), money_text, win, loss)
+    named = {key: contract_name(t, key) for t in reversed(tariffs) for key in t.contracts}
+    kinds = Table(title=_("contracts declared (made)"), title_justify="left")
+    kinds.add_column(_("player"))
+    kinds.add_column(_("contracts"))
+    for name, e in data.players.items():
+        kinds.add_row(name, ", ".join(f"{named.get(k, k)} {v.declared} ({v.made})" for k, v in e.declared.items()))
+    out: list = [table, kinds]
+    for label, p in (("best", data.best), ("worst", data.worst)):
+        if p:
+            values = dict(names=_(" & ").join(p.players), made=p.made, deals=p.deals, rate=p.success_rate)
+            out.append(_("most successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values)
+                       if label == "best" else
+                       _("least successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values))
+    return out
+
+
+def rescore_table(r: Rescored) -> Table:
+    t, session = r.tariff, r.session
+    table = Table(title=_("Session {id} under {tariff}", id=session.id, tariff=t.name)
+                  + (_(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else "")
+                  + _(" instead of {tariff}", tariff=session.tariff.name), title_justify="left")
+    for col in ("", _("recorded"), _("rescored"), _("difference")):
+        table.add_column(col, justify="right" if col else "left")
+    for name, a, b in zip(session.players, r.recorded.balances, r.rescored.balances):
+        table.add_row(name, balance(a), balance(b), signed(b - a))
+    table.add_row(basket_word(), str(r.recorded.basket), str(r.rescored.basket),
+                  signed(r.rescored.basket - r.recorded.basket))
+    return table
+
+
+def book_lines(found: Sequence[Book]) -> list[str]:
+    """What each person owes or is owed per currency, and the payments that clear it."""
+    if not found:
+        return [_("No settled session yet: nobody owes anybody anything.")]
+    lines = []
+    for b in found:
+        code = b.currency
+        lines.append((_("In {currency}", currency=code) if code else _("Money")) + ": "
+                     + ", ".join(f"{n} {money(c)}" for n, c in zip(b.names, b.cents)))
+        lines += ["  " + _("{payer} pays {payee} {amount}", payer=b.names[p.payer], payee=b.names[p.payee],
+                           amount=amount(p.cents, code)) for p in b.payments] or ["  " + _("all square")]
+    return lines

@@ -1,0 +1,187 @@
+"""How a tariff looks: its rules in words and its tables laid out like the seed's, from the
+same data the engine uses."""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from rich import box
+from rich.console import Console
+from rich.table import Table
+
+from ..core import engine
+from ..core.i18n import N_, _, contract_name, rank_name
+from ..core.tariff import Schedule, Tariff
+
+
+FAILED_BASKET = {"labet": N_("labet"), "opponents": N_("to opponents"), "none": "—"}
+
+
+def schedule_row(schedule: Schedule, tricks: int, factor: int, rank: str | None = None) -> list[str]:
+    """A schedule's amounts from all tricks down to none, signed as the seed prints them."""
+    out = []
+    for taken in range(tricks, -1, -1):
+        made, pay = engine.lines(schedule, taken, tricks, rank)
+        amount = sum(c for _, c in pay) * factor
+        out.append(f"+{amount}" if made else f"-{amount}")
+    return out
+
+
+ALL_PASS = {"double": N_("all pass: the basket doubles"), "nothing": N_("all pass: nothing is paid")}
+ALL_PASS_REMAINDER = {"dealer": N_("the dealer pays what does not divide when the basket doubles"),
+                      "eldest": N_("the player after the dealer pays what does not divide when the basket doubles")}
+LABET_ODD_CHIP = {"declarer": N_("two failing partners split the labet, the declarer paying any odd chip"),
+                  "partner": N_("two failing partners split the labet, the partner paying any odd chip")}
+SHARE_REMAINDER = {"stays": N_("a basket shared out leaves what does not divide in the basket"),
+                   "first": N_("a basket shared out gives what does not divide to the first sharer from the declarer")}
+
+
+def _rules(t: Tariff) -> list[str]:
+    """The tariff's mechanisms in words, from the very values the engine plays by."""
+    if not t.has_basket:
+        lines = [_("{players} players; a score sheet of points: no basket, no stake, no boston; "
+                   "all pass scores nothing; settled by the pairwise differences of the scores", players=t.players)]
+    else:
+        rules = t.basket
+        payer = _("each player") if rules.stake_payer == "each" else _("the dealer alone")
+        lines = [_("{players} players; stake {stake} from {payer} at the first deal and after the basket is won; "
+                   "{all_pass}; boston pays {boston} from each other player",
+                   players=t.players, stake=rules.stake, payer=payer, all_pass=_(ALL_PASS[rules.all_pass]),
+                   boston=t.boston)
+                 + (_(" (×{times} in a slam)", times=t.boston_slam) if t.boston_slam > 1 else "")]
+        if rules.remise:
+            lines.append(_("remise: the dealer pays {chips} into the basket when the turned trump is an ace",
+                           chips=rules.remise))
+        if t.carte_blanche:
+            lines.append(_("carte blanche: {chips} from each other player to who declares a blank hand",
+                           chips=t.carte_blanche))
+        lines.append(_("odd chips: {rules}", rules="; ".join(
+            ([_(ALL_PASS_REMAINDER[rules.all_pass_remainder])] if rules.all_pass == "double" else [])
+            + [_(LABET_ODD_CHIP[rules.labet_odd_chip]), _(SHARE_REMAINDER[rules.share_remainder])])))
+    if len(t.tours) > 1:
+        multipliers = " ".join(str(m) for m in t.tours)
+        lines.append(_("a partie is {tours} tours of {players} deals; tour multipliers {multipliers} "
+                       "(payments between players; the basket is never multiplied)", tours=len(t.tours),
+                       players=t.players, multipliers=multipliers) if t.has_basket else
+                     _("a partie is {tours} tours of {players} deals; tour multipliers {multipliers} "
+                       "(payments between players)", tours=len(t.tours), players=t.players,
+                       multipliers=multipliers))
+    return lines
+
+
+def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
+    """The tariff laid out like the seed's: one row per contract, way and rank, by tricks.
+
+    In a console narrower than that table, each contract becomes a column instead, a few
+    contracts to a table, so that no number is cut.
+    """
+    out: list[Table | str] = [
+        f"{_(t.title)} — {t.name} ({t.digest})" + (_(", with {conditions}", conditions=", ".join(t.applied))
+                                               if t.applied else ""),
+        _("source: {source}", source=t.source),
+        *_rules(t),
+        *map(_, t.notes),
+    ]
+    what = (_("Chips each member of the declaring side receives from (+) or pays to (-) each opponent")
+            if t.has_basket else _("Points each member of the declaring side scores (+) or loses (-)"))
+    rows: list[tuple[str, str, str, list[str]]] = []
+    nulls = Table(title=_("Misères, nulls and other no-trick contracts (made when the declarer takes no trick)"),
+                  title_justify="left")
+    nulls.add_column(_("contract"), no_wrap=True)
+    nulls.add_column(_("made: each opponent pays") if t.has_basket else _("made: scores"), justify="right")
+    nulls.add_column(_("failed: pays each opponent") if t.has_basket else _("failed: loses"), justify="right")
+    if t.has_basket:
+        nulls.add_column(_("failed: basket"))
+    for key, contract in t.contracts.items():
+        ways = [(_("with a partner"), contract.with_partner), (_("alone"), contract.alone)]
+        for way, schedule in ways:
+            if schedule is None:
+                continue
+            for rank in contract.ranks or [None]:
+                factor = t.ranks[rank].multiplier if rank else 1
+                label = contract_name(t, key) + (f" ({rank_name(t, rank)})" if rank and rank != key else "")
+                if contract.with_partner is not None and contract.alone is not None:
+                    label += f", {way}"
+                basket = _(FAILED_BASKET[schedule.failed_basket])
+                if schedule.kind == "null":
+                    value = str(schedule.base(rank) * factor)
+                    nulls.add_row(label, value, value, *([basket] if t.has_basket else []))
+                    continue
+                bar = str(schedule.bar) + (f" ({'+'.join(map(str, schedule.shares))})" if schedule.shares else "")
+                rows.append((label, bar, basket, schedule_row(schedule, t.tricks, factor, rank)))
+    if rows:
+        wide = (max(len(r[0]) for r in rows) + 12 + (17 if t.has_basket else 0)
+                + sum(max(len(r[3][i]) for r in rows) + 3 for i in range(t.tricks + 1)))
+        out += _wide(t, what, rows) if wide <= width else _narrow(t, what, rows, width)
+    if nulls.row_count:
+        out.append(nulls)
+    out.append(_("with a partner, the tricks are the pair's together")
+               + (_("; a member who took his share neither pays nor receives when the pair fails")
+                  if any(s.shares for s in t.schedules.values()) else ""))
+    if t.conditions:
+        conditions = Table(title=_("Conditions a session may agree (new --condition NAME)"), title_justify="left")
+        conditions.add_column(_("condition"))
+        conditions.add_column(_("what it changes"))
+        for key, c in t.conditions.items():
+            state = _(" (on)") if key in t.applied else _(" (already so in this tariff)") if c.in_force else ""
+            conditions.add_row(key + state, _(c.title))
+        out.append(conditions)
+    return out
+
+
+def tariff_data(t: Tariff) -> dict:
+    """A tariff's tables as data: per contract, way and rank, the amount at each number of tricks."""
+    contracts = {}
+    for key, contract in t.contracts.items():
+        ways = {}
+        for way, schedule in (("with_partner", contract.with_partner), ("alone", contract.alone)):
+            if schedule is None:
+                continue
+            ways[way] = {
+                (rank or ""): {str(taken): int(value) for taken, value in
+                               zip(range(t.tricks, -1, -1), schedule_row(schedule, t.tricks,
+                                                                         t.ranks[rank].multiplier if rank else 1, rank))}
+                for rank in (contract.ranks or [None])
+            }
+        contracts[key] = {"names": list(contract.names), "ranks": list(contract.ranks), "ways": ways}
+    return {
+        "name": t.name, "title": t.title, "source": t.source, "hash": t.digest, "scoring": t.scoring,
+        "players": t.players, "tricks": t.tricks, "stake": t.basket.stake, "stake_payer": t.basket.stake_payer,
+        "boston": t.boston, "tours": list(t.tours), "contracts": contracts,
+        "conditions": {k: {"title": c.title, "in_force": c.in_force, "on": k in t.applied}
+                       for k, c in t.conditions.items()},
+    }
+
+
+def _wide(t: Tariff, what: str, rows: list) -> list[Table]:
+    table = Table(title=_("{what}, by tricks taken", what=what), title_justify="left")
+    table.add_column(_("contract"))
+    table.add_column(_("bar"), justify="right")
+    if t.has_basket:
+        table.add_column(_("failed: basket"))
+    for taken in range(t.tricks, -1, -1):
+        table.add_column(str(taken), justify="right", no_wrap=True)
+    for label, bar, basket, values in rows:
+        table.add_row(label, bar, *([basket] if t.has_basket else []), *values)
+    return [table]
+
+
+def _narrow(t: Tariff, what: str, rows: list, width: int) -> list[Table | str]:
+    per_table = max(1, (width - 8) // 13)
+    out: list[Table | str] = [_("{what}, by tricks taken (one column per contract):", what=what)]
+    for start in range(0, len(rows), per_table):
+        chunk = rows[start:start + per_table]
+        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        table.add_column(_("tricks"), justify="right", no_wrap=True)
+        for label, bar, basket, __ in chunk:
+            head = f"{label}\n" + _("bar {bar}", bar=bar) + (f"\n{basket}" if t.has_basket else "")
+            table.add_column(head, justify="right", no_wrap=False, min_width=6)
+        for i, taken in enumerate(range(t.tricks, -1, -1)):
+            table.add_row(str(taken), *(values[i] for *_, values in chunk))
+        out.append(table)
+    return out
+
+
+def print_all(console: Console, items: Iterable[Table | str]) -> None:
+    for item in items:
+        console.print(item)
