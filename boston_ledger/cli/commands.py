@@ -18,12 +18,13 @@ from ..app.inputs import currency as read_currency
 from ..app.inputs import reason_text, session_name, whole
 from ..core.errors import LedgerError
 from ..core.i18n import _, plural, strerror
-from ..store.db import open_db, resolve_path
-from .guard import PROG
+from ..store.db import create_ledger, open_db, resolve_path
+from ..store.records import Session
+from .guard import PROG, waiting
 
 
-def connect(db: str | None, create: bool = False) -> sqlite3.Connection:
-    return open_db(resolve_path(db), create=create)
+def connect(db: str | None) -> sqlite3.Connection:
+    return open_db(resolve_path(db), waiting=waiting)
 
 
 def _console():
@@ -55,8 +56,11 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
 
     names = table_names(players, t)
     label = session_name(name)
-    conn = connect(db, create=True)
-    session = sessions_app.new(conn, names, t, value, code, label, agreed)
+    path = resolve_path(db)
+    # everything is checked by now: a ledger that does not exist yet appears with this session in it
+    session = create_ledger(path, lambda conn: sessions_app.new(conn, names, t, value, code, label, agreed),
+                            waiting=waiting)
+    assert session is not None
     out = _console()
     out.print(_("Session {id} started: {names} (seat order; {name} deals first).", id=session.id,
                 names=", ".join(names), name=names[0]))
@@ -403,16 +407,20 @@ def demo(db: str | None = None) -> None:
     """Play a scripted classic evening deal by deal, then settle it."""
     import tempfile
 
+    from ..app import demo as script
+
     with tempfile.TemporaryDirectory(prefix="boston-ledger-demo-") as tmp:
-        path = Path(db).expanduser() if db else Path(tmp) / "demo.db"
-        conn = open_db(path, create=True)
+        path = resolve_path(db) if db else Path(tmp) / "demo.db"
+        session = create_ledger(path, script.start, waiting=waiting)
+        assert session is not None
+        conn = open_db(path, waiting=waiting)
         try:
-            _demo(conn, path if db else None)
+            _demo(conn, session, path if db else None)
         finally:
             conn.close()
 
 
-def _demo(conn: sqlite3.Connection, kept: Path | None) -> None:
+def _demo(conn: sqlite3.Connection, session: Session, kept: Path | None) -> None:
     from rich.text import Text
 
     from ..app import demo as script
@@ -425,7 +433,7 @@ def _demo(conn: sqlite3.Connection, kept: Path | None) -> None:
     out.print(Text(_("A classic Boston evening: {names} ({first} deals first), tariff {tariff}, one chip = 0.10.",
                      names=", ".join(players), first=players[0], tariff="classic"), style="bold"))
     out.print(_("Each line is what one player would type; notable deals show what moved and why.") + "\n")
-    for entered, note in script.play(conn):
+    for entered, note in script.play(conn, session):
         session = entered.session
         command = script.command_line(session.players, entered.deal, session.tariff)
         for banner in banners(session.tariff, entered.position):

@@ -81,6 +81,15 @@ def usage_message(message: str) -> str:
     return message
 
 
+def waiting(path: object) -> None:
+    """Said once, on stderr, when another writer has kept the ledger for a while."""
+    try:
+        print(_("{prog}: waiting for another boston-ledger that is writing to {path} (Ctrl-C stops waiting; "
+                "nothing is recorded then)", prog=PROG, path=path), file=sys.stderr, flush=True)
+    except (OSError, ValueError):  # nobody reads stderr: wait all the same
+        pass
+
+
 def fail(message: str) -> None:
     """One clear line on stderr, exit status 2."""
     print(_("{prog}: error: {message}", prog=PROG, message=" ".join(message.split())), file=sys.stderr)

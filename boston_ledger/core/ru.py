@@ -412,6 +412,25 @@ MESSAGES: dict[str, str] = {
         "не удаётся создать папку для книги {path}: {strerror}; дайте --db путь в папке, куда можно писать",
     "{path} is not a boston-ledger database ({e}); give --db another file":
         "{path} — не база boston-ledger ({e}); дайте --db другой файл",
+    "{path!r} is SQLite's name for a database in memory or at a URI, not a file; give --db the path of a ledger file":
+        "{path!r} — так SQLite называет базу в памяти или по URI, а не файл; дайте --db путь к файлу книги",
+    "{path!r} starts with the home folder of a user this system does not know; give --db a full path":
+        "{path!r} начинается с домашней папки пользователя, которого эта система не знает; дайте --db полный путь",
+    "cannot read the ledger {path}: {strerror}": "не удаётся прочитать книгу {path}: {strerror}",
+    "{path} is not an ordinary file, so not a ledger; give --db a file path":
+        "{path} — не обычный файл, а значит, не книга; дайте --db путь к файлу",
+    "{path} keeps changing while boston-ledger opens it; try again":
+        "{path} всё время меняется, пока boston-ledger его открывает; попробуйте ещё раз",
+    "cannot write the new ledger {path}: {strerror}; nothing was recorded":
+        "не удаётся записать новую книгу {path}: {strerror}; ничего не записано",
+    "another boston-ledger has been writing to {path} for {seconds} s; nothing was recorded: try again when it is done":
+        "другой boston-ledger пишет в {path} уже {seconds} с; ничего не записано: попробуйте снова, когда он закончит",
+    "{prog}: waiting for another boston-ledger that is writing to {path} (Ctrl-C stops waiting; nothing is recorded then)":
+        "{prog}: ждём другой boston-ledger, который пишет в {path} (Ctrl-C — перестать ждать; тогда ничего не запишется)",
+    "the ledger's current session is damaged (it reads {value!r}, not a session number); choose one with "
+    "`boston-ledger use ID` (`boston-ledger sessions` lists them)":
+        "текущий вечер в книге повреждён (там записано {value!r}, а не номер вечера); выберите вечер командой "
+        "`boston-ledger use ID` (`boston-ledger sessions` покажет их все)",
     # ---- demo -------------------------------------------------------------------------------
     "Worked example 1 of the rules: stake, a pair makes 9 and takes the basket; Vera held the boston":
         "Пример 1 из RULES.md: ставка, пара берёт 9 взяток и корзину; бостон был у Веры",
