@@ -12,8 +12,16 @@ from rich.text import Text
 from ..core.i18n import _
 
 
+class _Console(Console):
+    def on_broken_pipe(self) -> None:
+        """The reader of our output went away: print no more, and leave the exit status to the
+        guard (rich would exit 1, even after a command has recorded what it was asked to)."""
+        self.quiet = True
+        raise BrokenPipeError
+
+
 def console() -> Console:
-    return Console(highlight=False, markup=False)
+    return _Console(highlight=False, markup=False)
 
 
 def emit_json(data: Any) -> None:
