@@ -75,12 +75,12 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
         if who == whom:
             raise LedgerError(_("FROM and TO are the same person; a payment goes from one to another"))
         used = sorted({s.currency for s in read.sessions(conn) if s.settled})
-        shown = ", ".join(c or '(none)' for c in used) or "none yet"
+        shown = ", ".join(c or _("(none)") for c in used) or _("none yet")
         if code is None:
             if len(used) != 1:
                 raise LedgerError(_("the settled sessions use several currencies ({shown}); give --currency CODE", shown=shown))
             code = used[0]
         elif code not in used:
-            raise LedgerError(_("no settled session is in {value}; the currencies are {shown}", value=code or '(no currency)', shown=shown))
+            raise LedgerError(_("no settled session is in {value}; the currencies are {shown}", value=code or _("(no currency)"), shown=shown))
         write.record_payment(conn, who, whom, cents, code)
     return Paid(who, whom, cents, code)

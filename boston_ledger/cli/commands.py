@@ -17,7 +17,7 @@ from ..app.inputs import chip_value as read_chip_value
 from ..app.inputs import currency as read_currency
 from ..app.inputs import reason_text, session_name, whole
 from ..core.errors import LedgerError
-from ..core.i18n import _, plural, strerror
+from ..core.i18n import _, ngettext, strerror
 from ..store.db import open_db, resolve_path
 from .guard import PROG
 
@@ -191,7 +191,8 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
         out.print(_("deals {first}–{last} of {total}; `{prog} history --all` shows every deal",
                     first=rows[0].recorded.number, last=rows[-1].recorded.number, total=found.total, prog=PROG))
     if found.undone:
-        out.print(plural(found.undone, "{n} deal taken back with undo (kept on record).|{n} deals taken back with undo (kept on record)."))
+        out.print(ngettext("{n} deal taken back with undo (kept on record).",
+                            "{n} deals taken back with undo (kept on record).", found.undone))
 
 
 def undo(db: str | None = None) -> None:

@@ -6,13 +6,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.i18n import N_, _, language
+from ..core.i18n import N_, NP_, _, language, pgettext
 
 HELP_WORDS = {  # typer's own words in a help page, by the name typer keeps them under
     "ARGUMENTS_PANEL_TITLE": N_("Arguments"), "OPTIONS_PANEL_TITLE": N_("Options"),
     "COMMANDS_PANEL_TITLE": N_("Commands"), "DEFAULT_STRING": N_("[default: {}]"),
     "REQUIRED_LONG_STRING": N_("[required]"),
 }
+# The help of the options typer adds itself (--install-completion, --show-completion), as typer
+# words it: the catalogue translates them like our own.
+TYPER_HELP = (N_("Install completion for the current shell."),
+              N_("Show completion for the current shell, to copy it or customize the installation."))
+# The placeholders of help pages and usage lines (metavars), translated in the context "metavar"
+METAVARS = (NP_("metavar", "[OPTIONS]"), NP_("metavar", "COMMAND [ARGS]..."), NP_("metavar", "NAME"),
+            NP_("metavar", "PATH"), NP_("metavar", "NAME|PATH"), NP_("metavar", "TEXT"),
+            NP_("metavar", "DATE"), NP_("metavar", "FILE"), NP_("metavar", "DIR"), NP_("metavar", "RANK"),
+            NP_("metavar", "ID"), NP_("metavar", "FROM"), NP_("metavar", "TO"), NP_("metavar", "AMOUNT"),
+            NP_("metavar", "CONTRACT"), NP_("metavar", "PLAYERS"), NP_("metavar", "N"),
+            NP_("metavar", "en|ru"))
 
 _spoken = False  # whether typer's words were last set to another language than English
 
@@ -36,24 +47,22 @@ def speak_help(group: Any) -> None:
     _spoken = language() != "en"
     if not _spoken:
         return
-    from ..core.ru import HELP, METAVARS
 
-    def walk(command: Any, path: str) -> None:
+    def walk(command: Any) -> None:
         if command.help:
-            command.help = HELP.get(path, command.help)
-        command.options_metavar = METAVARS["[OPTIONS]"]
+            command.help = _(command.help)
+        command.options_metavar = pgettext("metavar", "[OPTIONS]")
         if hasattr(command, "subcommand_metavar"):
-            command.subcommand_metavar = METAVARS["COMMAND [ARGS]..."]
+            command.subcommand_metavar = pgettext("metavar", "COMMAND [ARGS]...")
         for p in command.params:
             if getattr(p, "help", None):
-                p.help = HELP.get(f"{path} {p.name}".strip(), HELP.get(f"* {p.name}", p.help))
+                p.help = _(p.help)
             if p.param_type_name == "argument" or p.metavar:
-                word = p.metavar or p.name.upper()
-                p.metavar = METAVARS.get(word, word)
-        for name, sub in getattr(command, "commands", {}).items():
-            walk(sub, f"{path} {name}".strip())
+                p.metavar = pgettext("metavar", p.metavar or p.name.upper())
+        for sub in getattr(command, "commands", {}).values():
+            walk(sub)
 
-    walk(group, "")
+    walk(group)
 
 
 def usage_prefix() -> None:

@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..core import engine
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
-from ..core.i18n import N_, _, contract_name, plural, rank_name, reason
+from ..core.i18n import N_, _, contract_name, ngettext, rank_name, reason
 from ..core.tariff import PASS, Tariff
 from ..app.deals import Entered
 from ..store.records import Session
@@ -127,7 +127,7 @@ def status_lines(session: Session, state: State) -> list[str]:
     lines = [
         f"{label}: {', '.join(session.players)} · " + _("tariff {name}", name=t.name) + f"{conditions} ({t.digest}) · "
         f"{unit} {session.chip_value}{' ' + session.currency if session.currency else ''}",
-        plural(state.deals, "{n} deal played|{n} deals played")
+        ngettext("{n} deal played", "{n} deals played", state.deals)
         + (" · " + _("settled") if session.settled else
            " · " + _("next: deal {number}", number=pos.number) + ", " + (f"{where(pos)}, " if len(t.tours) > 1 else "")
            + _("dealer {name}", name=session.players[pos.dealer])),
