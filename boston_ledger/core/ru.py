@@ -456,6 +456,43 @@ MESSAGES: dict[str, str] = {
     "[required]": "[обязательно]",
     "Usage: ": "Вызов: ",
     "Show this message and exit.": "Показать эту справку и выйти.",
+    # ---- serve: the evening on the players' phones ---------------------------------------------
+    "serve needs its extra: pip install 'boston-ledger[serve]'":
+        "serve нужно дополнение: pip install 'boston-ledger[serve]'",
+    "no local network address found for --lan; is this machine on a network?":
+        "для --lan не найден адрес в локальной сети; подключена ли машина к сети?",
+    "cannot listen on {host}:{port}: {error}; choose another port with --port N":
+        "не удаётся слушать {host}:{port}: {error}; выберите другой порт: --port N",
+    "Anyone on this network who has the link can read the evening.":
+        "Любой в этой сети, у кого есть ссылка, может смотреть вечер.",
+    "Session {id} on the phones: {url}": "Вечер {id} на телефонах: {url}",
+    "Read-only; Ctrl-C stops it.": "Только просмотр; Ctrl-C останавливает.",
+    "Stopped.": "Остановлено.",
+    "cannot write the token file {path}: {error}": "не удаётся записать файл ключа {path}: {error}",
+    "cannot read the token file {path}: {error}": "не удаётся прочитать файл ключа {path}: {error}",
+    "the token file {path} does not hold a token (16 to 128 letters, digits, - or _); delete it and a new one is written":
+        "в файле ключа {path} нет ключа (от 16 до 128 латинских букв, цифр, - или _); удалите его, и будет "
+        "записан новый",
+    "{path} is not a boston-ledger database of this version; run `boston-ledger status --db {path}` once to bring it up to date":
+        "{path} — не книга boston-ledger этой версии; выполните один раз `boston-ledger status --db {path}`, "
+        "чтобы её обновить",
+    "Boston · {session}": "Бостон · {session}",
+    "deals next": "сдаёт",
+    "last deal": "последняя сдача",
+    "Last deals": "Последние сдачи",
+    "No connection to the score-keeper; trying again…": "Нет связи с записью счёта; пробую снова…",
+    "Read-only: the sheet updates by itself after each deal.":
+        "Только просмотр: запись обновляется сама после каждой сдачи.",
+    "Not found.": "Не найдено.",
+    "Only GET and HEAD are answered here.": "Здесь отвечают только на GET и HEAD.",
+    "This page needs the link's token: open the link that `boston-ledger serve` shows, or scan its code.":
+        "Этой странице нужен ключ из ссылки: откройте ссылку, которую показывает `boston-ledger serve`, "
+        "или отсканируйте её код.",
+    "Too many wrong tokens from here; wait a moment and open the link again.":
+        "Слишком много неверных ключей отсюда; подождите немного и откройте ссылку снова.",
+    "This link's token is wrong; open the link that `boston-ledger serve` shows.":
+        "Ключ в этой ссылке неверен; откройте ссылку, которую показывает `boston-ledger serve`.",
+    "?last= takes a whole number of deals, 1 or more.": "?last= — целое число сдач, 1 или больше.",
     **TARIFF_MESSAGES,
     **{english: russian for english, russian in [  # the words of the shipped tariff files
         ("Classic Boston (chips, basket, labet)", "Классический бостон (фишки, корзина, лабет)"),
@@ -615,4 +652,12 @@ HELP: dict[str, str] = {
     "tariffs new name": "Имя нового тарифа; запишется в ИМЯ.toml.",
     "tariffs new source": "Тариф, с которого начать.",
     "tariffs new force": "Заменить существующий файл.",
+    "serve": "Показать запись вечера на телефонах игроков: страница только для просмотра, которая сама "
+             "обновляется после каждой сдачи.\n\nНужно pip install 'boston-ledger\\[serve]'. Печатает ссылку и её "
+             "QR-код; Ctrl-C останавливает.\n\nПример: boston-ledger serve --lan",
+    "serve session": "Какой вечер показывать [по умолчанию: текущий].",
+    "serve port": "Порт, который слушать (0: любой свободный).",
+    "serve lan": "Слушать в локальной сети, а не только на этой машине.",
+    "serve token_file": "Хранить ключ ссылки в этом файле, один и тот же при каждом запуске [по умолчанию: "
+                        "новый ключ при каждом запуске].",
 }
