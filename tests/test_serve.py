@@ -121,7 +121,7 @@ def test_the_page_is_the_sheet(served, cli) -> None:
     assert f'data-basket="{data["basket"]}"' in html
     assert deals_in(html) == 3
     assert re.search(r'class="player dealing" data-player="Gleb"', html)  # deal 4: the fourth seat deals
-    assert "Deal 4" in html and "partie 1, tour 1 (simple tour)" in html
+    assert '<p class="now">Deal 4</p><p class="where">partie 1, tour 1 (simple tour)</p>' in html
     assert html.count('<article class="deal"') == 3
     assert "<th scope=\"row\">labet</th>" in html and "solo junior Vera 4" in html
     assert '<script src="/static/serve.js" defer></script>' in html
@@ -169,8 +169,9 @@ def test_double_tours_are_marked(table, isolated: Path) -> None:
         after = get(running.port, f"/?t={TOKEN}")[2].decode()
     finally:
         running.close()
-    assert "tour 9 (double tour ×2)" in before and '<span class="double">×2</span>' in before
-    assert '<article class="deal double" data-deal="33">' in after and "1.9 ×2" in after
+    assert '<p class="where double">partie 1, tour 9 (double tour ×2)</p>' in before
+    assert '<article class="deal in-double" data-deal="33">' in after and "1.9 ×2" in after
+    assert '<article class="deal" data-deal="32">' in after
 
 
 def test_the_settlement_when_settled(served, cli) -> None:

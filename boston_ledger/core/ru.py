@@ -478,7 +478,7 @@ MESSAGES: dict[str, str] = {
         "чтобы её обновить",
     "Boston · {session}": "Бостон · {session}",
     "deals next": "сдаёт",
-    "last deal": "последняя сдача",
+    "last deal": "за сдачу",
     "Last deals": "Последние сдачи",
     "No connection to the score-keeper; trying again…": "Нет связи с записью счёта; пробую снова…",
     "Read-only: the sheet updates by itself after each deal.":

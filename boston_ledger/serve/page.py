@@ -83,9 +83,10 @@ def _head(shown: Shown) -> str:
     else:
         place = where(pos) if len(t.tours) > 1 else \
             _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
-        double = f' <span class="double">×{pos.multiplier}</span>' if pos.double else ""
-        now = (f'<p class="now"><b>{e(_("Deal {number}", number=pos.number))}</b>'
-               f'{" · " + e(place) if place else ""}{double}</p>')
+        now = f'<p class="now">{e(_("Deal {number}", number=pos.number))}</p>'
+        if place:
+            now += f'<p class="where{" double" if pos.double else ""}">{e(place)}</p>'
+
     return (f'<header><h1>{e(title(shown))}</h1>{now}'
             f'<p class="meta">{e(tariff)} · {e(worth)}{"" if session.settled else " · " + e(played)}</p></header>')
 
@@ -124,7 +125,7 @@ def _deals(shown: Shown) -> str:
                 + "</tr>" for why, moved in d["why"].items()]
         total = f'<tr><th scope="row">{e(_("this deal"))}</th>' + \
             "".join(f"<td>{signed(d['change'][p])}</td>" for p in parties) + "</tr>"
-        double = " double" if d["multiplier"] > 1 else ""
+        double = " in-double" if d["multiplier"] > 1 else ""
         out.append(
             f'<article class="deal{double}" data-deal="{d["deal"]}">'
             f'<h3><span class="num">{d["deal"]}</span> {e(d["description"])}{result}</h3>'

@@ -24,5 +24,6 @@
     if (event.lastEventId) {
       body.setAttribute("data-version", event.lastEventId);
     }
+    body.setAttribute("data-live", "1");
   };
 })();
