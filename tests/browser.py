@@ -3,7 +3,6 @@ Selenium at a phone's size; never a browser of its own download."""
 
 from __future__ import annotations
 
-import os
 from pathlib import Path
 
 CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -27,8 +26,8 @@ def missing() -> str | None:
 
 
 def phone(profile: Path, dark: bool = False, languages: str = "en-US,en"):
-    """A headless Chromium with an empty profile, its viewport a phone's 360×780."""
-    os.environ.setdefault("SE_OFFLINE", "true")  # Selenium Manager must not look anything up
+    """A headless Chromium with an empty profile, its viewport a phone's 360×780. The driver's
+    path is given, so Selenium skips Selenium Manager (which could download one)."""
     from selenium import webdriver
     from selenium.webdriver.chrome.options import Options
     from selenium.webdriver.chrome.service import Service

@@ -216,7 +216,7 @@ def test_the_event_stream_sends_the_sheet_after_each_deal(served, cli) -> None:
         for n in (4, 5):
             cli("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5", "--partner-tricks", "3")
             ident, sheet = stream.next()
-            assert deals_in(sheet) == n and int(ident) >= n - 3
+            assert deals_in(sheet) == n and int(ident) >= n - 3  # the next event is this deal's
             assert balance_in(sheet, "Anna") == cli.json("status")["balances"]["Anna"]
     finally:
         stream.close()

@@ -100,8 +100,9 @@ class Evening:
             self._changed.notify_all()
         if self._watcher is not None:
             self._watcher.join()
-        for conn in (self._conn, self._watching):
-            conn.close()
+        self._watching.close()
+        with self._reading:  # not while a view is being read
+            self._conn.close()
 
     # ---- what followers see --------------------------------------------------------------
 

@@ -185,7 +185,7 @@ class App:
 
         def follow(write: Callable[[bytes], None]) -> None:
             write(b"retry: 1000\n\n")
-            seen = -1
+            seen, sent = -1, None
             while not evening.stopping.is_set():
                 version = evening.version if seen < 0 else evening.wait(seen, KEEP_ALIVE)
                 if evening.stopping.is_set():
@@ -195,6 +195,9 @@ class App:
                     continue
                 seen = version
                 view = evening.view(lang)
+                if view.sheet == sent:  # the ledger moved but the sheet did not (a checkpoint, say)
+                    continue
+                sent = view.sheet
                 lines = "".join(f"data: {line}\n" for line in view.sheet.split("\n"))
                 write(f"id: {view.version}\n{lines}\n".encode())
 

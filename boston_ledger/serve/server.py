@@ -14,7 +14,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 from .evening import Evening
-from .routes import SECURITY_HEADERS, App, Request, Response
+from .routes import SECURITY_HEADERS, App, Request, Response, query_of
 
 MAX_LINE = 2048  # bytes of the request line (the URL with its token fits many times over)
 MAX_HEAD = 8192  # bytes of the request line and headers together
@@ -83,8 +83,6 @@ class Handler(BaseHTTPRequestHandler):
             self.send_error(413)
             return
         target = urlsplit(self.path)
-        from .routes import query_of
-
         req = Request(self.command, target.path, query_of(target.query), self.headers, self.client_address[0])
         self.respond(self.server.app(req))
 
@@ -157,6 +155,8 @@ class Server(ThreadingHTTPServer):
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A request that failed in a way of ours: one line on stderr, never a traceback."""
         kind, error, __ = sys.exc_info()
+        if self.app.evening.stopping.is_set():  # a request caught by Ctrl-C on its way: let it go
+            return
         if kind is not None and not issubclass(kind, (ConnectionError, TimeoutError)):
             print(f"boston-ledger serve: {kind.__name__}: {error}", file=sys.stderr)
 
