@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -72,7 +73,7 @@ def test_the_program_serves_exactly_what_the_commands_print(evening: Path) -> No
     """The installed program, byte for byte: `serve` against `status --json` and `history --json`."""
     program = serve(evening)
     try:
-        env = {"BOSTON_LEDGER_DB": str(evening), "LANG": "C.UTF-8", "PATH": __import__("os").environ["PATH"]}
+        env = {"BOSTON_LEDGER_DB": str(evening), "LANG": "C.UTF-8", "PATH": os.environ["PATH"]}
         for path, command in (("/api/status", "status"), ("/api/history", "history")):
             printed = subprocess.run(["boston-ledger", command, "--json"], capture_output=True, env=env, check=True).stdout
             assert get(program.port, f"{path}?t={program.token}")[2] == printed, path
@@ -184,6 +185,21 @@ def test_the_settlement_when_settled(served, cli) -> None:
         if " pays " in line:
             assert f"<li>{line.strip()}</li>" in html
     assert "deals next" not in html
+
+
+def test_a_points_session_shows_its_score_sheet(cli, isolated: Path) -> None:
+    cli("new", *PLAYERS, "--tariff", "samouchitel", "--deals", "8")
+    play(isolated, [dict(contract="6", rank="first", declarer="Boris", partner="Gleb", tricks="4", partner_tricks="3")])
+    running = Served(isolated, None, "127.0.0.1", 0, TOKEN).in_thread()
+    try:
+        html = get(running.port, f"/?t={TOKEN}")[2].decode()
+        deals = json.loads(get(running.port, f"/api/history?t={TOKEN}")[2])
+    finally:
+        running.close()
+    assert [balance_in(html, name) for name in PLAYERS] == list(cli.json("status")["balances"].values()) == [0, -8, 0, -8]
+    assert '<p class="now">Deal 2 of 8</p>' in html and "7 of the 8 agreed deals remain" in html
+    assert "data-basket" not in html and "<tbody></tbody>" in html  # no reasons on points: the deal's score
+    assert deals[-1]["why"] == {} and deals[-1]["change"] == {"Anna": 0, "Boris": -8, "Vera": 0, "Gleb": -8}
 
 
 def test_a_session_without_deals(table, isolated: Path) -> None:
@@ -469,7 +485,7 @@ def test_lan_warns_and_binds_the_network_address(evening: Path) -> None:
     if address is None:
         pytest.skip("this machine has no network address but the loopback")
     program = serve(evening, "--lan")  # nothing is sent to it: only the line is read
-    code, out, err = program.stop()
+    code, __, err = program.stop()
     assert program.host == address and not address.startswith("127.")
     assert err == "Anyone on this network who has the link can read the evening.\n" and code == 0
 

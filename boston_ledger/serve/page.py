@@ -53,7 +53,7 @@ def title(shown: Shown) -> str:
 def sheet(shown: Shown) -> str:
     """The part of the page that an update replaces."""
     st = shown.sheet.status
-    session, state, pos = st.session, st.state, st.next
+    session, state = st.session, st.state
     t = session.tariff
     parts = [f'<div class="sheet" data-deals="{state.deals}" data-settled="{int(session.settled)}">',
              _head(shown), _players(shown)]
@@ -81,11 +81,12 @@ def _head(shown: Shown) -> str:
     if session.settled:
         now = f'<p class="now settled">{e(_("settled"))} · {e(played)}</p>'
     else:
-        place = where(pos) if len(t.tours) > 1 else \
-            _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
-        now = f'<p class="now">{e(_("Deal {number}", number=pos.number))}</p>'
-        if place:
-            now += f'<p class="where{" double" if pos.double else ""}">{e(place)}</p>'
+        heading = _("Deal {number}", number=pos.number)
+        if len(t.tours) <= 1 and session.agreed_deals:
+            heading += " " + _("of {count}", count=session.agreed_deals)
+        now = f'<p class="now">{e(heading)}</p>'
+        if len(t.tours) > 1:
+            now += f'<p class="where{" double" if pos.double else ""}">{e(where(pos))}</p>'
 
     return (f'<header><h1>{e(title(shown))}</h1>{now}'
             f'<p class="meta">{e(tariff)} · {e(worth)}{"" if session.settled else " · " + e(played)}</p></header>')
