@@ -212,9 +212,9 @@ class History:
     undone: int  # deals taken back
 
 
-def history(conn: sqlite3.Connection, last: int | None) -> History:
-    """The current session's deals, only the `last` few when given."""
-    session = current(conn)
+def history(conn: sqlite3.Connection, last: int | None, session_id: int | None = None) -> History:
+    """A session's deals (default: the current one's), only the `last` few when given."""
+    session = current(conn) if session_id is None else read.session(conn, session_id)
     tail = None if last is None or not session.tariff.has_basket else last
     rows = list(walk(session, read.deals(conn, session, tail=tail)))
     if last is not None and len(rows) > last:

@@ -14,9 +14,9 @@ from ..core.i18n import _
 from ..core.settlement import Settled, settled
 from ..core.tariff import Tariff
 from ..store import read, write
-from ..store.db import writing
+from ..store.db import reading, writing
 from ..store.records import Session
-from .deals import current, standing
+from .deals import History, current, history, standing
 from .inputs import table_names
 
 
@@ -46,8 +46,9 @@ class Status:
     next: Position  # the next deal's position
 
 
-def status(conn: sqlite3.Connection) -> Status:
-    session = current(conn)
+def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
+    """Where a session stands (default: the current one)."""
+    session = current(conn) if session_id is None else read.session(conn, session_id)
     state = read.state(conn, session)
     return Status(session, state, standing(conn, session), engine.position(session.tariff, state.deals))
 
@@ -97,3 +98,21 @@ def reopen(conn: sqlite3.Connection) -> Session:
             raise LedgerError(_("session {id} is not settled; there is nothing to reopen", id=session.id))
         write.record_reopening(conn, session)
     return session
+
+
+@dataclass(frozen=True)
+class Sheet:
+    """What the table sees of a session at one moment: where it stands, its last deals, and its
+    settlement once it is settled."""
+
+    status: Status
+    history: History
+    settled: Settled | None
+
+
+def sheet(conn: sqlite3.Connection, session_id: int, last: int | None) -> Sheet:
+    """A session's sheet read in one transaction, so that its parts agree with each other."""
+    with reading(conn):
+        found = status(conn, session_id)
+        return Sheet(found, history(conn, last, session_id),
+                     read.settlement(conn, found.session) if found.session.settled else None)

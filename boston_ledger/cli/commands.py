@@ -512,3 +512,50 @@ def tariffs_new(name: str, source: str = "classic", force: bool = False) -> None
     path = write_copy(name, source, force)
     print(_("wrote {path}: edit it, check it with `{prog} tariffs check {path}`, use it with "
             "`{prog} new ... --tariff {path}`", path=path, prog=PROG))
+
+
+# ---- on the players' phones --------------------------------------------------------------------
+
+
+def serve(session: str | None = None, port: str = "8765", lan: bool = False, token_file: Path | None = None,
+          db: str | None = None) -> int:
+    """Serve the session's sheet, read-only, to the phones at the table until Ctrl-C."""
+    from ..serve import missing_extra
+
+    if missing_extra():
+        raise LedgerError(_("serve needs its extra: pip install 'boston-ledger[serve]'"))
+    from ..core.i18n import language
+    from ..serve.server import Served, lan_address
+    from ..serve.tokens import kept_token, new_token
+
+    session_id = whole(session, "--session", 1, 10**9)
+    number = whole(port, "--port", 0, 65535)
+    assert number is not None
+    host = "127.0.0.1"
+    if lan:
+        found = lan_address()
+        if found is None:
+            raise LedgerError(_("no local network address found for --lan; is this machine on a network?"))
+        host = found
+    token = kept_token(Path(token_file).expanduser()) if token_file else new_token()
+    try:
+        served = Served(resolve_path(db), session_id, host, number, token, language())
+    except OSError as e:
+        raise LedgerError(_("cannot listen on {host}:{port}: {error}; choose another port with --port N",
+                            host=host, port=number, error=strerror(e))) from None
+    try:
+        if lan:
+            print(_("Anyone on this network who has the link can read the evening."), file=sys.stderr)
+        print(_("Session {id} on the phones: {url}", id=served.evening.session_id, url=served.url), flush=True)
+        import segno
+
+        utf8 = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").startswith("utf")
+        segno.make(served.url, error="m").terminal(out=sys.stdout, compact=utf8, border=2)
+        print(_("Read-only; Ctrl-C stops it."), flush=True)
+        served.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        served.close()
+    print(_("Stopped."), flush=True)
+    return 0

@@ -392,3 +392,24 @@ def tariffs_new(
     Example: boston-ledger tariffs new my-club --from classic
     """
     return commands.tariffs_new(name=name, source=source, force=force)
+
+
+
+@app.command()
+def serve(
+    session: Annotated[Optional[str], typer.Option("--session", metavar="ID", show_default=False,
+                                                   help="The session to serve \\[default: the current one].")] = None,
+    port: Annotated[str, typer.Option("--port", metavar="N", help="The port to listen on (0: any free one).")] = "8765",
+    lan: Annotated[bool, typer.Option("--lan", help="Listen on the local network, not only on this machine.")] = False,
+    token_file: Annotated[Optional[Path], typer.Option("--token-file", metavar="FILE", show_default=False,
+                                                       help="Keep the link's token in this file, the same at "
+                                                            "every start \\[default: a new token each start].")] = None,
+    db: DbOption = None,
+) -> None:
+    """Show the session's sheet on the players' phones: a read-only page that updates itself after each deal.
+
+    Needs pip install 'boston-ledger\\[serve]'. Prints the link and its QR code; Ctrl-C stops it.
+
+    Example: boston-ledger serve --lan
+    """
+    return commands.serve(session=session, port=port, lan=lan, token_file=token_file, db=db)

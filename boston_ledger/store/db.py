@@ -93,6 +93,32 @@ def _prepare(conn: sqlite3.Connection, path: Path, create: bool) -> None:
         migrate(conn)
 
 
+def open_read_only(path: Path) -> sqlite3.Connection:
+    """Open the ledger for reading only (SQLite `mode=ro`): nothing through this connection can
+    write, not even a migration. The ledger must exist and be of this version."""
+    if not path.is_file():
+        raise StorageError(_("no ledger at {path} yet; start a session with `boston-ledger new NAME NAME NAME NAME`", path=path))
+    from urllib.parse import quote
+
+    conn = sqlite3.connect(f"file:{quote(str(path.resolve()))}?mode=ro", uri=True, timeout=60,
+                           isolation_level=None, check_same_thread=False)
+    try:
+        conn.row_factory = sqlite3.Row
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file", path=path, e=e)) from None
+    if version != SCHEMA_VERSION:
+        conn.close()
+        raise StorageError(_("{path} is not a boston-ledger database of this version; run `boston-ledger status --db {path}` once to bring it up to date", path=path))
+    return conn
+
+
+def data_version(conn: sqlite3.Connection) -> int:
+    """SQLite's count that moves whenever another connection commits to the file."""
+    return conn.execute("PRAGMA data_version").fetchone()[0]
+
+
 @contextmanager
 def writing(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
     """One write transaction, taken before reading so that a read-check-write cannot race."""
@@ -103,3 +129,13 @@ def writing(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
         conn.execute("ROLLBACK")
         raise
     conn.execute("COMMIT")
+
+
+@contextmanager
+def reading(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
+    """One read transaction: everything read inside it comes from the same moment of the ledger."""
+    conn.execute("BEGIN")
+    try:
+        yield conn
+    finally:
+        conn.execute("COMMIT")

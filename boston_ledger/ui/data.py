@@ -9,12 +9,13 @@ from ..app.money import Book
 from ..app.rescore import Rescored
 from ..app.sessions import Listed, Status
 from ..app.stats import PlayerStats, Stats
+from ..core.engine import moves
 from ..core.i18n import N_
 from ..core.invariants import Problem
 from ..core.settlement import money
 from ..core.tariff import Tariff
 from ..store.records import Correction, Session
-from .deals import describe
+from .deals import describe, net_by_reason
 
 
 def status(s: Status) -> dict:
@@ -52,13 +53,21 @@ def history(h: History) -> list[dict]:
 
 
 def deal(session: Session, w: Walked) -> dict:
+    """A deal of the history; `why` is what each reason moved (the lines of the deal's table in
+    the terminal: players, then the basket; empty on points), `change` the whole deal's change."""
     names = session.players
+    chips = session.tariff.has_basket
+    parties = (*names, "basket")
+    why = {r: dict(zip(parties, row)) for r, row in net_by_reason(w.outcome.transfers, len(names)).items()} \
+        if chips else {}
+    change = dict(zip(parties, moves(w.outcome.transfers, len(names)))) if chips else dict(zip(names, w.outcome.scores))
     return {
         "deal": w.recorded.number, "partie": w.position.partie, "tour": w.position.tour,
         "multiplier": w.position.multiplier, "dealer": names[w.position.dealer],
         "contract": w.recorded.deal.contract, "description": describe(session, w.recorded.deal),
         "made": w.outcome.made, "balances": dict(zip(names, w.sheet)),
-        "basket": w.after.basket if session.tariff.has_basket else 0,
+        "basket": w.after.basket if chips else 0,
+        "why": why, "change": change,
     }
 
 

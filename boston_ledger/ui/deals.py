@@ -132,18 +132,30 @@ def status_lines(session: Session, state: State) -> list[str]:
            " · " + _("next: deal {number}", number=pos.number) + ", " + (f"{where(pos)}, " if len(t.tours) > 1 else "")
            + _("dealer {name}", name=session.players[pos.dealer])),
     ]
-    if not session.settled and state.stake_due and t.basket.stake:
+    lines += coming(session, state)
+    if not t.has_basket:
+        lines.append(_("scores as written on the sheet:"))
+    return lines
+
+
+def coming(session: Session, state: State) -> list[str]:
+    """What the table should know before the next deal: the stake it opens with, the agreed
+    deals left."""
+    if session.settled:
+        return []
+    t = session.tariff
+    pos = engine.position(t, state.deals)
+    lines = []
+    if state.stake_due and t.basket.stake:
         if t.basket.stake_payer == "each":
             lines.append(_("the next deal opens with a stake of {stake} from each player", stake=t.basket.stake))
         else:
             lines.append(_("the next deal opens with a stake of {stake} from the dealer, {name}", stake=t.basket.stake,
                            name=session.players[pos.dealer]))
-    if session.agreed_deals is not None and not session.settled:
+    if session.agreed_deals is not None:
         left = session.agreed_deals - state.deals
         lines.append(_("{left} of the {count} agreed deals remain", left=left, count=session.agreed_deals) if left
                      else _("all {count} agreed deals are played; settle the session", count=session.agreed_deals))
-    if not t.has_basket:
-        lines.append(_("scores as written on the sheet:"))
     return lines
 
 

@@ -16,10 +16,15 @@ def console() -> Console:
     return Console(highlight=False, markup=False)
 
 
+def json_text(data: Any, ascii: bool = False) -> str:
+    """What `--json` prints, its closing newline included (the server's API sends the same)."""
+    return json.dumps(data, ensure_ascii=ascii, indent=2) + "\n"
+
+
 def emit_json(data: Any) -> None:
     """JSON on stdout, non-ASCII escaped only when the output cannot carry UTF-8."""
     encoding = (getattr(sys.stdout, "encoding", None) or "utf-8").lower().replace("-", "")
-    print(json.dumps(data, ensure_ascii=not encoding.startswith("utf"), indent=2))
+    sys.stdout.write(json_text(data, ascii=not encoding.startswith("utf")))
 
 
 def basket_word() -> str:
