@@ -21,10 +21,10 @@ from typer.testing import CliRunner
 
 import faults
 from boston_ledger.cli.declarations import app
+from boston_ledger.store.schema import APPLICATION_ID, SCHEMA_VERSION
 from conftest import PLAYERS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-APPLICATION_ID = int.from_bytes(b"BsLg", "big")
 NEW = ["new", *PLAYERS, "--chip-value", "0.10"]
 
 
@@ -46,7 +46,7 @@ def ledger(path: Path, sessions: int) -> None:
     conn = sqlite3.connect(path)
     try:
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-        assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
+        assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
         assert conn.execute("SELECT COUNT(*) FROM sessions").fetchone()[0] == sessions
         assert conn.execute("SELECT COUNT(*) FROM players").fetchone()[0] == 4 * sessions

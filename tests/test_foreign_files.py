@@ -19,10 +19,10 @@ import pytest
 
 import faults
 from boston_ledger.cli.declarations import app
+from boston_ledger.store.schema import APPLICATION_ID, SCHEMA_VERSION
 from conftest import PLAYERS
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
-APPLICATION_ID = int.from_bytes(b"BsLg", "big")
 PREFIX = "boston-ledger: error: "
 
 # Every command that opens a ledger, with arguments it would take on a ledger of ours.
@@ -32,7 +32,8 @@ COMMANDS = [
     ["rescore", "1", "--tariff", "classic"], ["export", "{out}/export"],
     ["new", *PLAYERS], ["deal", "pass"], ["deal", "solo", "--declarer", "Anna", "--tricks", "8"],
     ["edit", "1", "pass", "--reason", "typo"], ["undo"], ["settle"], ["reopen"], ["use", "1"],
-    ["paid", "Anna", "Boris", "1.00"], ["demo"],
+    ["paid", "Anna", "Boris", "1.00"], ["paid", "--cancel", "1"], ["payments"], ["sheet"],
+    ["sheet", "--html", "{out}/sheet.html"], ["serve", "--port", "0"], ["demo"],
 ]
 QUICK = [["status"], ["deal", "pass"], ["new", *PLAYERS], ["check"]]  # through the installed program too
 
@@ -162,7 +163,7 @@ def header(path: Path) -> tuple[int, int]:
 def test_a_new_ledger_carries_our_application_id(cli, tmp_path: Path) -> None:
     path = tmp_path / "l.db"
     cli("new", *PLAYERS, "--db", str(path))
-    assert header(path) == (APPLICATION_ID, 2)
+    assert header(path) == (APPLICATION_ID, SCHEMA_VERSION)
 
 
 def test_a_ledger_of_an_earlier_version_is_migrated_and_marked_together(cli, tmp_path: Path) -> None:
@@ -171,9 +172,9 @@ def test_a_ledger_of_an_earlier_version_is_migrated_and_marked_together(cli, tmp
     assert cli.json("status", "--db", str(path))["deals_left"] == 7
     conn = sqlite3.connect(path)
     assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-    assert conn.execute("PRAGMA user_version").fetchone()[0] == 2
-    assert [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")] == \
-        ["m001_initial", "m002_corrections"]
+    assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
+    names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
+    assert names[:2] == ["m001_initial", "m002_corrections"] and len(names) == SCHEMA_VERSION
     conn.close()
     assert cli("check", "--all", "--db", str(path)).stdout == ""
 
@@ -226,7 +227,7 @@ def test_a_migration_killed_at_its_statements_leaves_the_old_ledger_or_the_new(c
             assert version == 1 and "corrections" not in tables, k
         else:
             kinds["new"] += 1
-            assert (app, version) == (APPLICATION_ID, 2) and "corrections" in tables, k
+            assert (app, version) == (APPLICATION_ID, SCHEMA_VERSION) and "corrections" in tables, k
         assert cli("check", "--all", "--db", str(path)).stdout == ""  # and it opens, migrated, sound
     print("migration of", total, "statements,", len(points), "kills:", kinds)
     assert kinds["old"] and kinds["new"]

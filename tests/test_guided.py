@@ -55,7 +55,7 @@ def test_a_whole_deal_asked_for_in_russian(cli) -> None:
     result = CliRunner().invoke(app, ["--lang", "ru", "deal"], input=answers, env=GUIDED)
     assert result.exit_code == 0, result.output
     for question in ("Контракт (младшая, старшая, соло", "1) Анна  2) Борис  3) Вера  4) Глеб", "Играющий",
-                     "Партнёр (Enter — нет)", "Сколько взяток взял(а) Борис", "Сколько взяток взял(а) Глеб",
+                     "Партнёр (Enter — нет)", "Борис: сколько взяток?", "Глеб: сколько взяток?",
                      "У кого был бостон", "Записать эту сдачу? [Д/н]", "консоляция", "Ничего не записано."):
         assert question in result.output, question
     assert cli.json("status")["deals"] == 0

@@ -6,80 +6,94 @@ from __future__ import annotations
 import ast
 import os
 import re
+import shutil
 import string
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
 import typer.main
 from typer.testing import CliRunner
 
-from boston_ledger.core import i18n, ru
+from boston_ledger.core import i18n
 from boston_ledger.cli.declarations import app
 from boston_ledger.cli import language
 from boston_ledger.cli.quick import QUICK, quick_values
-from boston_ledger.core.tariff_files import load, shipped
+from boston_ledger.core.tariff_files import shipped
 from conftest import PLAYERS
 
-PACKAGE = Path(__file__).resolve().parent.parent / "boston_ledger"
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import i18n as catalogue  # noqa: E402  (tools/i18n.py: extraction, .po reading, .mo writing)
+
 RUSSIAN = ["Анна", "Борис", "Вера", "Глеб"]
-
-
-def texts() -> dict[str, str]:
-    """Every literal text given to _(), N_() or plural() in the package, with where it is."""
-    found = {}
-    for path in sorted(PACKAGE.rglob("*.py")):
-        if path.name in ("ru.py", "ru_tariff.py"):
-            continue
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-            if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in ("_", "N_", "plural"):
-                arg = node.args[1] if node.func.id == "plural" else node.args[0]
-                if isinstance(arg, ast.Constant) and isinstance(arg.value, str):
-                    found.setdefault(arg.value, f"{path.name}:{node.lineno}")
-    return found
+PO = catalogue.LOCALE / "ru" / "LC_MESSAGES" / "boston_ledger.po"
 
 
 def fields(template: str) -> set[str]:
     return {f"{name}!{conv}:{spec}" for _, name, spec, conv in string.Formatter().parse(template) if name is not None}
 
 
-def shipped_words() -> set[str]:
-    """The words of the shipped tariff files that are shown to people (titles, notes, conditions)."""
-    out = set()
-    for name in shipped():
-        t = load(name)
-        out |= {t.title, *t.notes, *(c.title for c in t.conditions.values())}
-    return out
+def russian() -> dict[tuple[str | None, str], catalogue.Entry]:
+    return {e.key: e for e in catalogue.read_po(PO)[1]}
 
 
 def test_every_text_has_its_russian_with_the_same_fields() -> None:
-    found = texts()
-    assert len(found) > 300  # the scan sees the package
-    missing = [f"{where}: {text!r}" for text, where in found.items() if text not in ru.MESSAGES]
+    found = catalogue.template()
+    assert len(found) > 400  # the scan sees the code, the help and the tariffs
+    po = russian()
+    missing = [f"{e.comments[0]}: {e.msgid!r}" for e in found
+               if e.key not in po or not all(po[e.key].msgstr) or "fuzzy" in po[e.key].flags]
     assert not missing, "\n".join(missing)
-    for text in found:
-        russian = ru.MESSAGES[text]
-        if "|" in text:  # plural(): English one|other, Russian one|few|many
-            assert len(russian.split("|")) == 3, text
-            assert all(fields(form) == fields(text.split("|")[0]) for form in russian.split("|")), text
-        else:
-            assert fields(russian) == fields(text), text
+    for e in found:
+        translated = po[e.key]
+        assert translated.msgid_plural == e.msgid_plural, e.msgid
+        assert len(translated.msgstr) == (3 if e.msgid_plural else 1), e.msgid  # Russian: one, few, many
+        for form in translated.msgstr:
+            assert fields(form) - {"n!:"} == fields(e.msgid) - {"n!:"}, e.msgid
 
 
 def test_no_russian_is_left_without_its_english() -> None:
-    used = set(texts()) | shipped_words()
-    stale = [text for text in ru.MESSAGES if text not in used]
-    assert not stale, stale
+    used = {e.key for e in catalogue.template()}
+    assert not [key for key in russian() if key not in used]
 
 
-def test_the_shipped_tariffs_words_are_in_russian() -> None:
-    assert not [w for w in shipped_words() if w not in ru.MESSAGES]
+def test_the_template_is_the_code_s_texts() -> None:
+    """locale/boston_ledger.pot, which translators merge from, holds exactly what the code marks."""
+    __, kept = catalogue.read_po(catalogue.TEMPLATE)
+    assert {e.key for e in kept} == {e.key for e in catalogue.template()}, "run `python tools/i18n.py extract`"
+
+
+def test_the_compiled_catalogue_is_the_po() -> None:
+    """The .mo read at run time says what the .po says (`python tools/i18n.py compile` after a change)."""
+    import gettext
+
+    with open(PO.with_suffix(".mo"), "rb") as f:
+        compiled = gettext.GNUTranslations(f)
+    header, entries = catalogue.read_po(PO)
+    expected = {}
+    for e in entries:
+        key = e.msgid if e.msgctxt is None else f"{e.msgctxt}\x04{e.msgid}"
+        if e.msgid_plural is None:
+            expected[key] = e.msgstr[0]
+        else:
+            expected.update({(key, i): text for i, text in enumerate(e.msgstr)})
+    assert {k: v for k, v in compiled._catalog.items() if k != ""} == expected
+    assert compiled.ngettext("{n} deal played", "{n} deals played", 22) == "сыграны {n} сдачи"
+
+
+@pytest.mark.skipif(shutil.which("msgfmt") is None, reason="GNU gettext's msgfmt is not installed (Debian: gettext)")
+def test_msgfmt_accepts_the_catalogue(tmp_path: Path) -> None:
+    done = subprocess.run(["msgfmt", "-c", "--check-format", "-o", str(tmp_path / "x.mo"), str(PO)],
+                          capture_output=True, text=True)
+    assert done.returncode == 0 and not done.stderr, done.stderr
 
 
 def test_every_message_raised_goes_through_the_catalogue() -> None:
     """No error is written as a bare string: each is _(...) or built from such (or passed on)."""
     bare = []
-    for path in sorted(PACKAGE.rglob("*.py")):
+    for path in sorted(catalogue.PACKAGE.rglob("*.py")):
         for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
             if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id.endswith("Error") \
                     and node.args and isinstance(node.args[0], (ast.Constant, ast.JoinedStr)):
@@ -92,28 +106,20 @@ def test_every_message_raised_goes_through_the_catalogue() -> None:
     assert not bare, bare
 
 
-def help_keys(command, path=""):
-    for p in command.params:
-        if getattr(p, "help", None):
-            yield path, p.name
-    for name, sub in getattr(command, "commands", {}).items():
-        yield from help_keys(sub, f"{path} {name}".strip())
-
-
 def test_every_help_text_has_its_russian() -> None:
+    """Every help text of the built command line (typer's own options too) is in the catalogue."""
     group = typer.main.get_command(app)
-    missing = []
-    for path, name in help_keys(group):
-        if f"{path} {name}".strip() not in ru.HELP and f"* {name}" not in ru.HELP:
-            missing.append(f"{path} {name}".strip())
+    po = russian()
 
-    def commands(command, path=""):
-        yield path
-        for name, sub in getattr(command, "commands", {}).items():
-            yield from commands(sub, f"{path} {name}".strip())
+    def texts(command):
+        yield command.help
+        for p in command.params:
+            if getattr(p, "help", None):
+                yield p.help
+        for sub in getattr(command, "commands", {}).values():
+            yield from texts(sub)
 
-    missing += [path for path in commands(group) if path not in ru.HELP]
-    assert not missing, missing
+    assert not [text for text in texts(group) if (None, text) not in po]
 
 
 def test_russian_help_has_the_same_example(cli) -> None:
@@ -158,15 +164,15 @@ def test_a_bad_lang_is_one_line_and_exit_2(table) -> None:
 
 
 def test_plural_forms() -> None:
-    text = "{n} deal played|{n} deals played"
+    text = ("{n} deal played", "{n} deals played")
     try:
         i18n.set_language("ru")
-        assert [i18n.plural(n, text) for n in (1, 2, 5, 11, 21, 22, 112)] == [
+        assert [i18n.ngettext(*text, n) for n in (1, 2, 5, 11, 21, 22, 112)] == [
             "сыграна 1 сдача", "сыграны 2 сдачи", "сыграно 5 сдач", "сыграно 11 сдач", "сыграна 21 сдача",
             "сыграны 22 сдачи", "сыграно 112 сдач"]
     finally:
         i18n.set_language("en")
-    assert [i18n.plural(n, text) for n in (1, 2)] == ["1 deal played", "2 deals played"]
+    assert [i18n.ngettext(*text, n) for n in (1, 2)] == ["1 deal played", "2 deals played"]
 
 
 LATIN_WORD = re.compile(r"\b[a-z]{3,}\b")
@@ -177,7 +183,7 @@ ALLOWED_LATIN = {"classic", "boston", "ledger", "history", "undo", "new", "all",
 
 def russian_words(text: str) -> list[str]:
     """Latin words left in a Russian text, apart from names of commands, options and tariffs."""
-    text = re.sub(r"`[^`]*`|'[^']*'|--[a-z-]+|\S+\.(?:db|csv|svg|toml)\b|/\S+", " ", text)
+    text = re.sub(r"`[^`]*`|'[^']*'|«[^»]*»|--[a-z-]+|\S+\.(?:db|csv|svg|toml)\b|/\S+", " ", text)
     return [w for w in LATIN_WORD.findall(text) if w not in ALLOWED_LATIN]
 
 

@@ -45,7 +45,7 @@ WRITES = [
     (["undo"], {"undos": 1}),
     (["edit", "1", "solo", "--declarer", "Boris", "--tricks", "8", "--reason", "misheard"],
      {"corrections": 1, "deals": 1}),
-    (["new", "W", "X", "Y", "Z"], {"sessions": 1}),
+    (["new", "W", "X", "Y", "Z", "--yes"], {"sessions": 1}),  # --yes: the evening played here is open
     (["settle"], {"settlements": 1}),
 ]
 
@@ -81,7 +81,7 @@ def test_paid_reopen_and_use_too(cli, tmp_path: Path) -> None:
         done = closed_output(args, db)
         assert done.returncode == 0 and done.stderr == "", done.stderr
         assert rows(db)[table] == before + 1
-    cli("new", "W", "X", "Y", "Z", "--db", str(db))
+    cli("new", "W", "X", "Y", "Z", "--yes", "--db", str(db))
     assert closed_output(["use", "1"], db).returncode == 0
     assert cli.json("status", "--db", str(db))["players"] == PLAYERS
 

@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import faults
+from boston_ledger.store.schema import SCHEMA_VERSION
 from conftest import PLAYERS
 from test_foreign_files import v1_ledger
 
@@ -44,7 +45,7 @@ def waiting_child(args: list[str], env: dict[str, str]) -> tuple[subprocess.Pope
     return child, child.stderr.readline()
 
 
-@pytest.mark.parametrize("args", [["deal", "pass"], ["undo"], ["new", "W", "X", "Y", "Z"]],
+@pytest.mark.parametrize("args", [["deal", "pass"], ["undo"], ["new", "W", "X", "Y", "Z", "--yes"]],
                          ids=["quick-path", "typer-path", "new"])
 def test_a_held_lock_is_said_and_waited_for(cli, tmp_path: Path, args) -> None:
     path = tmp_path / "l.db"
@@ -75,7 +76,7 @@ def test_the_notice_speaks_russian(cli, tmp_path: Path) -> None:
     assert child.returncode == 0
 
 
-@pytest.mark.parametrize("args", [["deal", "pass"], ["undo"], ["settle"], ["new", "W", "X", "Y", "Z"]])
+@pytest.mark.parametrize("args", [["deal", "pass"], ["undo"], ["settle"], ["new", "W", "X", "Y", "Z", "--yes"]])
 def test_ctrl_c_while_waiting_leaves_nothing_half_done(cli, tmp_path: Path, args) -> None:
     path = tmp_path / "l.db"
     cli(*NEW, "--db", str(path))
@@ -129,7 +130,7 @@ def test_several_opens_of_an_old_ledger_at_once(cli, tmp_path: Path) -> None:
         children = released_together(args, faults.env(path))
         for child in children:
             assert child.process.returncode == 0 and only_waiting(child.stderr), child.stderr
-        assert count(path, "_sqlite_migrations") == 2
+        assert count(path, "_sqlite_migrations") == SCHEMA_VERSION  # each migration once
         assert count(path, "deals") == 5 + each // 2
         sound(cli, path)
     print(f"{rounds} rounds of {each} opens at once of a ledger of schema 1")
@@ -186,5 +187,5 @@ def test_opens_of_an_old_ledger_wait_for_its_migration(cli, tmp_path: Path) -> N
     for child, __ in others:
         out, err = child.communicate()
         assert child.returncode == 0 and err == "", err
-    assert count(path, "_sqlite_migrations") == 2
+    assert count(path, "_sqlite_migrations") == SCHEMA_VERSION  # each migration once
     sound(cli, path)

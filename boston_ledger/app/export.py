@@ -16,6 +16,7 @@ from ..core import engine
 from ..core.engine import Deal
 from ..core.errors import LedgerError
 from ..core.i18n import _, strerror
+from ..core.settlement import money
 from ..store import read
 from ..store.records import MEMO, Session, entry_reader
 from .deals import walk
@@ -99,8 +100,8 @@ _WHOLE = re.compile(r"\[(?:0|-?[1-9][0-9]*)(?:, (?:0|-?[1-9][0-9]*))*\]")  # jso
 
 
 def _deal_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
-    """deals.csv of a chips session, as the walk gives it (position from the deal's number,
-    the result from `engine.made`), each distinct entry written once."""
+    """deals.csv: per deal its position (from its number), the entry and the result (from
+    `engine.made`), each distinct entry written once."""
     t, names = session.tariff, session.players
     deal_of = entry_reader(session)
     per_partie = t.deals_per_partie
@@ -169,20 +170,12 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         raise LedgerError(_("{directory} is not a folder; give export a folder path", directory=directory))
     names = session.players
 
-    def walked():  # a stream, read once for each file: memory stays flat however long the session
-        return walk(session, read.deals(conn, session, not session.tariff.has_basket))
-
-    def result(outcome) -> str:
-        return "all pass" if outcome.made is None else "made" if outcome.made else "failed"
-
+    deal_rows = Text(_deal_lines(conn, session))
     if session.tariff.has_basket:  # the balances are kept with each deal: read, not replayed
-        deal_rows: Iterable | Text = Text(_deal_lines(conn, session))
         balance_rows: Iterable | Text = Text(_balance_lines(conn, session))
-    else:  # a points session's score sheet is replayed (points sessions are short)
-        deal_rows = ([w.recorded.number, w.position.partie, w.position.tour, w.position.multiplier,
-                      names[w.position.dealer], *_entered(session, w.recorded.deal), result(w.outcome),
-                      w.recorded.entered_at] for w in walked())
-        balance_rows = ([w.recorded.number, *w.sheet, w.after.basket] for w in walked())
+    else:  # a points session's score sheet is replayed (points sessions are short); a stream
+        balance_rows = ([w.recorded.number, *w.sheet, w.after.basket]
+                        for w in walk(session, read.deals(conn, session, transfers=False)))
     transfer_rows = Text(_transfer_lines(conn, session))
     out = directory
     files = [
@@ -202,11 +195,11 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
                        for c in audit]))
     settled = read.settlement(conn, session) if session.settled else None
     if settled is not None:
-        kept = settled.record()
         files.append((out / "settlement.csv", ["player", "net_chips", "money", "currency"],
-                      [[n, kept["net_chips"][n], kept["money"][n], session.currency] for n in names]))
+                      [[n, chips, money(cents), session.currency]
+                       for n, chips, cents in zip(settled.players, settled.net_chips, settled.cents)]))
         files.append((out / "payments.csv", ["from", "to", "amount", "currency"],
-                      [[p["from"], p["to"], p["amount"], session.currency] for p in kept["payments"]]))
+                      [[names[p.payer], names[p.payee], money(p.cents), session.currency] for p in settled.payments]))
     written = {path.name for path, _, _ in files}
     try:
         for path, header, rows in files:

@@ -9,15 +9,17 @@ from ..store.records import Session
 
 
 def _session(ctx: Any) -> Session | None:
-    """The current session of the ledger a command line names (or None)."""
+    """The session a command line works on (--session, $BOSTON_LEDGER_SESSION, else the
+    current one) of the ledger it names (or None)."""
     from ..app.deals import current
     from ..store.db import open_db, resolve_path
+    from .options import session_id
 
     path = resolve_path(ctx.params.get("db"))
     if not path.is_file():
         return None
     try:
-        return current(open_db(path))
+        return current(open_db(path), session_id(ctx.params.get("session")))
     except Exception:  # completion never complains
         return None
 

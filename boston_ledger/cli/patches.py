@@ -6,13 +6,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.i18n import N_, _, language
+from ..core.i18n import N_, NP_, _, language, pgettext
 
 HELP_WORDS = {  # typer's own words in a help page, by the name typer keeps them under
     "ARGUMENTS_PANEL_TITLE": N_("Arguments"), "OPTIONS_PANEL_TITLE": N_("Options"),
     "COMMANDS_PANEL_TITLE": N_("Commands"), "DEFAULT_STRING": N_("[default: {}]"),
     "REQUIRED_LONG_STRING": N_("[required]"),
 }
+# The help of the options typer adds itself (--install-completion, --show-completion), as typer
+# words it: the catalogue translates them like our own.
+TYPER_HELP = (N_("Install completion for the current shell."),
+              N_("Show completion for the current shell, to copy it or customize the installation."))
+# The placeholders of help pages and usage lines (metavars), translated in the context "metavar"
+METAVARS = (NP_("metavar", "[OPTIONS]"), NP_("metavar", "COMMAND [ARGS]..."), NP_("metavar", "NAME"),
+            NP_("metavar", "PATH"), NP_("metavar", "NAME|PATH"), NP_("metavar", "TEXT"),
+            NP_("metavar", "DATE"), NP_("metavar", "FILE"), NP_("metavar", "DIR"), NP_("metavar", "RANK"),
+            NP_("metavar", "ID"), NP_("metavar", "FROM"), NP_("metavar", "TO"), NP_("metavar", "AMOUNT"),
+            NP_("metavar", "CONTRACT"), NP_("metavar", "PLAYERS"), NP_("metavar", "N"),
+            NP_("metavar", "en|ru"), NP_("metavar", "CODE"))
 
 _spoken = False  # whether typer's words were last set to another language than English
 
@@ -36,24 +47,22 @@ def speak_help(group: Any) -> None:
     _spoken = language() != "en"
     if not _spoken:
         return
-    from ..core.ru import HELP, METAVARS
 
-    def walk(command: Any, path: str) -> None:
+    def walk(command: Any) -> None:
         if command.help:
-            command.help = HELP.get(path, command.help)
-        command.options_metavar = METAVARS["[OPTIONS]"]
+            command.help = _(command.help)
+        command.options_metavar = pgettext("metavar", "[OPTIONS]")
         if hasattr(command, "subcommand_metavar"):
-            command.subcommand_metavar = METAVARS["COMMAND [ARGS]..."]
+            command.subcommand_metavar = pgettext("metavar", "COMMAND [ARGS]...")
         for p in command.params:
             if getattr(p, "help", None):
-                p.help = HELP.get(f"{path} {p.name}".strip(), HELP.get(f"* {p.name}", p.help))
+                p.help = _(p.help)
             if p.param_type_name == "argument" or p.metavar:
-                word = p.metavar or p.name.upper()
-                p.metavar = METAVARS.get(word, word)
-        for name, sub in getattr(command, "commands", {}).items():
-            walk(sub, f"{path} {name}".strip())
+                p.metavar = pgettext("metavar", p.metavar or p.name.upper())
+        for sub in getattr(command, "commands", {}).values():
+            walk(sub)
 
-    walk(group, "")
+    walk(group)
 
 
 def usage_prefix() -> None:
@@ -85,3 +94,31 @@ def usage_prefix() -> None:
     usage._boston_ledger = True  # type: ignore[attr-defined]
     HelpFormatter.write_usage = usage  # type: ignore[method-assign]
     Command.get_help_option = help_of  # type: ignore[method-assign]
+
+
+def real_metavars() -> None:
+    """Patch 4: typer 0.29 writes a type in angle brackets beside each parameter of a help page
+    (`<bool>` after a flag, `<str>` and `<list[str]>` after an argument, even one with a
+    metavar) and a required argument in braces on the usage line (`{players}...`), through
+    `TyperOption.display_type_rich`, `TyperArgument.display_type_rich` and
+    `TyperArgument._usage_display_name`, with no setting for either. Here a help page shows
+    what click and most programs show: an option's metavar (nothing after a flag), an
+    argument by its metavar alone, and on the usage line `PLAYERS...`, an optional one as
+    `[FROM]`. Every option that takes a value declares its metavar (tests/test_patches.py)."""
+    from typer.core import TyperArgument, TyperOption
+
+    if getattr(TyperArgument._usage_display_name, "_boston_ledger", False):
+        return
+
+    def usage_name(self: Any) -> str:
+        name = self.metavar or self.name.upper()
+        name = name if self.required else f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    def option_type(self: Any, ctx: Any) -> str | None:
+        return None if self.is_flag else self.metavar or self.name.upper()
+
+    usage_name._boston_ledger = True  # type: ignore[attr-defined]
+    TyperArgument._usage_display_name = usage_name  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]

@@ -1,15 +1,25 @@
 """Russian and English: the language of every message, table heading and help text.
 
-The English text is the key; `ru.py` holds its Russian. The command line chooses the language
-(cli/language.py); everything shown goes through `_()` here.
+The English text is in the code, marked with `_()` (or `N_()` where it is looked up later,
+`ngettext()` where a count chooses the form, `pgettext()` where a context tells two uses of
+one word apart); its translations are gettext catalogues,
+`locale/LANG/LC_MESSAGES/boston_ledger.po`, compiled to the `.mo` files read here by the
+standard library's gettext. The command line chooses the language (cli/language.py).
 Data meant for programs (JSON keys, CSV headers, the tariff files' keys) stays English.
 """
 
 from __future__ import annotations
 
+import errno
+import string
+from pathlib import Path
+from typing import Any, Mapping
 
 LANGUAGES = ("en", "ru")
+DOMAIN = "boston_ledger"
+LOCALE = Path(__file__).resolve().parent.parent / "locale"
 _language = "en"
+_catalogue: Any = None  # gettext's translations of the current language; None for English
 
 
 def language() -> str:
@@ -17,23 +27,71 @@ def language() -> str:
 
 
 def set_language(lang: str) -> None:
-    global _language
-    _language = lang
+    """Speak `lang` from now on (its catalogue is read on the first text that needs it)."""
+    global _language, _catalogue
+    if lang != _language:
+        _language, _catalogue = lang, None
 
 
-def _said(text: str) -> str:
-    """The catalogue's text for this English one in the current language (itself in English)."""
-    if _language == "ru":
-        from .ru import MESSAGES
+def _translations() -> Any:
+    global _catalogue
+    if _catalogue is None:
+        import gettext  # here: English, the common case, needs no catalogue
 
-        return MESSAGES.get(text, text)
-    return text
+        _catalogue = gettext.translation(DOMAIN, LOCALE, languages=[_language], fallback=True)
+    return _catalogue
+
+
+def echo(text: str) -> str:
+    """A user's text quoted back: as Python's repr in English ('Zed'), in «ёлочки» in Russian;
+    control characters escaped either way."""
+    if _language != "ru":
+        return repr(text)
+    return "«" + "".join(c if c.isprintable() else repr(c)[1:-1] for c in text) + "»"
+
+
+def quote(text: str) -> str:
+    """A name shown in quotes, such as a session's: “Friday” in English, «Пятница» in Russian."""
+    return f"«{text}»" if _language == "ru" else f"“{text}”"
+
+
+class _Formatter(string.Formatter):
+    """str.format, but `{name!r}` of a text quotes it as `echo()` does (in Russian, «ёлочки»)."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "r" and isinstance(value, str):
+            return echo(value)
+        return super().convert_field(value, conversion)
+
+
+_FORMATTER = _Formatter()
+
+
+def _fill(text: str, values: Mapping[str, object]) -> str:
+    if not values:
+        return text
+    return text.format(**values) if _language == "en" else _FORMATTER.vformat(text, (), values)
 
 
 def _(text: str, /, **values: object) -> str:
     """The text in the current language, its {fields} filled in."""
-    text = _said(text)
-    return text.format(**values) if values else text
+    if _language != "en":
+        text = _translations().gettext(text)
+    return _fill(text, values)
+
+
+def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
+    """The form of a text for the count `n` (the catalogue's plural rule: Russian has three
+    forms), its {fields} and {n} filled in."""
+    text = _translations().ngettext(singular, plural, n) if _language != "en" else singular if n == 1 else plural
+    return _fill(text, {"n": n, **values})
+
+
+def pgettext(context: str, text: str, /, **values: object) -> str:
+    """A text whose translation depends on where it is used (`context`), as `_()`."""
+    if _language != "en":
+        text = _translations().pgettext(context, text)
+    return _fill(text, values)
 
 
 def _named(entry: object, key: str) -> str:
@@ -61,11 +119,10 @@ def contract_names(tariff: object) -> str:
 
 
 def strerror(e: OSError) -> str:
-    """The system's words for an OS error, in Russian for the common ones (by errno)."""
-    if _language == "ru" and e.errno is not None:
-        from .ru import ERRNO
-
-        return ERRNO.get(e.errno, e.strerror or str(e))
+    """The system's words for an OS error; in another language than English, ours for the
+    common ones (by errno), translated."""
+    if _language != "en" and e.errno in ERRNO_WORDS:
+        return _(ERRNO_WORDS[e.errno])
     return e.strerror or str(e)
 
 
@@ -73,6 +130,19 @@ def N_(text: str) -> str:
     """Marks a text for the catalogue where `_()` is applied later (a table of words)."""
     return text
 
+
+def NP_(context: str, text: str) -> str:
+    """Marks a text of a context for the catalogue where `pgettext()` is applied later."""
+    return text
+
+
+ERRNO_WORDS = {  # the common OS errors in words of ours, for the catalogue to translate
+    errno.ENOENT: N_("no such file or folder"), errno.EACCES: N_("no access"),
+    errno.EPERM: N_("operation not permitted"), errno.ENOTDIR: N_("not a folder"), errno.EISDIR: N_("a folder"),
+    errno.EEXIST: N_("the file exists already"), errno.ENOSPC: N_("no space left on the disk"),
+    errno.EROFS: N_("a read-only file system"), errno.ENAMETOOLONG: N_("the file name is too long"),
+    errno.EBUSY: N_("the device or resource is busy"),
+}
 
 REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the current language
     "stake": N_("stake"),
@@ -93,16 +163,3 @@ REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the c
 def reason(key: str) -> str:
     """What a transfer was for (the engine's reason), in words."""
     return _(REASON_LABELS[key]) if key in REASON_LABELS else key
-
-
-def plural(n: int, text: str, /, **values: object) -> str:
-    """A text with a count in it: English 'one' or 'other', Russian 'one', 'few' or 'many'.
-
-    `text` is the English singular and plural joined by '|': '{n} deal|{n} deals'."""
-    forms = _said(text).split("|")
-    if len(forms) == 3:  # Russian
-        tail, tens = n % 10, n % 100
-        form = forms[0] if tail == 1 and tens != 11 else forms[1] if 2 <= tail <= 4 and not 12 <= tens <= 14 \
-            else forms[2]
-        return form.format(n=n, **values)
-    return (forms[0] if n == 1 else forms[-1]).format(n=n, **values)

@@ -19,7 +19,7 @@ from typing import Any, Callable, NamedTuple
 
 from ..core.engine import moves
 
-SCHEMA_VERSION = 2  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 3  # PRAGMA user_version after every migration has run
 APPLICATION_ID = int.from_bytes(b"BsLg", "big")  # PRAGMA application_id of every ledger
 MIGRATION_SET = "boston_ledger"
 
@@ -131,6 +131,21 @@ ALTER TABLE deals ADD COLUMN basket INTEGER;
 """ + _append_only(("corrections", "supersessions", "reopenings", "payments"))
 
 
+# A payment cancelled: the reversing entry (the payment stays on record; `ledger` leaves it out).
+CANCELLATIONS_SCHEMA = """
+CREATE TABLE payment_cancellations (
+    payment_id INTEGER PRIMARY KEY REFERENCES payments(id),
+    cancelled_at TEXT NOT NULL
+) STRICT;
+""" + _append_only(("payment_cancellations",))
+
+
+def m003_payment_cancellations(db) -> None:
+    """Migration 3: `paid --cancel ID` records a cancellation, never an update of the payment."""
+    for statement in _statements(CANCELLATIONS_SCHEMA):
+        db.execute(statement)
+
+
 def _backfill_snapshots(conn: sqlite3.Connection) -> None:
     """Balances after each deal for ledgers of schema 1 (summed from their own transfers)."""
     conn.execute("DROP TRIGGER deals_no_update")
@@ -163,7 +178,8 @@ def _steps(conn: sqlite3.Connection) -> list[tuple[str, Callable[[Any], None]]]:
             db.execute(statement)
         _backfill_snapshots(conn)
 
-    return [("m001_initial", m001_initial), ("m002_corrections", m002_corrections)]
+    return [("m001_initial", m001_initial), ("m002_corrections", m002_corrections),
+            ("m003_payment_cancellations", m003_payment_cancellations)]
 
 
 def _migrations(conn: sqlite3.Connection, steps: int | None = None) -> tuple[Any, Any]:

@@ -1,0 +1,186 @@
+"""The evening as the paper sheet, in HTML: players and balances, the basket, whose deal and which
+tour, the last deals with what moved and why, the settlement once settled. Every value is
+escaped here and every text goes through `_()`; the page's script only swaps the sheet that
+the server sends."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+from urllib.parse import urlencode
+
+from ..app.sessions import Sheet
+from ..core.i18n import _, language, ngettext, reason
+from ..ui.deals import coming, where
+from ..ui.settlement import payment_lines, settlement_heading
+from ..ui.text import amount, basket_word
+
+
+@dataclass(frozen=True)
+class Shown:
+    """A sheet with its data as the API gives it (`status --json`, the last deals of `history --json`)."""
+
+    sheet: Sheet
+    status: dict
+    deals: list[dict]
+
+
+def e(value: object) -> str:
+    """A value as HTML text, quotes included (so it is safe in an attribute too)."""
+    return escape(str(value), quote=True)
+
+
+def signed(n: int) -> str:
+    """A change, coloured by the style sheet: +4, -3, or a dot for none."""
+    if n > 0:
+        return f'<span class="up">+{n}</span>'
+    if n < 0:
+        return f'<span class="down">{n}</span>'
+    return '<span class="none">·</span>'
+
+
+def standing(n: int) -> str:
+    kind = "up" if n > 0 else "down" if n < 0 else "none"
+    return f'<span class="{kind}">{n}</span>'
+
+
+def title(shown: Shown) -> str:
+    session = shown.sheet.status.session
+    return _("Boston · {session}", session=_("session {id}", id=session.id)) + \
+        (f" “{session.name}”" if session.name else "")
+
+
+def sheet(shown: Shown) -> str:
+    """The part of the page that an update replaces."""
+    st = shown.sheet.status
+    session, state = st.session, st.state
+    t = session.tariff
+    parts = [f'<div class="sheet" data-deals="{state.deals}" data-settled="{int(session.settled)}">',
+             _head(shown), _players(shown)]
+    if t.has_basket:
+        parts.append(f'<p class="basket" data-basket="{state.basket}"><span>{e(basket_word())}</span> '
+                     f'<b>{state.basket}</b></p>')
+    notes = coming(session, state)
+    if notes:
+        parts.append('<ul class="notes">' + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>")
+    if shown.sheet.final:
+        parts.append(_settlement(shown))
+    parts.append(_deals(shown))
+    parts.append("</div>")
+    return "\n".join(parts)
+
+
+def _head(shown: Shown) -> str:
+    st = shown.sheet.status
+    session, state, pos = st.session, st.state, st.next
+    t = session.tariff
+    played = ngettext("{n} deal played", "{n} deals played", state.deals)
+    unit = _("chip") if t.has_basket else _("point")
+    worth = f"{unit} = {session.chip_value}{' ' + session.currency if session.currency else ''}"
+    tariff = _("tariff {name}", name=t.name) + (f" ({', '.join(t.applied)})" if t.applied else "")
+    if session.settled:
+        now = f'<p class="now settled">{e(_("settled"))} · {e(played)}</p>'
+    else:
+        heading = _("Deal {number}", number=pos.number)
+        if len(t.tours) <= 1 and session.agreed_deals:
+            heading += " " + _("of {count}", count=session.agreed_deals)
+        now = f'<p class="now">{e(heading)}</p>'
+        if len(t.tours) > 1:
+            now += f'<p class="where{" double" if pos.double else ""}">{e(where(pos))}</p>'
+
+    return (f'<header><h1>{e(title(shown))}</h1>{now}'
+            f'<p class="meta">{e(tariff)} · {e(worth)}{"" if session.settled else " · " + e(played)}</p></header>')
+
+
+def _players(shown: Shown) -> str:
+    st = shown.sheet.status
+    session = st.session
+    last = shown.deals[-1]["changes"] if shown.deals else {}
+    dealer = None if session.settled else st.next.dealer
+    cards = []
+    for seat, (name, value) in enumerate(zip(session.players, st.standing)):
+        mark = f'<span class="dealer">{e(_("deals next"))}</span>' if seat == dealer else ""
+        change = f'<span class="last">{e(_("last deal"))} {signed(last[name])}</span>' if name in last else ""
+        cards.append(f'<li class="player{" dealing" if seat == dealer else ""}" data-player="{e(name)}" '
+                     f'data-balance="{value}"><span class="name">{e(name)}</span>{mark}'
+                     f'<span class="balance">{standing(value)}</span>{change}</li>')
+    return f'<ul class="players">{"".join(cards)}</ul>'
+
+
+def _deals(shown: Shown) -> str:
+    session = shown.sheet.status.session
+    t = session.tariff
+    if not shown.deals:
+        return f'<p class="empty">{e(_("Session {id} has no deals yet.", id=session.id))}</p>'
+    parties = [*session.players, *(["basket"] if t.has_basket else [])]
+    heads = "".join(f"<th>{e(name)}</th>" for name in session.players) + \
+        (f'<th class="bk">{e(basket_word())}</th>' if t.has_basket else "")
+    out = [f'<section class="deals"><h2>{e(_("Last deals"))}</h2>']
+    for d in reversed(shown.deals):
+        result = "" if d["made"] is None else \
+            f' <span class="{"made" if d["made"] else "failed"}">{e(_("made") if d["made"] else _("failed"))}</span>'
+        tour = f'{d["partie"]}.{d["tour"]}' + (f' ×{d["multiplier"]}' if d["multiplier"] > 1 else "") \
+            if len(t.tours) > 1 else ""
+        about = " · ".join(x for x in (tour, _("dealer {name}", name=d["dealer"])) if x)
+        rows = [f'<tr><th scope="row">{e(reason(why))}</th>' + "".join(f"<td>{signed(moved[p])}</td>" for p in parties)
+                + "</tr>" for why, moved in d["why"].items()]
+        total = f'<tr><th scope="row">{e(_("this deal"))}</th>' + \
+            "".join(f"<td>{signed(d['changes'][p] if p in d['changes'] else d['basket_change'])}</td>"
+                    for p in parties) + "</tr>"
+        double = " in-double" if d["multiplier"] > 1 else ""
+        out.append(
+            f'<article class="deal{double}" data-deal="{d["deal"]}">'
+            f'<h3><span class="num">{d["deal"]}</span> {e(d["description"])}{result}</h3>'
+            f'<p class="about">{e(about)}</p>'
+            f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{"".join(rows)}</tbody>'
+            f'<tfoot>{total}</tfoot></table></article>')
+    out.append("</section>")
+    return "".join(out)
+
+
+def _settlement(shown: Shown) -> str:
+    session = shown.sheet.status.session
+    settled = shown.sheet.settled
+    assert settled is not None
+    rows = "".join(f'<tr><th scope="row">{e(name)}</th><td>{e(chips)}</td><td>{standing_money(cents, session.currency)}</td></tr>'
+                   for name, chips, cents in zip(settled.players, settled.net_chips, settled.cents))
+    chips = _("net chips") if session.tariff.has_basket else _("net points")
+    pays = "".join(f"<li>{e(line)}</li>" for line in payment_lines(settled.players, settled.payments, session.currency))
+    return (f'<section class="settlement"><h2>{e(settlement_heading(session))}</h2>'
+            f'<table><thead><tr><th>{e(_("player"))}</th><th>{e(chips)}</th><th>{e(_("money"))}</th></tr></thead>'
+            f'<tbody>{rows}</tbody></table><ul class="payments">{pays}</ul></section>')
+
+
+def standing_money(cents: int, currency: str) -> str:
+    kind = "up" if cents > 0 else "down" if cents < 0 else "none"
+    return f'<span class="{kind}">{e(amount(cents, currency))}</span>'
+
+
+def document(view_title: str, sheet_html: str, token: str, lang: str, version: int) -> str:
+    """The whole page: the sheet, the offline notice, the style sheet and the script (no inline
+    script or style: the Content-Security-Policy forbids them)."""
+    events = "/events?" + urlencode({"t": token, "lang": lang})
+    return (
+        "<!doctype html>\n"
+        f'<html lang="{e(language())}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        '<meta name="color-scheme" content="light dark">'
+        '<meta name="referrer" content="no-referrer">'
+        f"<title>{e(view_title)}</title>"
+        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
+        '<link rel="stylesheet" href="/static/serve.css">'
+        '<script src="/static/serve.js" defer></script></head>'
+        f'<body data-events="{e(events)}" data-version="{version}">'
+        f'<main id="sheet" aria-live="polite">{sheet_html}</main>'
+        f'<p id="offline" class="offline" hidden>{e(_("No connection to the score-keeper; trying again…"))}</p>'
+        f'<footer>{e(_("Read-only: the sheet updates by itself after each deal."))}</footer>'
+        "</body></html>\n")
+
+
+def refusal(text: str) -> str:
+    """A short page for a refused request (the text is already in the client's language)."""
+    return (f'<!doctype html>\n<html lang="{e(language())}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f'<link rel="stylesheet" href="/static/serve.css"><title>{e(text)}</title></head>'
+            f'<body><main><p class="refused">{e(text)}</p></main></body></html>\n')
+

@@ -1,0 +1,205 @@
+"""What the server answers, path by path: a request in, a response out, no sockets here.
+
+Every path is matched exactly against the table of routes (nothing from a URL ever names a
+file, so `/static/../x` or `/..%2f..` is simply not found). The evening's paths need the token,
+as `?t=` or `Authorization: Bearer`; the style sheet, the script and the icon hold nothing of
+the evening and are served to anyone. Routes that write (entry from a phone) will be added to
+this table, each calling the app layer as the command line does.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from importlib import resources
+from typing import Callable, Mapping
+from urllib.parse import parse_qs
+
+from ..core.i18n import LANGUAGES, N_, _
+from . import page
+from .evening import API_LAST, Evening, speaking
+from .tokens import Limiter, same
+
+# Sent with every response, refusals included.
+SECURITY_HEADERS = {
+    "Content-Security-Policy": "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; "
+                               "connect-src 'self'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'",
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "X-Frame-Options": "DENY",
+    "Cross-Origin-Resource-Policy": "same-origin",
+}
+
+HTML = "text/html; charset=utf-8"
+JSON = "application/json; charset=utf-8"
+TEXT = "text/plain; charset=utf-8"
+STATIC = {  # path -> (file in the package's static folder, content type)
+    "/static/serve.css": ("serve.css", "text/css; charset=utf-8"),
+    "/static/serve.js": ("serve.js", "text/javascript; charset=utf-8"),
+    "/static/icon.svg": ("icon.svg", "image/svg+xml"),
+}
+KEEP_ALIVE = 15.0  # seconds between comments on an idle event stream (so a gone client is noticed)
+
+
+@dataclass(frozen=True)
+class Request:
+    method: str
+    path: str  # without the query, as sent (not decoded)
+    query: Mapping[str, list[str]]
+    headers: Mapping[str, str]
+    client: str  # the client's address, for the limit on wrong tokens
+
+
+Stream = Callable[[Callable[[bytes], None]], None]
+
+
+@dataclass
+class Response:
+    status: int
+    body: bytes = b""
+    type: str = TEXT
+    headers: dict[str, str] = field(default_factory=dict)
+    stream: Stream | None = None  # an event stream: called with a writer once the headers are sent
+
+
+def query_of(raw: str) -> dict[str, list[str]]:
+    try:
+        return parse_qs(raw, keep_blank_values=True, max_num_fields=20)
+    except ValueError:  # too many fields
+        return {}
+
+
+def chosen_language(query: Mapping[str, list[str]], accept: str | None, default: str) -> str:
+    """?lang= when it names a language we speak, else the first of the browser's Accept-Language
+    that we speak (by its q-values), else `default`."""
+    asked = (query.get("lang") or [""])[0].lower()
+    if asked in LANGUAGES:
+        return asked
+    ranked = []
+    for i, part in enumerate((accept or "")[:500].split(",")):
+        tag, __, params = part.strip().partition(";")
+        q = 1.0
+        m = re.search(r"q\s*=\s*([^;\s]*)", params)
+        if m:
+            try:
+                q = float(m.group(1))
+            except ValueError:  # a weight we cannot read: that language is not asked for
+                q = 0.0
+        code = tag.strip().lower().split("-")[0]
+        if code in LANGUAGES and q > 0:
+            ranked.append((-q, i, code))
+    return min(ranked)[2] if ranked else default
+
+
+class App:
+    """The routes of one served evening."""
+
+    def __init__(self, evening: Evening, token: str, default_lang: str = "en", limiter: Limiter | None = None) -> None:
+        self.evening, self.token, self.default_lang = evening, token, default_lang
+        self.limiter = limiter or Limiter()
+        folder = resources.files("boston_ledger.serve") / "static"
+        self.static = {path: ((folder / name).read_bytes(), kind) for path, (name, kind) in STATIC.items()}
+        self.routes: dict[str, Callable[[Request, str], Response]] = {
+            "/": self.page, "/api/status": self.status, "/api/history": self.history, "/events": self.events,
+        }
+
+    def __call__(self, req: Request) -> Response:
+        """The response to a request (GET and HEAD only: nothing here writes)."""
+        known = req.path in self.routes or req.path in self.static
+        if not known:
+            return self.refused(req, 404, N_("Not found."))
+        if req.method not in ("GET", "HEAD"):
+            response = self.refused(req, 405, N_("Only GET and HEAD are answered here."))
+            response.headers["Allow"] = "GET, HEAD"
+            return response
+        if req.path in self.static:
+            body, kind = self.static[req.path]
+            return Response(200, body, kind, {"Cache-Control": "no-cache"})
+        refusal = self.authorise(req)
+        if refusal is not None:
+            return refusal
+        response = self.routes[req.path](req, self.language(req))
+        response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    def language(self, req: Request) -> str:
+        return chosen_language(req.query, req.headers.get("Accept-Language"), self.default_lang)
+
+    def refused(self, req: Request, status: int, text: str) -> Response:
+        """A refusal, one line and nothing of the evening (in HTML for a browser's page); `text`
+        is the English, said in the client's language."""
+        lang = self.language(req)
+        with speaking(lang):
+            if req.path == "/" and status in (401, 403, 429):
+                return Response(status, page.refusal(_(text)).encode(), HTML)
+            return Response(status, (_(text) + "\n").encode(), TEXT)
+
+    def authorise(self, req: Request) -> Response | None:
+        """None when the request carries the token; else 401 (none given), 429 (too many wrong
+        ones from this client lately) or 403 (a wrong one)."""
+        given = (req.query.get("t") or [None])[0]
+        if given is None:
+            scheme, __, value = (req.headers.get("Authorization") or "").partition(" ")
+            if scheme.lower() == "bearer" and value.strip():
+                given = value.strip()
+        if given is None:
+            response = self.refused(req, 401, N_("This page needs the link's token: open the link that "
+                                                "`boston-ledger serve` shows, or scan its code."))
+            response.headers["WWW-Authenticate"] = 'Bearer realm="boston-ledger"'
+            return response
+        if not self.limiter.allowed(req.client):
+            response = self.refused(req, 429, N_("Too many wrong tokens from here; wait a moment and open the link again."))
+            response.headers["Retry-After"] = str(self.limiter.wait(req.client))
+            return response
+        if not same(given, self.token):
+            self.limiter.wrong(req.client)
+            return self.refused(req, 403, N_("This link's token is wrong; open the link that `boston-ledger serve` shows."))
+        return None
+
+    # ---- the routes ------------------------------------------------------------------------
+
+    def page(self, req: Request, lang: str) -> Response:
+        view = self.evening.view(lang)
+        with speaking(lang):
+            html = page.document(view.title, view.sheet, self.token, lang, view.version)
+        return Response(200, html.encode(), HTML)
+
+    def status(self, req: Request, lang: str) -> Response:
+        return Response(200, self.evening.view(lang).status, JSON)
+
+    def history(self, req: Request, lang: str) -> Response:
+        """`history --json`: the last 40 deals, `?last=N` the last N, `?all=1` every deal."""
+        last: int | None = API_LAST
+        if (req.query.get("all") or ["0"])[0] not in ("", "0"):
+            last = None
+        elif "last" in req.query:
+            text = req.query["last"][0]
+            if not (text.isdigit() and 1 <= int(text) <= 10**9):
+                return self.refused(req, 400, N_("?last= takes a whole number of deals, 1 or more."))
+            last = int(text)
+        return Response(200, self.evening.history(lang, last), JSON)
+
+    def events(self, req: Request, lang: str) -> Response:
+        """Server-Sent Events: the sheet now, then again after every change of the ledger."""
+        evening = self.evening
+
+        def follow(write: Callable[[bytes], None]) -> None:
+            write(b"retry: 1000\n\n")
+            seen, sent = -1, None
+            while not evening.stopping.is_set():
+                version = evening.version if seen < 0 else evening.wait(seen, KEEP_ALIVE)
+                if evening.stopping.is_set():
+                    return
+                if version == seen:
+                    write(b": still here\n\n")
+                    continue
+                seen = version
+                view = evening.view(lang)
+                if view.sheet == sent:  # the ledger moved but the sheet did not (a checkpoint, say)
+                    continue
+                sent = view.sheet
+                lines = "".join(f"data: {line}\n" for line in view.sheet.split("\n"))
+                write(f"id: {view.version}\n{lines}\n".encode())
+
+        return Response(200, type="text/event-stream; charset=utf-8", stream=follow,
+                        headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

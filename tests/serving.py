@@ -1,0 +1,152 @@
+"""Helpers of the server's tests: an evening played through the app layer, `boston-ledger serve`
+run as a program, raw HTTP on the loopback, an event stream read event by event."""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import socket
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from urllib.parse import urlsplit
+
+from boston_ledger.app import deals as deals_app
+from boston_ledger.store.db import open_db
+
+URL = re.compile(r"http://(?P<host>[0-9.]+):(?P<port>\d+)/\?t=(?P<token>[A-Za-z0-9_-]+)")
+HANG = 60  # seconds after which a test that waits for the server gives up: a hang, not a timing
+
+
+def play(db: Path, deals: list[dict]) -> None:
+    """Enter deals into the current session, as `boston-ledger deal` does."""
+    conn = open_db(db)
+    try:
+        session = deals_app.current(conn)
+        for d in deals:
+            deals_app.enter(conn, deals_app.typed_deal(session, **d), session.id)
+    finally:
+        conn.close()
+
+
+JUNIOR = dict(contract="junior", declarer="Boris", partner="Gleb", tricks="5", partner_tricks="3")
+PASS = dict(contract="pass")
+
+
+@dataclass
+class Program:
+    """`boston-ledger serve` running as a program; its first line told where."""
+
+    proc: subprocess.Popen
+    url: str
+    host: str
+    port: int
+    token: str
+    first: str
+
+    def stop(self) -> tuple[int, str, str]:
+        """Ctrl-C, as at the keyboard; its exit status and the rest of its output."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGINT)
+        out, err = self.proc.communicate(timeout=HANG)
+        return self.proc.returncode, out, err
+
+
+def serve(db: Path, *args: str, env: dict[str, str] | None = None) -> Program:
+    """Start `boston-ledger serve` on a free port of 127.0.0.1 and read its link."""
+    environ = {**os.environ, "BOSTON_LEDGER_DB": str(db), "PYTHONUNBUFFERED": "1", **(env or {})}
+    proc = subprocess.Popen(["boston-ledger", "serve", "--port", "0", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, encoding="utf-8", env=environ)
+    assert proc.stdout is not None
+    first = proc.stdout.readline()
+    found = URL.search(first)
+    if found is None:
+        proc.kill()
+        out, err = proc.communicate(timeout=HANG)
+        raise AssertionError(f"no link in {first!r}; {out} {err}")
+    return Program(proc, found.group(0), found["host"], int(found["port"]), found["token"], first)
+
+
+def raw(port: int, data: bytes, host: str = "127.0.0.1") -> bytes:
+    """Send bytes as they are and read the whole answer (the server closes or answers once)."""
+    with socket.create_connection((host, port), timeout=HANG) as s:
+        s.sendall(data)
+        s.shutdown(socket.SHUT_WR)
+        chunks = []
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            chunks.append(chunk)
+    return b"".join(chunks)
+
+
+def get(port: int, target: str, headers: dict[str, str] | None = None, method: str = "GET",
+        host: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
+    """One request: status, headers (lower-case names), body."""
+    import http.client
+
+    conn = http.client.HTTPConnection(host, port, timeout=HANG)
+    try:
+        conn.request(method, target, headers=headers or {})
+        r = conn.getresponse()
+        return r.status, {k.lower(): v for k, v in r.getheaders()}, r.read()
+    finally:
+        conn.close()
+
+
+class Events:
+    """An event stream of the server, read one event at a time."""
+
+    def __init__(self, port: int, target: str, host: str = "127.0.0.1") -> None:
+        self.sock = socket.create_connection((host, port), timeout=HANG)
+        self.sock.sendall(f"GET {target} HTTP/1.1\r\nHost: {host}\r\nAccept: text/event-stream\r\n\r\n".encode())
+        self.file = self.sock.makefile("rb")
+        head = []
+        while True:
+            line = self.file.readline()
+            if line in (b"\r\n", b""):
+                break
+            head.append(line.decode("latin-1").strip())
+        self.status = int(head[0].split()[1])
+        self.headers = {k.lower(): v.strip() for k, __, v in (h.partition(":") for h in head[1:])}
+
+    def next(self) -> tuple[str | None, str]:
+        """The next event that carries data: its id and data (comments and retry skipped)."""
+        ident, data = None, []
+        while True:
+            line = self.file.readline()
+            if not line:
+                raise EOFError("the stream ended")
+            text = line.decode("utf-8").rstrip("\n")
+            if text == "":
+                if data:
+                    return ident, "\n".join(data)
+                continue
+            field, __, value = text.partition(":")
+            value = value[1:] if value.startswith(" ") else value
+            if field == "id":
+                ident = value
+            elif field == "data":
+                data.append(value)
+
+    def close(self) -> None:
+        self.file.close()
+        self.sock.close()
+
+
+def deals_in(sheet: str) -> int:
+    return int(re.search(r'data-deals="(\d+)"', sheet).group(1))
+
+
+def balance_in(sheet: str, name: str) -> int:
+    return int(re.search(rf'data-player="{re.escape(name)}" data-balance="(-?\d+)"', sheet).group(1))
+
+
+def port_of(url: str) -> int:
+    return urlsplit(url).port or 80
+
+
+PY = sys.executable
