@@ -232,6 +232,33 @@ def create_ledger(path: Path, first: Callable[[Ledger], T] | None = None, waitin
     raise _changing(path)
 
 
+def open_read_only(path: Path) -> sqlite3.Connection:
+    """Open the ledger for reading only (SQLite `mode=ro`): nothing through this connection can
+    write, not even a migration. The ledger must exist, be ours (`inspect`) and of this version."""
+    found = inspect(path)
+    if found.what == "old":
+        raise StorageError(_("{path} is not a boston-ledger database of this version; run `boston-ledger status --db {path}` once to bring it up to date", path=path))
+    _refuse(path, found, create=False)
+    conn = sqlite3.connect(_uri(str(Path(path).absolute()), "ro"), uri=True, timeout=WAIT_LIMIT,
+                           isolation_level=None, check_same_thread=False)
+    try:
+        conn.row_factory = sqlite3.Row
+        version = conn.execute("PRAGMA user_version").fetchone()[0]
+        ours = conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+    except sqlite3.DatabaseError as e:
+        conn.close()
+        raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file", path=path, e=e)) from None
+    if version != SCHEMA_VERSION or not ours:
+        conn.close()
+        raise StorageError(_("{path} is not a boston-ledger database of this version; run `boston-ledger status --db {path}` once to bring it up to date", path=path))
+    return conn
+
+
+def data_version(conn: sqlite3.Connection) -> int:
+    """SQLite's count that moves whenever another connection commits to the file."""
+    return conn.execute("PRAGMA data_version").fetchone()[0]
+
+
 def _changing(path: Path) -> StorageError:
     return StorageError(_("{path} keeps changing while boston-ledger opens it; try again", path=path))
 
@@ -478,33 +505,6 @@ def begin(conn: sqlite3.Connection) -> None:
                 told = True
     finally:
         conn.execute(f"PRAGMA busy_timeout = {int(WAIT_LIMIT * 1000)}")
-
-
-def open_read_only(path: Path) -> sqlite3.Connection:
-    """Open the ledger for reading only (SQLite `mode=ro`): nothing through this connection can
-    write, not even a migration. The ledger must exist, be ours (`inspect`) and of this version."""
-    found = inspect(path)
-    if found.what == "old":
-        raise StorageError(_("{path} is not a boston-ledger database of this version; run `boston-ledger status --db {path}` once to bring it up to date", path=path))
-    _refuse(path, found, create=False)
-    conn = sqlite3.connect(_uri(str(Path(path).absolute()), "ro"), uri=True, timeout=WAIT_LIMIT,
-                           isolation_level=None, check_same_thread=False)
-    try:
-        conn.row_factory = sqlite3.Row
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        ours = conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-    except sqlite3.DatabaseError as e:
-        conn.close()
-        raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file", path=path, e=e)) from None
-    if version != SCHEMA_VERSION or not ours:
-        conn.close()
-        raise StorageError(_("{path} is not a boston-ledger database of this version; run `boston-ledger status --db {path}` once to bring it up to date", path=path))
-    return conn
-
-
-def data_version(conn: sqlite3.Connection) -> int:
-    """SQLite's count that moves whenever another connection commits to the file."""
-    return conn.execute("PRAGMA data_version").fetchone()[0]
 
 
 @contextmanager
