@@ -208,7 +208,8 @@ def test_new_on_an_empty_file_killed_at_its_sql_statements(tmp_path: Path) -> No
 
 
 LIMITS_KIB = sorted(set(range(0, 129, 16)) | set(range(40, 97, 8)))  # the issue's 40..96 among them
-OFFSETS = sorted(set(range(0, 112 * 1024, 8192)) | {random.Random(20261202).randrange(1, 112 * 1024) for __ in range(6)})
+OFFSETS = sorted(set(range(0, 112 * 1024, 8192)) | {random.Random(20261202).randrange(1, 112 * 1024) for __ in range(6)}
+                 | {160 * 1024, 256 * 1024})  # and two a ledger fits under
 
 
 @pytest.mark.parametrize("where", ["fresh", "empty file"])
@@ -248,7 +249,8 @@ def limited(size: int):
 
 @pytest.mark.parametrize("where", ["fresh", "empty file"])
 def test_new_killed_as_a_write_crosses_a_byte_offset(tmp_path: Path, where: str) -> None:
-    """Killed (SIGXFSZ, a torn write) at byte offsets 0..112 KiB of whatever file it writes."""
+    """Killed (SIGXFSZ, a torn write) at byte offsets 0..112 KiB of whatever file it writes (or not
+    at all, under 160 and 256 KiB)."""
 
     def cut(offset: int) -> tuple[Path, faults.Child]:
         path = tmp_path / f"at-{offset}" / "l.db"
