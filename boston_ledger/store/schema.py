@@ -10,7 +10,7 @@ import sqlite3
 
 from ..core.engine import moves
 
-SCHEMA_VERSION = 2  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 3  # PRAGMA user_version after every migration has run
 
 APPEND_ONLY = ("sessions", "players", "deals", "transfers", "undos", "settlements")
 
@@ -120,6 +120,13 @@ ALTER TABLE deals ADD COLUMN basket INTEGER;
 """ + _append_only(("corrections", "supersessions", "reopenings", "payments"))
 
 
+# Misère partout: the tricks each player took in an all-pass played as a misère by everyone,
+# a JSON list in seat order (NULL for every other deal).
+TRICKS_EACH_SCHEMA = """
+ALTER TABLE deals ADD COLUMN tricks_each TEXT CHECK (tricks_each IS NULL OR json_valid(tricks_each));
+"""
+
+
 def _backfill_snapshots(conn: sqlite3.Connection) -> None:
     """Balances after each deal for ledgers of schema 1 (summed from their own transfers)."""
     conn.execute("DROP TRIGGER deals_no_update")
@@ -156,6 +163,11 @@ def migrate(conn: sqlite3.Connection) -> None:
         for statement in _statements(CORRECTIONS_SCHEMA):
             db.execute(statement)
         _backfill_snapshots(conn)
+
+    @migrations(name="m003_tricks_each")
+    def m003_tricks_each(db: Database) -> None:
+        for statement in _statements(TRICKS_EACH_SCHEMA):
+            db.execute(statement)
 
     migrations.apply(Database(conn))
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")

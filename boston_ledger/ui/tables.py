@@ -11,7 +11,7 @@ from ..app.money import Book
 from ..app.rescore import Rescored
 from ..app.sessions import Listed
 from ..app.stats import Stats
-from ..core.i18n import N_, _, contract_name
+from ..core.i18n import N_, _, condition_names, contract_name
 from ..core.settlement import money
 from ..core.tariff import Tariff
 from .text import amount, balance, basket_word, signed
@@ -71,7 +71,7 @@ def stats_tables(data: Stats, tariffs: Sequence[Tariff]) -> list:
 def rescore_table(r: Rescored) -> Table:
     t, session = r.tariff, r.session
     table = Table(title=_("Session {id} under {tariff}", id=session.id, tariff=t.name)
-                  + (_(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else "")
+                  + (_(" with {conditions}", conditions=condition_names(t, t.applied)) if t.applied else "")
                   + _(" instead of {tariff}", tariff=session.tariff.name), title_justify="left")
     for col in ("", _("recorded"), _("rescored"), _("difference")):
         table.add_column(col, justify="right" if col else "left")
