@@ -544,3 +544,25 @@ def test_tariffs_show_of_each_tariff_shows_the_new_tables(cli, monkeypatch) -> N
 def test_a_stored_text_with_conditions_applied_reads_its_conditions_by_name() -> None:
     t = with_conditions(load("classic"), ["бостон с прикупкой"])
     assert t.applied == ("with-purchase",) and t.contracts["junior"].with_partner is None
+
+
+@pytest.mark.parametrize("value, words", [
+    ("'[4,3,2,4]'", "deal 1: stored balances after the deal"),  # other tricks: other payments
+    ("'\"x\"'", "deal 1: the deal no longer scores"),  # not a list of tricks
+    ("'[3,4,2]'", "deal 1: the deal no longer scores"),  # a player's tricks missing
+])
+def test_check_reports_tricks_each_tampered_with(cli, isolated: Path, value: str, words: str) -> None:
+    cli("new", *PLAYERS, "--condition", "misere-partout")
+    cli("deal", "pass", "--tricks-each", "3,4,2,4")
+    cli("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5", "--partner-tricks", "3")
+    assert cli("check").stdout == ""
+    conn = sqlite3.connect(isolated)
+    conn.execute("DROP TRIGGER deals_no_update")
+    conn.execute(f"UPDATE deals SET tricks_each = {value} WHERE number = 1")
+    conn.commit()
+    conn.close()
+    out = cli("check", code=1).stdout
+    assert words in out, out
+    conn = open_db(isolated)
+    assert checks.check_session(conn, 1) != []  # the quick reading doubts, the full one words it
+    conn.close()
