@@ -17,7 +17,7 @@ from ..app.inputs import chip_value as read_chip_value
 from ..app.inputs import currency as read_currency
 from ..app.inputs import reason_text, session_name, whole
 from ..core.errors import LedgerError
-from ..core.i18n import _, ngettext, strerror
+from ..core.i18n import _, condition_names, ngettext, strerror
 from ..store.db import open_db, resolve_path
 from .guard import PROG
 from . import options
@@ -87,7 +87,7 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
               _("Tariff {name} ({digest}): {title}. One point = {value}.", name=t.name, digest=t.digest,
                 title=_(t.title), value=worth))
     if t.applied:
-        out.print(_("Conditions: {names}.", names=', '.join(t.applied)))
+        out.print(_("Conditions: {names}.", names=condition_names(t, t.applied)))
     if agreed:
         out.print(_("The session lasts {agreed} deals.", agreed=agreed))
     if left is not None:
@@ -108,7 +108,7 @@ def _still_chosen(here: int | None, made_current: int) -> None:
 def deal(contract: str | None = None, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         db: str | None = None, session: str | None = None) -> None:
+         tricks_each: str | None = None, db: str | None = None, session: str | None = None) -> None:
     """Record one deal of the session and show what moved and why (`deal --help`)."""
     from ..store import read
     from ..ui import guided
@@ -119,18 +119,23 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
     session = deals_app.current(conn, chosen)
     deals_app.open_for_deals(session, read.state(conn, session).deals)
     t = session.tariff
-    asking = guided.interactive() and (contract is None or tricks is None and t.contract_key(contract) != "pass")
+    passed = contract is not None and t.contract_key(contract) == "pass"
+    partout = t.basket.all_pass == "misere-partout"
+    asking = guided.interactive() and (contract is None or (tricks_each is None and partout if passed else
+                                                            tricks is None))
     if asking:
         values = guided.fill(session, dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                                           partner_tricks=partner_tricks, rank=rank, boston=boston))
-        contract, declarer, partner, tricks, partner_tricks, rank, boston = (
-            values[k] for k in ("contract", "declarer", "partner", "tricks", "partner_tricks", "rank", "boston"))
+                                           partner_tricks=partner_tricks, rank=rank, boston=boston,
+                                           tricks_each=tricks_each))
+        contract, declarer, partner, tricks, partner_tricks, rank, boston, tricks_each = (
+            values[k] for k in ("contract", "declarer", "partner", "tricks", "partner_tricks", "rank", "boston",
+                                "tricks_each"))
     elif contract is None:
         raise LedgerError(_("deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`"))
     assert contract is not None
     d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
                              partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned,
-                             carte_blanche=carte_blanche)
+                             carte_blanche=carte_blanche, tricks_each=tricks_each)
     out = _console()
     if asking:
         shown = deals_app.preview(conn, session, d)
@@ -156,7 +161,8 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
 def edit(number: str, contract: str, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         reason: str | None = None, db: str | None = None, session: str | None = None) -> None:
+         tricks_each: str | None = None, reason: str | None = None, db: str | None = None,
+         session: str | None = None) -> None:
     """Correct an earlier deal: every deal after it is replayed; the old entry stays on record."""
     from ..ui.deals import change_table, describe
 
@@ -169,7 +175,7 @@ def edit(number: str, contract: str, declarer: str | None = None, partner: str |
         reason_text(reason)
     d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
                              partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned,
-                             carte_blanche=carte_blanche)
+                             carte_blanche=carte_blanche, tricks_each=tricks_each)
     done = deals_app.correct(conn, n, d, reason_text(reason), session.id)
     out = _console()
     out.print(_("Deal {number} corrected: {was} → {now}; the old entry stays on record.", number=n,
@@ -595,6 +601,7 @@ def tariffs_show(name: str, condition: list[str] | None = None, as_json: bool = 
 def tariffs_check(path: str) -> int:
     """Validate a tariff file: every problem with its location, exit 2 when there is any."""
     from ..app.tariffs import check as checked
+    from ..app.tariffs import ladder_warnings
 
     tariff, problems = checked(path)
     if problems:
@@ -604,6 +611,8 @@ def tariffs_check(path: str) -> int:
     assert tariff is not None
     print(_("ok: {path} is a valid tariff: {name}, {contracts} contracts, {conditions} conditions", path=path,
             name=tariff.name, contracts=len(tariff.contracts), conditions=len(tariff.conditions)))
+    for warning in ladder_warnings(tariff):  # a tariff that plays, but may not be what its author meant
+        print(_("{prog}: warning: {message}", prog=PROG, message=warning), file=sys.stderr)
     return 0
 
 

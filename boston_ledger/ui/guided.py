@@ -85,6 +85,8 @@ def fill(session: Session, values: dict) -> dict:
 
         values["contract"] = ask(_("Contract ({choices})", choices=options), contract)
     key = t.contract_key(values["contract"])
+    if key == PASS and t.basket.all_pass == "misere-partout" and values.get("tricks_each") is None:
+        values["tricks_each"] = partout(session)
     if key is None or key == PASS:
         return values
     c = t.contracts[key]
@@ -120,3 +122,22 @@ def fill(session: Session, values: dict) -> dict:
     if values["boston"] is None and t.boston and "holder" in (c.boston_made, c.boston_failed):
         values["boston"] = choose(session, _("Who held the boston"), optional=True)
     return values
+
+
+def partout(session: Session) -> str:
+    """Misère partout: every player's tricks, asked in seat order until they add up to the deal's."""
+    t = session.tariff
+
+    def tricks(answer: str) -> int:
+        if not answer.isdigit() or not 0 <= int(answer) <= t.tricks:
+            raise LedgerError(_("a whole number from 0 to {high}", high=t.tricks))
+        return int(answer)
+
+    import typer
+
+    while True:
+        taken = [int(ask(_("Tricks taken by {name}", name=name), tricks)) for name in session.players]  # type: ignore[call-overload]
+        if sum(taken) == t.tricks:
+            return ",".join(map(str, taken))
+        typer.echo("  " + _("the tricks add up to {total}, not {tricks}; say them once more", total=sum(taken),
+                            tricks=t.tricks), err=True)
