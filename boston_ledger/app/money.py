@@ -11,12 +11,21 @@ from ..core.i18n import _
 from ..core.settlement import Payment, fewest_payments
 from ..store import read, write
 from ..store.db import writing
-from .inputs import clean_name, clip, money_amount
+from .inputs import clip, money_amount, name_key
+
+
+def people(conn: sqlite3.Connection) -> dict[str, str]:
+    """Everybody who has played in this ledger by name_key, with the name as first written."""
+    names = read.names_by_id(conn)
+    out: dict[str, str] = {}
+    for n in sorted(names):
+        out.setdefault(name_key(names[n]), names[n])
+    return out
 
 
 def person(conn: sqlite3.Connection, name: str, what: str) -> str:
     """Somebody who has played in this ledger, as his name was first written."""
-    found = read.people(conn).get(clean_name(name).casefold())
+    found = people(conn).get(name_key(name))
     if found is None:
         raise LedgerError(_("{what}: nobody called {clip} has played in this ledger", what=what, clip=clip(name)))
     return found
@@ -36,7 +45,7 @@ class Book:
 def books(conn: sqlite3.Connection) -> list[Book]:
     """Per currency, what each person is owed (+) or owes (-) over all settled sessions, less
     what has been paid since, and the fewest payments that clear it."""
-    names = read.people(conn)
+    names = people(conn)
     totals: dict[str, dict[str, int]] = {}
     for session in read.sessions(conn):
         if not session.settled:
@@ -44,7 +53,7 @@ def books(conn: sqlite3.Connection) -> list[Book]:
         result = read.settlement(conn, session)
         book = totals.setdefault(session.currency, {})
         for name, cents in zip(result.players, result.cents):
-            key = names[name.casefold()]
+            key = names[name_key(name)]
             book[key] = book.get(key, 0) + cents
     for p in read.payments(conn):
         book = totals.setdefault(p.currency, {})
@@ -52,9 +61,9 @@ def books(conn: sqlite3.Connection) -> list[Book]:
         book[p.payee] = book.get(p.payee, 0) - p.cents
     out = []
     for code, book in totals.items():
-        people = tuple(sorted(book, key=str.casefold))
-        cents = tuple(book[n] for n in people)
-        out.append(Book(code, people, cents, fewest_payments(cents)))
+        who = tuple(sorted(book, key=str.casefold))
+        cents = tuple(book[n] for n in who)
+        out.append(Book(code, who, cents, fewest_payments(cents)))
     return out
 
 
