@@ -85,9 +85,12 @@ def chip_value(text: str) -> Decimal:
 
 
 def currency(text: str) -> str:
-    code = text.strip()
-    if not code or len(code) > 8 or any(c.isspace() for c in code):
-        raise LedgerError(_("--currency must be a short code such as EUR or RUB, not {text!r}", text=text))
+    """A currency as shown with money: 1 to 8 letters (EUR, RUB, руб), or one currency sign (€, ₽)."""
+    code = unicodedata.normalize("NFC", text.strip())
+    letters = 1 <= len(code) <= 8 and code.isalpha() and not IGNORABLE.search(code)
+    if not (letters or len(code) == 1 and unicodedata.category(code) == "Sc"):
+        raise LedgerError(_("--currency must be a code of 1 to 8 letters such as EUR or RUB, or one currency sign "
+                            "such as € or ₽; not {clip}", clip=clip(text)))
     return code.upper() if code.isascii() else code
 
 

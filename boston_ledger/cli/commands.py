@@ -8,7 +8,6 @@ so that `deal` and `status` start fast; the views import rich only when they sho
 from __future__ import annotations
 
 import sqlite3
-import sys
 from pathlib import Path
 
 from ..app import deals as deals_app
@@ -36,6 +35,13 @@ def _json(data) -> None:
     from ..ui.text import emit_json
 
     emit_json(data)
+
+
+def _say(text: object, err: bool = False) -> None:
+    """A plain line, as the console shows text (what a terminal would obey made visible)."""
+    from ..ui.text import say
+
+    say(text, err)
 
 
 # ---- the evening ---------------------------------------------------------------------------
@@ -245,7 +251,7 @@ def check(all_sessions: bool = False, db: str | None = None, as_json: bool = Fal
         _json(data.problems(problems))
     else:
         for problem in problems:
-            print(problem)
+            _say(problem)
     return 1 if problems else 0
 
 
@@ -473,7 +479,7 @@ def tariffs_list(as_json: bool = False) -> None:
         return
     for t in found:
         conditions = "\t" + _("conditions: {names}", names=", ".join(t.conditions)) if t.conditions else ""
-        print(f"{t.name}\t{_(t.title)}\t" + _("source: {source}", source=t.source) + conditions)
+        _say(f"{t.name}\t{_(t.title)}\t" + _("source: {source}", source=t.source) + conditions)
 
 
 def tariffs_show(name: str, condition: list[str] | None = None, as_json: bool = False) -> None:
@@ -497,10 +503,10 @@ def tariffs_check(path: str) -> int:
     tariff, problems = checked(path)
     if problems:
         for problem in problems:
-            print(_("{prog}: error: {message}", prog=PROG, message=" ".join(problem.split())), file=sys.stderr)
+            _say(_("{prog}: error: {message}", prog=PROG, message=" ".join(problem.split())), err=True)
         return 2
     assert tariff is not None
-    print(_("ok: {path} is a valid tariff: {name}, {contracts} contracts, {conditions} conditions", path=path,
+    _say(_("ok: {path} is a valid tariff: {name}, {contracts} contracts, {conditions} conditions", path=path,
             name=tariff.name, contracts=len(tariff.contracts), conditions=len(tariff.conditions)))
     return 0
 
@@ -510,5 +516,5 @@ def tariffs_new(name: str, source: str = "classic", force: bool = False) -> None
     from ..app.tariffs import new as write_copy
 
     path = write_copy(name, source, force)
-    print(_("wrote {path}: edit it, check it with `{prog} tariffs check {path}`, use it with "
+    _say(_("wrote {path}: edit it, check it with `{prog} tariffs check {path}`, use it with "
             "`{prog} new ... --tariff {path}`", path=path, prog=PROG))

@@ -8,6 +8,7 @@ turn on the file's `[conditions.NAME]`, each a set of changes merged over the ta
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
 from functools import lru_cache
 from pathlib import Path
@@ -17,6 +18,8 @@ from .i18n import _, strerror
 from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BOSTON_RULES, FAILED_BASKET, LABET_ODD_CHIP, LIMIT, PASS,
                      SCORING, SHARE_REMAINDER, STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff,
                      TariffError)
+
+SLUG = re.compile(r"[^\W_][\w-]{0,39}")  # a tariff's name: letters and digits, '-' and '_' inside
 
 # ---- finding and reading files -----------------------------------------------------------------
 
@@ -373,6 +376,10 @@ class _Reader:
         self.keys(head, "[tariff]", {"name", "title", "source", "scoring", "players", "tricks", "conditions"})
         for key in ("name", "title", "source"):
             self.guard(lambda: self.word(head, key, "[tariff]"))
+        name = head.get("name")
+        if isinstance(name, str) and name.strip() and not SLUG.fullmatch(name):
+            self.problems.append(f"{self.origin}: [tariff] name: " + _(
+                "must be a short name of letters, digits, '-' and '_' such as my-club, not {value!r}", value=name))
         return head
 
     def rank(self, key: str, raw: Any) -> Rank:
