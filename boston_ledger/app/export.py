@@ -1,6 +1,7 @@
 """CSV export of a session: deals, transfers, balances after each deal, and the settlement.
 
 UTF-8 with a byte-order mark, so spreadsheets read Cyrillic names right; one header row each.
+A text a spreadsheet would take for a formula is written behind an apostrophe (cell()).
 """
 
 from __future__ import annotations
@@ -25,6 +26,23 @@ from .files import write_atomically
 BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
 
 
+FORMULA = ("=", "+", "-", "@", "\t", "\r")  # how a formula starts, to Excel or LibreOffice (OWASP)
+_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")  # a plain number, such as -12 chips or -0.50 money
+
+
+def cell(value: object) -> object:
+    """A CSV cell as it is written: a text starting like a formula (`=HYPERLINK(...)`, `+1+cmd|...`,
+    `@SUM(1)`, `-2+3`) behind a `'`, so that a spreadsheet shows it as text; a plain number as it is.
+    Every cell of every file goes through here, headers included."""
+    if isinstance(value, str) and value.startswith(FORMULA) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def _cells(row: Iterable) -> list:
+    return [cell(v) for v in row]
+
+
 class Text:
     """Rows already written as CSV text (in chunks of many lines), for `_write`."""
 
@@ -37,12 +55,12 @@ def _write(path: Path, header: list[str], rows: Iterable | Text) -> None:
     def write(f: TextIO) -> None:
         f.write(BOM)
         writer = csv.writer(f)
-        writer.writerow(header)
+        writer.writerow(_cells(header))
         if isinstance(rows, Text):
             for chunk in rows.chunks:
                 f.write(chunk)
         else:
-            writer.writerows(rows)
+            writer.writerows(map(_cells, rows))
 
     write_atomically(path, write, newline="")
 
@@ -70,10 +88,10 @@ def _words(session: Session, d: Deal) -> str:
 
 
 def _line(row: list) -> str:
-    """One row as csv.writer writes it into `_write`'s files (a field's spelling depends on the
-    field alone, so rows can be written in parts)."""
+    """One row as csv.writer writes it into `_write`'s files, its cells as cell() writes them (a
+    field's spelling depends on the field alone, so rows can be written in parts)."""
     out = io.StringIO()
-    csv.writer(out).writerow(row)
+    csv.writer(out).writerow(_cells(row))
     return out.getvalue()
 
 
@@ -95,7 +113,7 @@ class _Once(dict):
         return found
 
 
-_PLAIN = re.compile(r"[^,\"\r\n]*")  # a text csv.writer writes as it is
+_PLAIN = re.compile(r"(?![-=+@\t])[^,\"\r\n]*")  # a text csv.writer and cell() write as it is
 _WHOLE = re.compile(r"\[(?:0|-?[1-9][0-9]*)(?:, (?:0|-?[1-9][0-9]*))*\]")  # json.dumps of whole numbers
 
 
