@@ -171,10 +171,13 @@ def test_a_hostile_tariff_file_is_shown_escaped(cli, tmp_path: Path) -> None:
 
 
 def test_an_error_quoting_hostile_text_is_one_escaped_line(table, tmp_path: Path) -> None:
+    folder = tmp_path / f"out{OSC52}"
+    folder.mkdir()
+    (folder / f"notes{OSC52}.txt").write_text("mine")
     (tmp_path / f"dir{OSC52}.toml").mkdir()
     for args in (("status", f"--x{OSC52}"), ("deal", f"junior{OSC52}", "--declarer", "Anna", "--tricks", "5"),
                  ("deal", "solo", "--declarer", OSC52, "--tricks", "8"), ("new", "A", "B", "C", f"D{OSC52}"),
-                 ("status", "--db", str(tmp_path / f"no{OSC52}.db")),
+                 ("status", "--db", str(tmp_path / f"no{OSC52}.db")), ("export", str(folder)),
                  ("new", *PLAYERS, "--tariff", str(tmp_path / f"dir{OSC52}.toml")),
                  ("tariffs", "show", f"no{OSC52}such"), ("edit", "1", "pass", "--reason", OSC52)):
         result = table(*args, code=2)

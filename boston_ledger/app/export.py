@@ -21,7 +21,7 @@ from ..core.settlement import money
 from ..store import read
 from ..store.records import MEMO, Session, entry_reader
 from .deals import walk
-from .files import write_atomically
+from .files import write_new, write_set
 
 BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
 
@@ -51,7 +51,7 @@ class Text:
 
 
 def _write(path: Path, header: list[str], rows: Iterable | Text) -> None:
-    """Write one CSV atomically: a temporary file beside it, then a rename."""
+    """Write one CSV, a new file in the folder write_set swaps in."""
     def write(f: TextIO) -> None:
         f.write(BOM)
         writer = csv.writer(f)
@@ -62,10 +62,11 @@ def _write(path: Path, header: list[str], rows: Iterable | Text) -> None:
         else:
             writer.writerows(map(_cells, rows))
 
-    write_atomically(path, write, newline="")
+    write_new(path, write, newline="")
 
 
-OPTIONAL = {"undone.csv", "corrections.csv", "settlement.csv", "payments.csv"}
+EXPORT_NAMES = frozenset({"deals.csv", "transfers.csv", "balances.csv",  # and as the session's state has them:
+                          "undone.csv", "corrections.csv", "settlement.csv", "payments.csv"})
 ENTERED = ["contract", "rank", "declarer", "partner", "tricks", "partner_tricks", "boston", "ace_turned",
            "carte_blanche"]
 
@@ -179,15 +180,9 @@ def _transfer_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]
 
 
 def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[Path]:
-    """Write the session's CSV files into `directory` (made if missing); the paths written."""
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise LedgerError(_("cannot make the folder {directory}: {strerror}", directory=directory, strerror=strerror(e))) from None
-    if not directory.is_dir():
-        raise LedgerError(_("{directory} is not a folder; give export a folder path", directory=directory))
+    """Write the session's CSV files as the folder `directory` (made if missing, or an earlier
+    export's, replaced as a whole: files.write_set); the paths written."""
     names = session.players
-
     deal_rows = Text(_deal_lines(conn, session))
     if session.tariff.has_basket:  # the balances are kept with each deal: read, not replayed
         balance_rows: Iterable | Text = Text(_balance_lines(conn, session))
@@ -195,35 +190,34 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         balance_rows = ([w.recorded.number, *w.sheet, w.after.basket]
                         for w in walk(session, read.deals(conn, session, transfers=False)))
     transfer_rows = Text(_transfer_lines(conn, session))
-    out = directory
     files = [
-        (out / "deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *ENTERED, "result", "entered_at"],
-         deal_rows),
-        (out / "transfers.csv", ["deal", "from", "to", "chips", "reason"], transfer_rows),
-        (out / "balances.csv", ["deal", *names, "basket"], balance_rows),
+        ("deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *ENTERED, "result", "entered_at"], deal_rows),
+        ("transfers.csv", ["deal", "from", "to", "chips", "reason"], transfer_rows),
+        ("balances.csv", ["deal", *names, "basket"], balance_rows),
     ]
     taken_back = read.undone(conn, session)
     if taken_back:
-        files.append((out / "undone.csv", ["deal", *ENTERED, "entered_at", "undone_at"],
+        files.append(("undone.csv", ["deal", *ENTERED, "entered_at", "undone_at"],
                       [[r.number, *_entered(session, r.deal), r.entered_at, at] for r, at in taken_back]))
     audit = read.corrections(conn, session)
     if audit:
-        files.append((out / "corrections.csv", ["deal", "corrected_at", "reason", "was", "now"],
+        files.append(("corrections.csv", ["deal", "corrected_at", "reason", "was", "now"],
                       [[c.number, c.corrected_at, c.reason, _words(session, c.was), _words(session, c.now)]
                        for c in audit]))
     settled = read.settlement(conn, session) if session.settled else None
     if settled is not None:
-        files.append((out / "settlement.csv", ["player", "net_chips", "money", "currency"],
+        files.append(("settlement.csv", ["player", "net_chips", "money", "currency"],
                       [[n, chips, money(cents), session.currency]
                        for n, chips, cents in zip(settled.players, settled.net_chips, settled.cents)]))
-        files.append((out / "payments.csv", ["from", "to", "amount", "currency"],
+        files.append(("payments.csv", ["from", "to", "amount", "currency"],
                       [[names[p.payer], names[p.payee], money(p.cents), session.currency] for p in settled.payments]))
-    written = {path.name for path, _, _ in files}
+
+    def fill(folder: Path) -> None:
+        for name, header, rows in files:
+            _write(folder / name, header, rows)
+
     try:
-        for path, header, rows in files:
-            _write(path, header, rows)
-        for stale in OPTIONAL - written:  # left by an earlier export of another state of the session
-            (out / stale).unlink(missing_ok=True)
+        write_set(directory, EXPORT_NAMES, fill)
     except OSError as e:
         raise LedgerError(_("cannot write into {directory}: {strerror}", directory=directory, strerror=strerror(e))) from None
-    return [path for path, _, _ in files]
+    return [directory / name for name, _, _ in files]
