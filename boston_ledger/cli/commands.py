@@ -410,8 +410,12 @@ def demo(db: str | None = None) -> None:
     """Play a scripted classic evening deal by deal, then settle it."""
     import tempfile
 
+    try:
+        kept = Path(db).expanduser() if db else None
+    except RuntimeError:  # `~user` of nobody
+        raise LedgerError(_("no home folder for {path}; give --db another path", path=db)) from None
     with tempfile.TemporaryDirectory(prefix="boston-ledger-demo-") as tmp:
-        path = Path(db).expanduser() if db else Path(tmp) / "demo.db"
+        path = kept or Path(tmp) / "demo.db"
         conn = open_db(path, create=True)
         try:
             _demo(conn, path if db else None)
