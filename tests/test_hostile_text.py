@@ -198,11 +198,14 @@ def test_an_internal_error_is_escaped_too(table, monkeypatch) -> None:
 
 
 def test_a_tampered_ledger_is_shown_escaped(table, isolated: Path) -> None:
-    """Names and a currency written into the file by hand (or by an older boston-ledger)."""
+    """Names, a currency and a tariff's name written into the file by hand (or by an older
+    boston-ledger, which did not check them)."""
     table("deal", "junior", "--declarer", "Anna", "--partner", "Boris", "--tricks", "5", "--partner-tricks", "3")
     tamper(isolated, ("UPDATE players SET name = ? WHERE seat = 0", (f"An{OSC52}na",)),
            ("UPDATE players SET name = ? WHERE seat = 1", ("Bo\u202erisX\x9b[2J",)),
-           ("UPDATE sessions SET currency = ?, name = ?", ("\x1b[2J", f"ev{OSC52}ening")))
+           ("UPDATE sessions SET currency = ?, name = ?, tariff_name = ?", ("\x1b[2J", f"ev{OSC52}ening", f"c{OSC52}")),
+           ("UPDATE sessions SET tariff_text = replace(tariff_text, 'name = \"classic\"', ?)",
+            (f'name = "classic{OSC52_TOML}"',)))
     for args in (("status",), ("status", "--json"), ("history",), ("sessions",), ("stats",), ("chart",),
                  ("deal", "pass"), ("undo",), ("settle",), ("ledger",), ("ledger", "--json"), ("check",),
                  ("use", "1")):
@@ -222,3 +225,13 @@ def test_guided_entry_shows_names_escaped(table, isolated: Path) -> None:
     assert result.exit_code == 0, result.output
     assert_clean(result.stdout, result.stderr)
     assert "2) Bo\\x1b]52" in result.stdout and "Tricks taken by Bo\\x1b]52" in result.stdout
+
+
+def test_a_ledger_from_before_the_name_rule_still_opens(table, isolated: Path) -> None:
+    """A tariff named 'my club' was accepted before tariff names had to be slugs: a session kept
+    with it still plays and shows it; only files read anew are held to the rule."""
+    tamper(isolated, ("UPDATE sessions SET tariff_name = 'my club', tariff_text = replace(tariff_text, "
+                      "'name = \"classic\"', 'name = \"my club\"')", ()))
+    table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
+    assert "tariff my club" in table("status").stdout
+    assert table.json("rescore", "1", "--condition", "simple")["tariff"].startswith("my club")

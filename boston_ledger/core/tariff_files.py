@@ -231,7 +231,7 @@ def parse(text: str, origin: str = "<tariff>") -> Tariff:
     data, extended = _resolve(_toml(text, origin), origin, None)
     if extended:
         text = effective_text(data, f"boston-ledger: the tariff in force: {origin}")
-    return build(data, text, origin)
+    return build(data, text, origin, stored=True)
 
 
 def with_conditions(tariff: Tariff, names: Iterable[str]) -> Tariff:
@@ -242,7 +242,7 @@ def with_conditions(tariff: Tariff, names: Iterable[str]) -> Tariff:
     data = apply_conditions(_toml(tariff.text, tariff.name), names, tariff.name)
     text = effective_text(data, f"boston-ledger: the tariff in force: {tariff.name} with conditions "
                                 f"{', '.join(data['tariff']['conditions'])}")
-    return build(data, text, tariff.name)
+    return build(data, text, tariff.name, stored=True)
 
 
 def check(path_text: str) -> tuple[Tariff | None, list[str]]:
@@ -275,8 +275,10 @@ def copy_text(source: str, name: str, target: str) -> str:
     return text
 
 
-def build(data: dict, text: str, origin: str) -> Tariff:
-    reader = _Reader(origin, collect=True)
+def build(data: dict, text: str, origin: str, stored: bool = False) -> Tariff:
+    """The Tariff of resolved data; `stored` for one kept with a session (read as it was
+    accepted then: its name is not held to today's rule, and is shown escaped)."""
+    reader = _Reader(origin, collect=True, stored=stored)
     tariff = reader.tariff(data, text)
     if reader.problems:
         more = len(reader.problems) - 1
@@ -303,8 +305,9 @@ class _Reader:
     Each table is checked on its own, so one run finds a problem in every table that has one.
     """
 
-    def __init__(self, origin: str, collect: bool = False):
+    def __init__(self, origin: str, collect: bool = False, stored: bool = False):
         self.origin = origin
+        self.stored = stored
         self.problems: list[str] = []
 
     def fail(self, where: str, message: str) -> _Problem:
@@ -422,7 +425,7 @@ class _Reader:
         for key in ("name", "title", "source"):
             self.guard(lambda: self.word(head, key, "[tariff]"))
         name = head.get("name")
-        if isinstance(name, str) and name.strip() and not SLUG.fullmatch(name):
+        if isinstance(name, str) and name.strip() and not SLUG.fullmatch(name) and not self.stored:
             self.problems.append(f"{self.origin}: [tariff] name: " + _(
                 "must be a short name of letters, digits, '-' and '_' such as my-club, not {value!r}", value=name))
         return head
