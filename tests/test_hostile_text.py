@@ -151,6 +151,18 @@ def test_currencies_that_are_accepted(cli, code: str, kept: str) -> None:
     assert cli.json("status")["currency"] == kept
 
 
+def test_a_currency_an_earlier_version_took_still_pays(table, isolated: Path) -> None:
+    """'руб.' was accepted before; a ledger holding it can still record a payment in it."""
+    table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
+    tamper(isolated, ("UPDATE sessions SET currency = 'руб.'", ()))
+    table("settle")
+    table("paid", "Boris", "Anna", "1", "--currency", "руб.")
+    assert "руб." in table.json("ledger")
+    for code in ("EUR", "\x1b[2J", "руб"):
+        result = table("paid", "Boris", "Anna", "1", "--currency", code, code=2)
+        assert_clean(result.stdout, result.stderr)
+
+
 # ---- every printing path ---------------------------------------------------------------------
 
 

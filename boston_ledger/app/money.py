@@ -11,7 +11,7 @@ from ..core.i18n import _
 from ..core.settlement import Payment, fewest_payments
 from ..store import read, write
 from ..store.db import writing
-from .inputs import clip, money_amount, name_key
+from .inputs import clip, currency, money_amount, name_key
 
 
 def people(conn: sqlite3.Connection) -> dict[str, str]:
@@ -76,8 +76,8 @@ class Paid:
 
 
 def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str | None) -> Paid:
-    """Record a payment in the currency of the settled sessions it pays off (`code`, or the
-    only currency they use)."""
+    """Record a payment in the currency of the settled sessions it pays off (`code` as typed, or
+    the only currency they use)."""
     cents = money_amount(amount)
     with writing(conn):
         who, whom = person(conn, payer, _("FROM")), person(conn, payee, _("TO"))
@@ -89,7 +89,19 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
             if len(used) != 1:
                 raise LedgerError(_("the settled sessions use several currencies ({shown}); give --currency CODE", shown=shown))
             code = used[0]
-        elif code not in used:
+        else:
+            code = _currency_of(code, used)
+        if code not in used:
             raise LedgerError(_("no settled session is in {value}; the currencies are {shown}", value=code or _("(no currency)"), shown=shown))
         write.record_payment(conn, who, whom, cents, code)
     return Paid(who, whom, cents, code)
+
+
+def _currency_of(text: str, used: list[str]) -> str:
+    """A currency typed for a payment: none (blank), one of the settled sessions' (an earlier
+    boston-ledger took codes such as 'руб.' that `new` refuses today), or one as new reads it."""
+    code = text.strip()
+    if not code:
+        return ""
+    code = code.upper() if code.isascii() else code
+    return code if code in used else currency(text)

@@ -362,8 +362,7 @@ def paid(payer: str, payee: str, amount: str, currency: str | None = None, db: s
     from ..ui.text import amount as shown
 
     conn = connect(db)
-    code = None if currency is None else read_currency(currency) if currency.strip() else ""
-    done = pay(conn, payer, payee, amount, code)
+    done = pay(conn, payer, payee, amount, currency)
     _console().print(_("Recorded: {payer} paid {payee} {amount}.", payer=done.payer, payee=done.payee,
                        amount=shown(done.cents, done.currency)))
 
