@@ -11,7 +11,8 @@ from ..core import engine
 from ..core.tariff import PASS
 from ..store import read
 from ..store.records import entry_reader
-from .money import person
+from .inputs import name_key
+from .money import people, person
 
 
 @dataclass(frozen=True)
@@ -75,7 +76,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
             min_deals: int = MIN_PARTNERSHIP_DEALS) -> Stats:
     """Everything `stats` shows. Each deal's change per player is the difference of the balances
     kept with it and with the deal before (the sum of its transfers, which `check` holds)."""
-    names = read.people(conn)
+    names = people(conn)
     wanted = None if player is None else person(conn, player, "--player")
     per: dict[str, PlayerStats] = {}
     pairs: dict[tuple[str, str], list[int]] = {}
@@ -92,7 +93,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
     for session in read.sessions(conn):
         if since is not None and date.fromisoformat(session.created_at[:10]) < since:
             continue
-        who = [names[p.casefold()] for p in session.players]
+        who = [names[name_key(p)] for p in session.players]
         stats = [entry(name) for name in who]
         for e in stats:
             e.sessions += 1

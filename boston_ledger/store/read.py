@@ -61,14 +61,6 @@ def session_ids(conn: sqlite3.Connection) -> list[int]:
     return [row[0] for row in conn.execute("SELECT id FROM sessions ORDER BY id")]
 
 
-def people(conn: sqlite3.Connection) -> dict[str, str]:
-    """Everybody who has played, by the casefolded name, with the name as first written."""
-    out: dict[str, str] = {}
-    for (name,) in conn.execute("SELECT name FROM players ORDER BY id"):
-        out.setdefault(name.casefold(), name)
-    return out
-
-
 def names_by_id(conn: sqlite3.Connection) -> dict[int, str]:
     """Every player of the ledger by id (a few per session), for rows that name players by id."""
     return {row[0]: row[1] for row in conn.execute("SELECT id, name FROM players")}
