@@ -509,6 +509,15 @@ ZWJ, ESC = "\u200d", "\x1b"
 OSC52_TOML = "\\u001b]52;c;aGVsbG8=\\u0007"
 
 
+SIMPLE_SET = '[conditions.simple.set.basket]\nstake = 4\nstake_payer = "each"\nstake_at = "every-deal"\n'
+
+
+def changed(text: str, old: str, new: str) -> str:
+    """`text` with `old` replaced, which must be there (a case that changes nothing tests nothing)."""
+    assert old in text, old
+    return text.replace(old, new)
+
+
 @pytest.fixture
 def hostile(inputs: Path) -> Path:
     """Tariff files that once crashed the reader, or a name that must be refused, beside `inputs`."""
@@ -524,10 +533,10 @@ def hostile(inputs: Path) -> Path:
         "tariff-array.toml": classic.replace("[tariff]", "[[tariff]]"),
         "tariff-string.toml": 'tariff = "x"\n' + classic.replace("[tariff]\n", "[other]\n"),
         "conditions-string.toml": classic.replace("tricks = 13\n", 'tricks = 13\nconditions = "simple"\n', 1),
-        "set-number.toml": classic.replace("[conditions.simple.set.partie]\ntours = [1, 1, 1, 1, 1, 1, 1, 1, 1, 1]\n",
-                                           "").replace("[conditions.simple]\n", "[conditions.simple]\nset = 3\n"),
-        "set-tariff-string.toml": classic.replace("[conditions.simple.set.partie]", 'conditions.simple.set.tariff = "x"\n'
-                                                  "[conditions.simple.set.partie]"),
+        "set-number.toml": changed(classic, SIMPLE_SET, "").replace("[conditions.simple]\n",
+                                                                    "[conditions.simple]\nset = 3\n"),
+        "set-tariff-string.toml": changed(classic, "[conditions.simple.set.basket]",
+                                          'conditions.simple.set.tariff = "x"\n[conditions.simple.set.basket]'),
         "extends-nul.toml": '[tariff]\nextends = "a\\u0000b"\n',
         "extends-long.toml": '[tariff]\nextends = "' + "x" * 5000 + '"\n',
         "extends-nobody.toml": '[tariff]\nextends = "~nobody-at-all/x.toml"\n',
