@@ -6,18 +6,21 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from ..core import engine
 from ..core.engine import Position, State
 from ..core.errors import LedgerError
 from ..core.i18n import _
-from ..core.settlement import Settled, settled
 from ..core.tariff import Tariff
 from ..store import read, write
 from ..store.db import writing
 from ..store.records import Session
 from .deals import current, standing
 from .inputs import table_names
+
+if TYPE_CHECKING:  # `status` needs no settlement: its module is loaded by `settle` and `sessions`
+    from ..core.settlement import Settled
 
 
 def new(conn: sqlite3.Connection, names: list[str], tariff: Tariff, chip_value: Decimal, currency: str,
@@ -77,6 +80,8 @@ class Settling:
 
 def settle(conn: sqlite3.Connection) -> Settling:
     """Settle the current session (once); its earlier settlements when it was reopened."""
+    from ..core.settlement import settled
+
     with writing(conn):
         session = current(conn)
         fresh = not session.settled

@@ -13,7 +13,9 @@ from ..core.i18n import _
 
 
 def console() -> Console:
-    return Console(highlight=False, markup=False)
+    """The console of every view. Text is shown as given: no markup, no highlighting, and no
+    `:name:` emoji codes (a player called `:fire:` stays so; rich's emoji table is slow to load)."""
+    return Console(highlight=False, markup=False, emoji=False)
 
 
 def emit_json(data: Any) -> None:
