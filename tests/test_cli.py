@@ -266,3 +266,11 @@ def test_history_fits_a_narrow_terminal(table) -> None:
     assert "dealer" not in narrow and "junior Boris 5 + Gleb 4: made" in narrow
     assert all(len(line) <= 80 for line in narrow.splitlines())
     assert len(narrow.splitlines()) == 4  # a heading, a rule, a line for each deal
+
+
+def test_names_are_shown_as_written_not_as_emoji(cli) -> None:
+    """rich reads `:fire:` as an emoji code unless told not to: a name is shown as it was typed."""
+    cli("new", ":fire:", "Boris", ":smile:", "Gleb")
+    shown = cli("deal", "solo", "--declarer", ":fire:", "--tricks", "9").stdout + cli("status").stdout
+    assert ":fire:" in shown and ":smile:" in shown
+    assert "\N{FIRE}" not in shown and "\N{SMILING FACE WITH OPEN MOUTH AND SMILING EYES}" not in shown
