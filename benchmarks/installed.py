@@ -1,4 +1,4 @@
-"""What both benchmarks time: the installed program as a user has it.
+"""What the benchmarks time: the installed program as a user has it.
 
 The console scripts beside this Python (not a version manager's shims, which add their own
 start-up), and the package's bytecode compiled, as `pip install` does: an editable install
