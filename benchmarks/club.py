@@ -28,7 +28,7 @@ from boston_ledger.core.settlement import fewest_payments
 from boston_ledger.core.tariff_files import load
 from boston_ledger.store import db, read, write
 from installed import compile_package, script
-from scale import at_home, home_ledger, peak_of, random_deal, timed
+from scale import at_home, ledger_at, peak_of, random_deal, timed
 
 
 def build(path: Path, people: int, seed: int = 1) -> None:
@@ -68,12 +68,7 @@ def main() -> None:
     print(f"{'people':>7} {'command':<22} {'median s':>9} {'peak MiB':>9}  payments")
     for people in args.people:
         home = folder / f"club-{people}"
-        ledger_db = home_ledger(home)
-        if not ledger_db.exists():
-            ledger_db.parent.mkdir(parents=True, exist_ok=True)
-            start = time.perf_counter()
-            build(ledger_db, people)
-            print(f"{people:>7} {'(build)':<22} {time.perf_counter() - start:9.2f}")
+        ledger_db = ledger_at(home, str(people), lambda path: build(path, people))
         conn = db.open_db(ledger_db)
         (book,) = money.books(conn)
         sessions = len(read.session_ids(conn))

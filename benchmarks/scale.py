@@ -126,6 +126,17 @@ def at_home(home: Path) -> dict[str, str]:
     return {**env, "HOME": str(home)}
 
 
+def ledger_at(home: Path, label: str, make) -> Path:
+    """The default ledger of `home`, made by `make(path)` unless an earlier run kept it."""
+    path = home_ledger(home)
+    if not path.exists():
+        path.parent.mkdir(parents=True, exist_ok=True)
+        start = time.perf_counter()
+        make(path)
+        print(f"{label:>7} {'(build)':<18} {time.perf_counter() - start:9.2f}")
+    return path
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
@@ -144,12 +155,7 @@ def main() -> None:
     print(f"{'deals':>7} {'command':<18} {'median s':>9} {'peak MiB':>9}")
     for size in args.sizes:
         home = folder / f"home-{size}"
-        ledger_db = home_ledger(home)
-        if not ledger_db.exists():
-            ledger_db.parent.mkdir(parents=True, exist_ok=True)
-            start = time.perf_counter()
-            build(ledger_db, size)
-            print(f"{size:>7} {'(build)':<18} {time.perf_counter() - start:9.2f}")
+        ledger_db = ledger_at(home, str(size), lambda path: build(path, size))
         env = at_home(home)
         for command in commands:
             words = command.split()
