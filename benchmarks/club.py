@@ -13,6 +13,7 @@ as `/usr/bin/time -v` reports it, and `fewest_payments` alone on the same result
 from __future__ import annotations
 
 import argparse
+import os
 import random
 import shutil
 import statistics
@@ -65,7 +66,7 @@ def main() -> None:
     compile_package()
     folder = args.keep or Path(tempfile.mkdtemp(prefix="boston-ledger-club-"))
     folder.mkdir(parents=True, exist_ok=True)
-    print(f"{'people':>7} {'command':<22} {'median s':>9} {'peak MiB':>9}  payments")
+    print(f"{'people':>7} {'command':<18} {'median s':>9} {'CPU s':>7} {'peak MiB':>9}  payments")
     for people in args.people:
         home = folder / f"club-{people}"
         ledger_db = ledger_at(home, str(people), lambda path: build(path, people))
@@ -79,12 +80,13 @@ def main() -> None:
             payments = fewest_payments(book.cents)
             times.append(time.perf_counter() - start)
         owing = sum(1 for c in book.cents if c)
-        print(f"{people:>7} {'fewest_payments':<22} {statistics.median(times):9.4f} {'':>9}  {len(payments)}"
+        print(f"{people:>7} {'fewest_payments':<18} {statistics.median(times):9.4f} {'':>7} {'':>9}  {len(payments)}"
               f" for {owing} people not at zero ({sessions} sessions)")
         for words in (["ledger"], ["ledger", "--json"]):
-            wall, __ = timed([exe, *words], at_home(home), args.runs)
+            wall, used = timed([exe, *words], at_home(home), args.runs)
             peak = peak_of([exe, *words], at_home(home))
-            print(f"{people:>7} {' '.join(words):<22} {wall:9.3f} {peak:9.1f}")
+            print(f"{people:>7} {' '.join(words):<18} {wall:9.3f} {used:7.3f} {peak:9.1f}")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)
 

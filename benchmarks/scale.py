@@ -34,7 +34,7 @@ from boston_ledger.core import engine
 from boston_ledger.core.engine import Deal
 from boston_ledger.core.tariff_files import load
 from boston_ledger.store import db, read, write
-from installed import compile_package, script
+from installed import compile_package, measured, script
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 
@@ -92,17 +92,9 @@ def journal(path: Path, out: Path) -> None:
 
 
 def timed(cmd: list[str], env: dict[str, str], runs: int) -> tuple[float, float]:
-    """Median wall seconds and peak resident MiB of a whole command."""
-    times, peak = [], 0.0
-    for _ in range(runs):
-        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        start = time.perf_counter()
-        done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-        times.append(time.perf_counter() - start)
-        if done.returncode not in (0, 1):
-            sys.exit(f"{' '.join(cmd)} failed: {done.stderr.decode().strip()}")
-        peak = max(peak, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024, before / 1024)
-    return statistics.median(times), peak
+    """Median wall seconds and median CPU seconds of a whole command."""
+    runs_of = [measured(cmd, env, ok=(0, 1)) for __ in range(runs)]
+    return statistics.median(w for w, __ in runs_of), statistics.median(c for __, c in runs_of)
 
 
 def peak_of(cmd: list[str], env: dict[str, str]) -> float:
@@ -111,7 +103,9 @@ def peak_of(cmd: list[str], env: dict[str, str]) -> float:
         done = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], env=env, stdout=subprocess.DEVNULL,
                               stderr=subprocess.PIPE, text=True)
         return int(done.stderr.strip().splitlines()[-1]) / 1024
-    return timed(cmd, env, 1)[1]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    measured(cmd, env, ok=(0, 1))
+    return max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024  # an upper bound
 
 
 def home_ledger(home: Path) -> Path:
@@ -133,7 +127,7 @@ def ledger_at(home: Path, label: str, make) -> Path:
         path.parent.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
         make(path)
-        print(f"{label:>7} {'(build)':<18} {time.perf_counter() - start:9.2f}")
+        print(f"{label:>7} {'(build)':<18} {time.perf_counter() - start:9.3f}")
     return path
 
 
@@ -152,7 +146,7 @@ def main() -> None:
     folder = args.keep or Path(tempfile.mkdtemp(prefix="boston-ledger-bench-"))
     folder.mkdir(parents=True, exist_ok=True)
     commands = ["status", "history --last 50", "check", "export", "settle", "stats"]
-    print(f"{'deals':>7} {'command':<18} {'median s':>9} {'peak MiB':>9}")
+    print(f"{'deals':>7} {'command':<18} {'median s':>9} {'CPU s':>7} {'peak MiB':>9}")
     for size in args.sizes:
         home = folder / f"home-{size}"
         ledger_db = ledger_at(home, str(size), lambda path: build(path, size))
@@ -165,20 +159,21 @@ def main() -> None:
                 other = folder / f"settle-home-{size}"
                 home_ledger(other).parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy(ledger_db, home_ledger(other))
-                wall, _ = timed([exe, *words], at_home(other), 1)
+                wall, used = timed([exe, *words], at_home(other), 1)
                 shutil.copy(ledger_db, home_ledger(other))
                 peak = peak_of([exe, *words], at_home(other))
                 shutil.rmtree(other)
             else:
-                wall, _ = timed([exe, *words], env, args.runs)
+                wall, used = timed([exe, *words], env, args.runs)
                 peak = peak_of([exe, *words], env)
-            print(f"{size:>7} {command:<18} {wall:9.3f} {peak:9.1f}")
+            print(f"{size:>7} {command:<18} {wall:9.3f} {used:7.3f} {peak:9.1f}")
         if peer:
             text = folder / f"journal-{size}.ledger"
             journal(ledger_db, text)
             ours, _ = timed([exe, "check"], env, args.runs)
             theirs, _ = timed([peer, "-f", str(text), "balance"], env, args.runs)
-            print(f"{size:>7} {'ledger balance':<18} {theirs:9.3f}   check/ledger = {ours / theirs:.2f}")
+            print(f"{size:>7} {'ledger balance':<18} {theirs:9.3f}           check/ledger = {ours / theirs:.2f}")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)
 

@@ -20,19 +20,9 @@ import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from installed import compile_package, script
-
-
-def timed(cmd: list[str], env: dict[str, str]) -> float:
-    start = time.perf_counter()
-    done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    elapsed = time.perf_counter() - start
-    if done.returncode != 0:
-        sys.exit(f"{' '.join(cmd)} failed: {done.stderr.decode().strip()}")
-    return elapsed
+from installed import compile_package, measured, script
 
 
 def main() -> None:
@@ -64,22 +54,27 @@ def main() -> None:
             "status ($BOSTON_LEDGER_DB)": ([exe, "status"], named),
         }
         for cmd, env in commands.values():  # warm-up: caches
-            timed(cmd, env)
+            measured(cmd, env)
         times: dict[str, list[float]] = {name: [] for name in commands}
+        cpu: dict[str, list[float]] = {name: [] for name in commands}
         for _ in range(args.runs):
             for name, (cmd, env) in commands.items():
-                times[name].append(timed(cmd, env))
+                wall, used = measured(cmd, env)
+                times[name].append(wall)
+                cpu[name].append(used)
         if not any(home.rglob("ledger.db")):
             sys.exit("the default ledger was not where it should be: the default path was not timed")
     base = statistics.median(times["python -c pass"])
     insert = statistics.median(times["sqlite-utils insert"])
-    print(f"{args.runs} runs each, alternating; wall-clock seconds; deal and status on the default ledger"
-          " unless marked")
-    print(f"{'command':<28}{'min':>8}{'median':>8}{'max':>8}{'× python -c pass':>18}{'× insert':>10}")
+    cpu_insert = statistics.median(cpu["sqlite-utils insert"])
+    print(f"{args.runs} runs each, alternating; seconds; deal and status on the default ledger unless marked;"
+          " CPU: user and system time")
+    print(f"{'command':<28}{'min':>7}{'median':>8}{'max':>7}{'× pass':>8}{'× insert':>10}{'CPU':>8}{'CPU × insert':>14}")
     for name, values in times.items():
-        med = statistics.median(values)
-        print(f"{name:<28}{min(values):8.3f}{med:8.3f}{max(values):8.3f}{med / base:18.2f}{med / insert:10.2f}")
-
+        med, used = statistics.median(values), statistics.median(cpu[name])
+        print(f"{name:<28}{min(values):7.3f}{med:8.3f}{max(values):7.3f}{med / base:8.2f}{med / insert:10.2f}"
+              f"{used:8.3f}{used / cpu_insert:14.2f}")
+    print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
 
 if __name__ == "__main__":
     main()
