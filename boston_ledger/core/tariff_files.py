@@ -10,7 +10,6 @@ from __future__ import annotations
 import copy
 import re
 import tomllib
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -241,13 +240,29 @@ def _condition_problems(data: dict, text: str, origin: str, skip: Iterable[str] 
     return problems
 
 
-@lru_cache(maxsize=8)  # a command reads its session's stored tariff more than once; a Tariff is not changed
+_PARSED: dict[str, Tariff] = {}  # tariffs read from their text, by the text (a few at a time)
+
+
 def parse(text: str, origin: str = "<tariff>") -> Tariff:
-    """A tariff from its TOML text (as stored with a session, or a user's file)."""
+    """A tariff from its TOML text (as stored with a session, or a user's file).
+
+    A command reads its session's stored tariff more than once, and `ledger` or `stats` the
+    tariffs of every session, most of them the same text: each text is read once (a Tariff is
+    not changed; `origin` only names it in an error). A text that `extends` another is read
+    anew each time, since the tariff in force it makes names its origin.
+    """
+    found = _PARSED.get(text)
+    if found is not None:
+        return found
     data, extended = _resolve(_toml(text, origin), origin, None)
     if extended:
-        text = effective_text(data, f"boston-ledger: the tariff in force: {origin}")
-    return build(data, text, origin, stored=True)
+        return build(data, effective_text(data, f"boston-ledger: the tariff in force: {origin}"), origin,
+                     stored=True)
+    found = build(data, text, origin, stored=True)
+    if len(_PARSED) >= 32:
+        _PARSED.clear()
+    _PARSED[text] = found
+    return found
 
 
 def with_conditions(tariff: Tariff, names: Iterable[str]) -> Tariff:

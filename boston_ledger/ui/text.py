@@ -43,8 +43,10 @@ def say(text: object = "", err: bool = False) -> None:
 
 
 def console(width: int | None = None) -> Console:
-    """The console of every view: rich, without markup, and every text made visible."""
-    return _console_class()(highlight=False, markup=False, width=width)
+    """The console of every view: rich, and text shown as given: no markup, no highlighting, no
+    `:name:` emoji codes (a player called `:fire:` stays so; rich's emoji table is slow to load),
+    every text made visible."""
+    return _console_class()(highlight=False, markup=False, emoji=False, width=width)
 
 
 @cache
