@@ -7,6 +7,7 @@ keeps. Nothing here prints.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass
 from typing import Iterable, Iterator
@@ -30,7 +31,8 @@ def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
 
 def typed_deal(session: Session, contract: str, declarer: str | None = None, partner: str | None = None,
                tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
-               boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None) -> Deal:
+               boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
+               tricks_each: str | None = None) -> Deal:
     """The deal a user typed, with names and words resolved against the session and its tariff."""
     t = session.tariff
     key = t.contract_key(contract)
@@ -52,8 +54,19 @@ def typed_deal(session: Session, contract: str, declarer: str | None = None, par
         tricks=whole(tricks, "--tricks", 0, t.tricks),
         partner_tricks=whole(partner_tricks, "--partner-tricks", 0, t.tricks),
         rank=rank_key, boston=seat(boston, "--boston"), ace_turned=ace_turned,
-        carte_blanche=seat(carte_blanche, "--carte-blanche"),
+        carte_blanche=seat(carte_blanche, "--carte-blanche"), tricks_each=each_tricks(tricks_each, t.tricks),
     )
+
+
+def each_tricks(text: str | None, tricks: int) -> tuple[int, ...] | None:
+    """`--tricks-each 3,4,2,4`: every player's tricks in seat order (the engine checks that they
+    are the table's and add up to the deal's)."""
+    if text is None:
+        return None
+    words = [w for w in re.split(r"[,;\s]+", text.strip()) if w]
+    if not words:
+        raise LedgerError(_("--tricks-each needs every player's tricks in seat order, such as 3,4,2,4"))
+    return tuple(whole(w, "--tricks-each", 0, tricks) or 0 for w in words)
 
 
 def open_for_deals(session: Session, played: int | None = None) -> None:

@@ -17,7 +17,7 @@ from ..app.inputs import chip_value as read_chip_value
 from ..app.inputs import currency as read_currency
 from ..app.inputs import reason_text, session_name, whole
 from ..core.errors import LedgerError
-from ..core.i18n import _, ngettext, strerror
+from ..core.i18n import _, condition_names, ngettext, strerror
 from ..store.db import create_ledger, open_db, resolve_path
 from ..store.records import Session
 from .guard import PROG, waiting
@@ -39,6 +39,13 @@ def _json(data) -> None:
     from ..ui.text import emit_json
 
     emit_json(data)
+
+
+def _say(text: object, err: bool = False) -> None:
+    """A plain line, as the console shows text (what a terminal would obey made visible)."""
+    from ..ui.text import say
+
+    say(text, err)
 
 
 # ---- the evening ---------------------------------------------------------------------------
@@ -98,7 +105,7 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
               _("Tariff {name} ({digest}): {title}. One point = {value}.", name=t.name, digest=t.digest,
                 title=_(t.title), value=worth))
     if t.applied:
-        out.print(_("Conditions: {names}.", names=', '.join(t.applied)))
+        out.print(_("Conditions: {names}.", names=condition_names(t, t.applied)))
     if agreed:
         out.print(_("The session lasts {agreed} deals.", agreed=agreed))
     if left is not None:
@@ -119,7 +126,7 @@ def _still_chosen(here: int | None, made_current: int) -> None:
 def deal(contract: str | None = None, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         db: str | None = None, session: str | None = None) -> None:
+         tricks_each: str | None = None, db: str | None = None, session: str | None = None) -> None:
     """Record one deal of the session and show what moved and why (`deal --help`)."""
     from ..store import read
     from ..ui import guided
@@ -130,18 +137,23 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
     session = deals_app.current(conn, chosen)
     deals_app.open_for_deals(session, read.state(conn, session).deals)
     t = session.tariff
-    asking = guided.interactive() and (contract is None or tricks is None and t.contract_key(contract) != "pass")
+    passed = contract is not None and t.contract_key(contract) == "pass"
+    partout = t.basket.all_pass == "misere-partout"
+    asking = guided.interactive() and (contract is None or (tricks_each is None and partout if passed else
+                                                            tricks is None))
     if asking:
         values = guided.fill(session, dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                                           partner_tricks=partner_tricks, rank=rank, boston=boston))
-        contract, declarer, partner, tricks, partner_tricks, rank, boston = (
-            values[k] for k in ("contract", "declarer", "partner", "tricks", "partner_tricks", "rank", "boston"))
+                                           partner_tricks=partner_tricks, rank=rank, boston=boston,
+                                           tricks_each=tricks_each))
+        contract, declarer, partner, tricks, partner_tricks, rank, boston, tricks_each = (
+            values[k] for k in ("contract", "declarer", "partner", "tricks", "partner_tricks", "rank", "boston",
+                                "tricks_each"))
     elif contract is None:
         raise LedgerError(_("deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`"))
     assert contract is not None
     d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
                              partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned,
-                             carte_blanche=carte_blanche)
+                             carte_blanche=carte_blanche, tricks_each=tricks_each)
     out = _console()
     if asking:
         shown = deals_app.preview(conn, session, d)
@@ -167,7 +179,8 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
 def edit(number: str, contract: str, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         reason: str | None = None, db: str | None = None, session: str | None = None) -> None:
+         tricks_each: str | None = None, reason: str | None = None, db: str | None = None,
+         session: str | None = None) -> None:
     """Correct an earlier deal: every deal after it is replayed; the old entry stays on record."""
     from ..ui.deals import change_table, describe
 
@@ -180,7 +193,7 @@ def edit(number: str, contract: str, declarer: str | None = None, partner: str |
         reason_text(reason)
     d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
                              partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned,
-                             carte_blanche=carte_blanche)
+                             carte_blanche=carte_blanche, tricks_each=tricks_each)
     done = deals_app.correct(conn, n, d, reason_text(reason), session.id)
     out = _console()
     out.print(_("Deal {number} corrected: {was} → {now}; the old entry stays on record.", number=n,
@@ -313,7 +326,7 @@ def check(all_sessions: bool = False, db: str | None = None, as_json: bool = Fal
         _json(data.problems(problems))
     else:
         for problem in problems:
-            print(problem)
+            _say(problem)
     return 1 if problems else 0
 
 
@@ -444,8 +457,7 @@ def paid(payer: str | None = None, payee: str | None = None, amount: str | None 
         raise LedgerError(_("paid needs FROM TO AMOUNT, e.g. `{prog} paid Vera Anna 4.00`; "
                             "`{prog} paid --cancel ID` cancels a payment", prog=PROG))
     conn = connect(db)
-    code = None if currency is None else read_currency(currency) if currency.strip() else ""
-    done = pay(conn, payer, payee, amount, code)
+    done = pay(conn, payer, payee, amount, currency)
     _console().print(_("Recorded payment {id}: {payer} paid {payee} {amount}.", id=done.id, payer=done.payer,
                        payee=done.payee, amount=shown(done.cents, done.currency)))
 
@@ -511,7 +523,7 @@ def sheet(html: Path | None = None, db: str | None = None, session: str | None =
     chosen = options.session_id(session)
     found = sessions_app.sheet(connect(db), chosen)
     if html is None:
-        sys.stdout.write(sheets.text(found))
+        _say(sheets.text(found).rstrip("\n"))
         return
     from .. import __version__
 
@@ -525,7 +537,7 @@ def demo(db: str | None = None) -> None:
     from ..app import demo as script
 
     with tempfile.TemporaryDirectory(prefix="boston-ledger-demo-") as tmp:
-        path = resolve_path(db) if db else Path(tmp) / "demo.db"
+        path = resolve_path(db) if db else Path(tmp) / "demo.db"  # `~user` of nobody is one line there
         session = create_ledger(path, script.start, waiting=waiting)
         assert session is not None
         conn = open_db(path, waiting=waiting)
@@ -610,15 +622,18 @@ def tariffs_show(name: str, condition: list[str] | None = None, as_json: bool = 
 def tariffs_check(path: str) -> int:
     """Validate a tariff file: every problem with its location, exit 2 when there is any."""
     from ..app.tariffs import check as checked
+    from ..app.tariffs import ladder_warnings
 
     tariff, problems = checked(path)
     if problems:
         for problem in problems:
-            print(_("{prog}: error: {message}", prog=PROG, message=" ".join(problem.split())), file=sys.stderr)
+            _say(_("{prog}: error: {message}", prog=PROG, message=" ".join(problem.split())), err=True)
         return 2
     assert tariff is not None
-    print(_("ok: {path} is a valid tariff: {name}, {contracts} contracts, {conditions} conditions", path=path,
+    _say(_("ok: {path} is a valid tariff: {name}, {contracts} contracts, {conditions} conditions", path=path,
             name=tariff.name, contracts=len(tariff.contracts), conditions=len(tariff.conditions)))
+    for warning in ladder_warnings(tariff):  # a tariff that plays, but may not be what its author meant
+        _say(_("{prog}: warning: {message}", prog=PROG, message=warning), err=True)
     return 0
 
 
@@ -627,7 +642,7 @@ def tariffs_new(name: str, source: str = "classic", force: bool = False) -> None
     from ..app.tariffs import new as write_copy
 
     path = write_copy(name, source, force)
-    print(_("wrote {path}: edit it, check it with `{prog} tariffs check {path}`, use it with "
+    _say(_("wrote {path}: edit it, check it with `{prog} tariffs check {path}`, use it with "
             "`{prog} new ... --tariff {path}`", path=path, prog=PROG))
 
 
@@ -662,7 +677,7 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
                             host=host, port=number, error=strerror(e))) from None
     try:
         if lan:
-            print(_("Anyone on this network who has the link can read the evening."), file=sys.stderr)
+            _say(_("Anyone on this network who has the link can read the evening."), err=True)
         print(_("Session {id} on the phones: {url}", id=served.evening.session_id, url=served.url), flush=True)
         import segno
 

@@ -14,6 +14,7 @@ from typing import Any, Callable
 from ..core.errors import LedgerError
 from ..core.i18n import N_, _, language, strerror
 from ..store.db import commits
+from ..ui.text import say
 
 PROG = "boston-ledger"
 
@@ -42,7 +43,7 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
     except Exception as e:
         typer = sys.modules.get("typer")
         if typer is not None and isinstance(e, typer.Abort):
-            print(_("{prog}: aborted", prog=PROG), file=sys.stderr)
+            say(_("{prog}: aborted", prog=PROG), err=True)
             sys.exit(1)
         usage = getattr(typer, "TyperException", None) or getattr(typer, "ClickException", None)
         if usage is not None and isinstance(e, usage):  # unknown option, missing value...
@@ -55,9 +56,9 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
             fail(_("{message} (see `{command} --help`)", message=said.rstrip("."),
                    command=path))
         # a bug of ours: still one line, and the transaction was rolled back
-        print(_("{prog}: internal error: {kind}: {error}. Please report it with the command you ran; "
-                "`{prog} status` shows what is recorded.", prog=PROG, kind=type(e).__name__, error=e),
-              file=sys.stderr)
+        say(" ".join(_("{prog}: internal error: {kind}: {error}. Please report it with the command you ran; "
+                       "`{prog} status` shows what is recorded.", prog=PROG, kind=type(e).__name__,
+                       error=e).split()), err=True)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 
@@ -102,14 +103,14 @@ def _discard_output() -> None:
 
 def waiting(path: object) -> None:
     """Said once, on stderr, when another writer has kept the ledger for a while."""
-    try:
-        print(_("{prog}: waiting for another boston-ledger that is writing to {path} (Ctrl-C stops waiting; "
-                "nothing is recorded then)", prog=PROG, path=path), file=sys.stderr, flush=True)
+    try:  # (stderr is line-buffered: the line is out as soon as it is said)
+        say(_("{prog}: waiting for another boston-ledger that is writing to {path} (Ctrl-C stops waiting; "
+              "nothing is recorded then)", prog=PROG, path=path), err=True)
     except (OSError, ValueError):  # nobody reads stderr: wait all the same
         pass
 
 
 def fail(message: str) -> None:
-    """One clear line on stderr, exit status 2."""
-    print(_("{prog}: error: {message}", prog=PROG, message=" ".join(message.split())), file=sys.stderr)
+    """One clear line on stderr (what it quotes made visible), exit status 2."""
+    say(_("{prog}: error: {message}", prog=PROG, message=" ".join(message.split())), err=True)
     sys.exit(2)

@@ -8,15 +8,18 @@ turn on the file's `[conditions.NAME]`, each a set of changes merged over the ta
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .i18n import _, strerror
-from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BOSTON_RULES, FAILED_BASKET, LABET_ODD_CHIP, LIMIT, PASS,
-                     SCORING, SHARE_REMAINDER, STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff,
-                     TariffError)
+from .i18n import _, shown_name, strerror
+from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET, LABET_ODD_CHIP,
+                     LIMIT, PASS, SCORING, SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition, Contract, Rank,
+                     Schedule, Tariff, TariffError, lookup)
+
+SLUG = re.compile(r"[^\W_][\w-]{0,39}")  # a tariff's name: letters and digits, '-' and '_' inside
+DEPTH = 24  # tables and lists nested in a tariff file, at most (the shipped ones go 7 deep)
 
 # ---- finding and reading files -----------------------------------------------------------------
 
@@ -41,12 +44,18 @@ def locate(name_or_path: str, relative_to: Path | None = None) -> Path:
     files = shipped()
     if name_or_path in files:
         return files[name_or_path]
-    path = Path(name_or_path).expanduser()
-    if relative_to is not None and not path.is_absolute():
-        path = relative_to / path
-    if path.is_file():
-        return path
-    if path.is_dir():
+    try:
+        path = Path(name_or_path).expanduser()
+        if relative_to is not None and not path.is_absolute():
+            path = relative_to / path
+        if path.is_file():
+            return path
+        folder = path.is_dir()
+    except (RuntimeError, OSError, ValueError) as e:  # ~user of nobody, a name too long, a NUL byte
+        reason = (strerror(e) if isinstance(e, OSError) else _("no such user's home folder")
+                  if isinstance(e, RuntimeError) else _("not a file name"))
+        raise TariffError(_("no tariff {name}: {reason}", name=repr(name_or_path[:60]), reason=reason)) from None
+    if folder:
         raise TariffError(_("{path} is a folder; give the path of a tariff's TOML file", path=path))
     known = ", ".join(sorted(files)) or _("none")
     raise TariffError(_("no tariff {name!r}: give a shipped tariff ({known}) or the path of a TOML file",
@@ -65,9 +74,30 @@ def _read(path: Path) -> tuple[dict, str]:
 
 def _toml(text: str, origin: str) -> dict:
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise TariffError(f"{origin}: " + _("not valid TOML: {error}", error=e)) from None
+    except RecursionError:
+        data = None
+    except ValueError:  # an integer of more digits than Python converts
+        raise TariffError(f"{origin}: " + _("a number too long to read; a tariff's numbers are at most {limit}",
+                                            limit=LIMIT)) from None
+    if data is None or _depth(data) > DEPTH:
+        raise TariffError(f"{origin}: " + _("tables and lists nested more than {depth} deep; a tariff needs a few",
+                                            depth=DEPTH))
+    return data
+
+
+def _depth(data: Any) -> int:
+    """How deep tables and lists are nested in `data` (without recursion: any depth is measured)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        if level <= DEPTH:  # deeper than that is enough to know
+            stack.extend((v, level + 1) for v in (node.values() if isinstance(node, dict) else node)
+                         if isinstance(v, (dict, list)))
+    return deepest
 
 
 def merge(base: dict, over: dict) -> dict:
@@ -105,6 +135,9 @@ def _resolve(data: dict, origin: str, folder: Path | None, seen: tuple[str, ...]
         raise TariffError(f"{origin}: [tariff] extends: " + _("must name a shipped tariff or a file"))
     if base_name in seen:
         raise TariffError(f"{origin}: [tariff] extends: " + _("{name!r} extends itself in a loop", name=base_name))
+    if len(seen) >= DEPTH:
+        raise TariffError(f"{origin}: [tariff] extends: " + _("a chain of more than {depth} tariffs; a tariff "
+                                                              "needs a base or two", depth=DEPTH))
     try:
         path = locate(base_name, relative_to=folder)
     except TariffError as e:
@@ -130,20 +163,48 @@ def apply_conditions(data: dict, names: Iterable[str], origin: str) -> dict:
     """The tariff with the named conditions turned on, in order."""
     table = data.get("conditions", {})
     out = copy.deepcopy(data)
-    applied = list(out.get("tariff", {}).get("conditions", []))
-    for name in names:
+    head = out.setdefault("tariff", {})
+    if not isinstance(head, dict):
+        raise TariffError(f"{origin}: [tariff]: " + _("[{key}] must be a table", key="tariff"))
+    applied = head.get("conditions", [])
+    if not isinstance(applied, list) or not all(isinstance(a, str) for a in applied):
+        raise TariffError(f"{origin}: [tariff] conditions: " + _("must be a list of non-empty strings"))
+    applied = list(applied)
+    for word in names:
+        name = _condition_key(table, word)
         condition = table.get(name) if isinstance(table, dict) else None
         if not isinstance(condition, dict):
-            known = ", ".join(table) if isinstance(table, dict) and table else _("none")
+            known = ", ".join(shown_name(key, _names(c)) for key, c in table.items()) \
+                if isinstance(table, dict) and table else _("none")
             raise TariffError(_("the tariff has no condition {name!r}; its conditions: {known}",
                                 name=name, known=known))
         if name in applied:
             raise TariffError(_("condition {name!r} is named twice; give each condition once", name=name))
-        out = merge(out, condition.get("set", {}))
+        changes = condition.get("set", {})
+        if not isinstance(changes, dict):
+            raise TariffError(f"{origin}: [conditions.{name}] set: "
+                              + _("must be a table of changes merged over the tariff"))
+        out = merge(out, changes)
+        if not isinstance(out.get("tariff"), dict):
+            raise TariffError(f"{origin}: [conditions.{name}] set: " + _("[{key}] must be a table", key="tariff"))
         _remove(out, condition.get("remove", []), f"{origin}: [conditions.{name}]")
         applied.append(name)
     out.setdefault("tariff", {})["conditions"] = applied
     return out
+
+
+def _condition_key(table: Any, word: str) -> str:
+    """The condition a word names (its key, or one of its `names`), as Tariff.condition_key finds
+    it; the word itself when none does."""
+    if not isinstance(table, dict):
+        return word
+    return lookup(word, ((key, _names(c)) for key, c in table.items())) or word
+
+
+def _names(condition: Any) -> list:
+    """A condition table's `names`, as far as they are a list (the reader checks them)."""
+    names = condition.get("names") if isinstance(condition, dict) else None
+    return names if isinstance(names, list) else []
 
 
 def load(name_or_path: str, conditions: Iterable[str] = ()) -> Tariff:
@@ -151,7 +212,7 @@ def load(name_or_path: str, conditions: Iterable[str] = ()) -> Tariff:
     path = locate(name_or_path)
     data, text = _read(path)
     data, extended = _resolve(data, str(path), path.parent)
-    conditions = list(conditions)
+    conditions = [_condition_key(data.get("conditions"), c) for c in conditions]
     if conditions:
         data = apply_conditions(data, conditions, str(path))
     if extended or conditions:
@@ -179,13 +240,29 @@ def _condition_problems(data: dict, text: str, origin: str, skip: Iterable[str] 
     return problems
 
 
-@lru_cache(maxsize=8)  # a command reads its session's stored tariff more than once; a Tariff is not changed
+_PARSED: dict[str, Tariff] = {}  # tariffs read from their text, by the text (a few at a time)
+
+
 def parse(text: str, origin: str = "<tariff>") -> Tariff:
-    """A tariff from its TOML text (as stored with a session, or a user's file)."""
+    """A tariff from its TOML text (as stored with a session, or a user's file).
+
+    A command reads its session's stored tariff more than once, and `ledger` or `stats` the
+    tariffs of every session, most of them the same text: each text is read once (a Tariff is
+    not changed; `origin` only names it in an error). A text that `extends` another is read
+    anew each time, since the tariff in force it makes names its origin.
+    """
+    found = _PARSED.get(text)
+    if found is not None:
+        return found
     data, extended = _resolve(_toml(text, origin), origin, None)
     if extended:
-        text = effective_text(data, f"boston-ledger: the tariff in force: {origin}")
-    return build(data, text, origin)
+        return build(data, effective_text(data, f"boston-ledger: the tariff in force: {origin}"), origin,
+                     stored=True)
+    found = build(data, text, origin, stored=True)
+    if len(_PARSED) >= 32:
+        _PARSED.clear()
+    _PARSED[text] = found
+    return found
 
 
 def with_conditions(tariff: Tariff, names: Iterable[str]) -> Tariff:
@@ -196,7 +273,7 @@ def with_conditions(tariff: Tariff, names: Iterable[str]) -> Tariff:
     data = apply_conditions(_toml(tariff.text, tariff.name), names, tariff.name)
     text = effective_text(data, f"boston-ledger: the tariff in force: {tariff.name} with conditions "
                                 f"{', '.join(data['tariff']['conditions'])}")
-    return build(data, text, tariff.name)
+    return build(data, text, tariff.name, stored=True)
 
 
 def check(path_text: str) -> tuple[Tariff | None, list[str]]:
@@ -219,7 +296,9 @@ def copy_text(source: str, name: str, target: str) -> str:
     origin = locate(source)
     data, unused = _read(origin)
     data, unused = _resolve(data, str(origin), origin.parent)
-    data.setdefault("tariff", {})["name"] = name
+    if not isinstance(data.setdefault("tariff", {}), dict):
+        raise TariffError(f"{origin}: " + _("[{key}] must be a table", key="tariff"))
+    data["tariff"]["name"] = name
     data["tariff"].pop("conditions", None)
     text = effective_text(data, f"boston-ledger tariff {name!r}, a copy of {origin.name} to edit. "
                                 "Check it with `boston-ledger tariffs check FILE`.")
@@ -227,8 +306,10 @@ def copy_text(source: str, name: str, target: str) -> str:
     return text
 
 
-def build(data: dict, text: str, origin: str) -> Tariff:
-    reader = _Reader(origin, collect=True)
+def build(data: dict, text: str, origin: str, stored: bool = False) -> Tariff:
+    """The Tariff of resolved data; `stored` for one kept with a session (read as it was
+    accepted then: its name is not held to today's rule, and is shown escaped)."""
+    reader = _Reader(origin, collect=True, stored=stored)
     tariff = reader.tariff(data, text)
     if reader.problems:
         more = len(reader.problems) - 1
@@ -255,8 +336,9 @@ class _Reader:
     Each table is checked on its own, so one run finds a problem in every table that has one.
     """
 
-    def __init__(self, origin: str, collect: bool = False):
+    def __init__(self, origin: str, collect: bool = False, stored: bool = False):
         self.origin = origin
+        self.stored = stored
         self.problems: list[str] = []
 
     def fail(self, where: str, message: str) -> _Problem:
@@ -330,7 +412,7 @@ class _Reader:
 
     def tariff(self, data: dict, text: str) -> Tariff | None:
         top = {"tariff", "ranks", "partie", "basket", "boston", "bonuses", "schedules", "contracts",
-               "conditions", "notes"}
+               "conditions", "notes", "ladders"}
         self.guard(lambda: self.keys(data, _("top level"), top))
         head = self.guard(lambda: self.head(data), {})
         players = self.guard(lambda: self.whole(head, "players", "[tariff]", 2, 8), 4)
@@ -357,6 +439,7 @@ class _Reader:
             self.condition)
         applied = self.guard(lambda: self.words(head, "conditions", "[tariff]"), ())
         notes = self.guard(lambda: self.words(data, "notes", _("top level")), ())
+        ladders = self.guard(lambda: self.ladders(data), ())
         if self.problems or basket_values is None or boston_values is None:
             return None
         return Tariff(
@@ -365,14 +448,27 @@ class _Reader:
             basket=basket_values,
             boston=boston_values[0], boston_slam=boston_values[1], carte_blanche=carte_blanche,
             schedules=schedules, contracts=contracts, conditions=conditions, applied=applied,
-            notes=notes, text=text,
+            notes=notes, text=text, boston_slam_for=boston_values[2], ladders=ladders,
         )
+
+    def ladders(self, data: dict) -> tuple[tuple[str, ...], ...]:
+        """`ladders`: lists of contract names, each from the lowest contract to the highest."""
+        value = data.get("ladders", [])
+        if not isinstance(value, list) or not all(
+                isinstance(ladder, list) and all(isinstance(k, str) and k.strip() for k in ladder) for ladder in value):
+            raise self.fail("ladders", _("must be a list of lists of contract names, each from the lowest "
+                                         "contract to the highest"))
+        return tuple(tuple(ladder) for ladder in value)
 
     def head(self, data: dict) -> dict:
         head = self.table(data, "tariff", _("top level"))
         self.keys(head, "[tariff]", {"name", "title", "source", "scoring", "players", "tricks", "conditions"})
         for key in ("name", "title", "source"):
             self.guard(lambda: self.word(head, key, "[tariff]"))
+        name = head.get("name")
+        if isinstance(name, str) and name.strip() and not SLUG.fullmatch(name) and not self.stored:
+            self.problems.append(f"{self.origin}: [tariff] name: " + _(
+                "must be a short name of letters, digits, '-' and '_' such as my-club, not {value!r}", value=name))
         return head
 
     def rank(self, key: str, raw: Any) -> Rank:
@@ -397,7 +493,8 @@ class _Reader:
         start = len(self.problems)
         g = self.guard
         self.keys(basket, "[basket]", {"stake", "stake_payer", "remise", "all_pass", "pass_names",
-                                       "all_pass_remainder", "labet_odd_chip", "share_remainder"})
+                                       "all_pass_remainder", "labet_odd_chip", "share_remainder", "stake_at",
+                                       "partout_per_trick"})
         stake = g(lambda: self.whole(basket, "stake", "[basket]", 0, LIMIT), 0)
         payer = g(lambda: self.word(basket, "stake_payer", "[basket]", choices=STAKE_PAYERS, default="each"))
         remise = g(lambda: self.whole(basket, "remise", "[basket]", 0, LIMIT, default=0), 0)
@@ -409,20 +506,25 @@ class _Reader:
                                        default="declarer"))
         shares = g(lambda: self.word(basket, "share_remainder", "[basket]", choices=SHARE_REMAINDER,
                                      default="stays"))
+        stake_at = g(lambda: self.word(basket, "stake_at", "[basket]", choices=STAKE_AT, default="start-and-award"))
+        partout = g(lambda: self.whole(basket, "partout_per_trick", "[basket]", 1, LIMIT)
+                    if all_pass == "misere-partout" or "partout_per_trick" in basket else 0, 0)
         if scoring == "points" and (stake or remise or all_pass not in (None, "nothing")):
             raise self.fail("[basket]", _("a points tariff has no basket: stake = 0, no remise, all_pass = \"nothing\""))
         self.done(start)
-        return Basket(stake, payer, remise, all_pass, names, remainder, odd_chip, shares)
+        return Basket(stake, payer, remise, all_pass, names, remainder, odd_chip, shares, stake_at, partout)
 
-    def boston(self, boston: dict, scoring: str) -> tuple[int, int]:
+    def boston(self, boston: dict, scoring: str) -> tuple[int, int, str]:
         start = len(self.problems)
-        self.keys(boston, "[boston]", {"amount", "slam_multiplier"})
+        self.keys(boston, "[boston]", {"amount", "slam_multiplier", "slam_for"})
         amount = self.guard(lambda: self.whole(boston, "amount", "[boston]", 0, LIMIT), 0)
         slam = self.guard(lambda: self.whole(boston, "slam_multiplier", "[boston]", 1, 100, default=1), 1)
+        slam_for = self.guard(lambda: self.word(boston, "slam_for", "[boston]", choices=BOSTON_SLAM_FOR,
+                                                default="anyone"), "anyone")
         if scoring == "points" and amount:
             raise self.fail("[boston] amount", _("a points tariff pays no boston: must be 0"))
         self.done(start)
-        return amount, slam
+        return amount, slam, slam_for
 
     def bonuses(self, bonuses: dict) -> int:
         self.keys(bonuses, "[bonuses]", {"carte_blanche"})
@@ -440,12 +542,14 @@ class _Reader:
             self.problems.append(f"{self.origin}: {where} failed_basket: "
                                  + _("must be \"none\" exactly when the tariff scores points"))
         if kind == "null":
-            self.keys(raw, where, {"kind", "value", "failed_basket"})
+            self.keys(raw, where, {"kind", "value", "failed_basket", "failed_per_trick"})
             value, by_rank = g(lambda: self.amount(raw, "value", where, ranks), (0, {}))
+            per_trick = g(lambda: self.flag(raw, "failed_per_trick", where), False)
             self.done(start)
-            return Schedule(key, kind, 0, value, 0, 0, 1, 1, 0, (), failed_basket, by_rank)
+            return Schedule(key, kind, 0, value, 0, 0, 1, 1, 0, (), failed_basket, by_rank, failed_per_trick=per_trick)
         self.keys(raw, where, {"kind", "bar", "shares", "consolation", "per_trick", "per_undertrick", "slam",
-                               "slam_against", "slam_against_undertricks", "failed_basket"})
+                               "slam_against", "slam_against_undertricks", "failed_basket", "failed_consolation",
+                               "premium"})
         bar = g(lambda: self.whole(raw, "bar", where, 1, tricks))
         shares = raw.get("shares", [])
         if shares and bar is not None and (not isinstance(shares, list) or len(shares) != 2
@@ -459,10 +563,21 @@ class _Reader:
         slam = g(lambda: self.whole(raw, "slam", where, 1, 100, default=1), 1)
         slam_against = g(lambda: self.whole(raw, "slam_against", where, 1, 100, default=slam), 1)
         undertricks = g(lambda: self.whole(raw, "slam_against_undertricks", where, 0, tricks, default=bar or 0), 0)
+        failed, failed_by_rank = g(lambda: self.amount(raw, "failed_consolation", where, ranks)
+                                   if "failed_consolation" in raw else (None, {}), (None, {}))
+        premium = g(lambda: self.whole(raw, "premium", where, 0, LIMIT, default=0), 0)
         self.done(start)
         return Schedule(key, kind, bar, consolation, per_trick, per_undertrick=per_undertrick, slam=slam,
                         slam_against=slam_against, slam_against_undertricks=undertricks,
-                        shares=tuple(shares), failed_basket=failed_basket, by_rank=by_rank)
+                        shares=tuple(shares), failed_basket=failed_basket, by_rank=by_rank,
+                        failed_consolation=None if failed_by_rank else failed, failed_by_rank=failed_by_rank,
+                        premium=premium)
+
+    def flag(self, raw: dict, key: str, where: str) -> bool:
+        value = raw.get(key, False)
+        if not isinstance(value, bool):
+            raise self.fail(f"{where} {key}", _("must be true or false"))
+        return value
 
     def amount(self, raw: dict, key: str, where: str, ranks: dict[str, Rank]) -> tuple[int, dict[str, int]]:
         """A base amount: one whole number, or a table with one per rank."""
@@ -504,14 +619,18 @@ class _Reader:
             if name is None:
                 found[way] = None
                 continue
+            if not isinstance(name, str):
+                raise self.fail(f"{where} {way}", _("must be the name of a schedule, not {value!r}", value=name))
             if name in broken:
                 raise _Skip()
             if name not in schedules:
                 raise self.fail(f"{where} {way}", _("unknown schedule {name!r}; [schedules] defines {known}",
                                                     name=name, known=", ".join(schedules)))
             schedule = schedules[name]
-            if schedule.by_rank:
-                gaps = [r for r in rank_keys if r not in schedule.by_rank]
+            for table in (schedule.by_rank, schedule.failed_by_rank):
+                if not table:
+                    continue
+                gaps = [r for r in rank_keys if r not in table]
                 if gaps or not rank_keys:
                     raise self.fail(f"[schedules.{name}]",
                                     _("its table has no value for rank {rank!r}, which {where} is played in",
@@ -537,11 +656,12 @@ class _Reader:
         where = f"[conditions.{key}]"
         if not isinstance(raw, dict):
             raise self.fail(where, _("must be a table"))
-        self.keys(raw, where, {"title", "seed", "set", "remove", "in_force"})
+        self.keys(raw, where, {"title", "seed", "set", "remove", "in_force", "names"})
         if "set" in raw and not isinstance(raw["set"], dict):
             raise self.fail(f"{where} set", _("must be a table of changes merged over the tariff"))
         self.words(raw, "remove", where)
         in_force = raw.get("in_force", False)
         if not isinstance(in_force, bool):
             raise self.fail(f"{where} in_force", _("must be true or false"))
-        return Condition(key, self.word(raw, "title", where), raw.get("seed", "") or "", in_force)
+        return Condition(key, self.word(raw, "title", where), raw.get("seed", "") or "", in_force,
+                         self.words(raw, "names", where))

@@ -10,15 +10,17 @@ from __future__ import annotations
 import json
 import sqlite3
 from decimal import Decimal
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from ..core import engine
 from ..core.engine import State, Transfer
 from ..core.i18n import _
-from ..core.settlement import Settled
 from ..core.tariff_files import parse
 from .db import StorageError
-from .records import ENTRY, Correction, PaymentRecord, Recorded, Session, StoredDeal, entry_reader
+from .records import ENTRY, ENTRY_COLUMNS, Correction, PaymentRecord, Recorded, Session, StoredDeal, entry_reader
+
+if TYPE_CHECKING:  # loaded by the readers of settlements only: `deal` and `status` need none
+    from ..core.settlement import Settled
 
 STANDING = ("NOT EXISTS (SELECT 1 FROM undos u WHERE u.deal_id = d.id)"
             " AND NOT EXISTS (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id)")
@@ -64,14 +66,6 @@ def sessions(conn: sqlite3.Connection) -> list[Session]:
 
 def session_ids(conn: sqlite3.Connection) -> list[int]:
     return [row[0] for row in conn.execute("SELECT id FROM sessions ORDER BY id")]
-
-
-def people(conn: sqlite3.Connection) -> dict[str, str]:
-    """Everybody who has played, by the casefolded name, with the name as first written."""
-    out: dict[str, str] = {}
-    for (name,) in conn.execute("SELECT name FROM players ORDER BY id"):
-        out.setdefault(name.casefold(), name)
-    return out
 
 
 def names_by_id(conn: sqlite3.Connection) -> dict[int, str]:
@@ -184,7 +178,8 @@ def halfway(conn: sqlite3.Connection, session: Session) -> tuple[int, int]:
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:
     """The deals taken back with undo, with when, in the order they were entered."""
     deal_of = entry_reader(session)
-    return [(Recorded(id=r[0], number=r[1], entered_at=r[2], deal=deal_of(tuple(r[3:12])), transfers=()), r[12])
+    end = 3 + ENTRY_COLUMNS
+    return [(Recorded(id=r[0], number=r[1], entered_at=r[2], deal=deal_of(tuple(r[3:end])), transfers=()), r[end])
             for r in conn.execute(f"SELECT d.id, d.number, d.entered_at, {ENTRY}, u.undone_at FROM deals d"
                                   f" JOIN undos u ON u.deal_id = d.id WHERE d.session_id = ? ORDER BY d.id",
                                   (session.id,))]
@@ -231,12 +226,16 @@ def corrections(conn: sqlite3.Connection, session: Session) -> list[Correction]:
 def settlements(conn: sqlite3.Connection, session: Session) -> list[tuple[str, Settled]]:
     """Every settlement of a session, the earliest first: (when, settlement). A reopened session
     has one for each time it was settled."""
+    from ..core.settlement import Settled
+
     return [(row[0], Settled.from_record(session.players, json.loads(row[1]))) for row in conn.execute(
         "SELECT settled_at, result FROM settlements WHERE session_id = ? ORDER BY id", (session.id,))]
 
 
 def settlement(conn: sqlite3.Connection, session: Session) -> Settled | None:
     """The session's last settlement."""
+    from ..core.settlement import Settled
+
     row = conn.execute(
         "SELECT result FROM settlements WHERE session_id = ? ORDER BY id DESC LIMIT 1", (session.id,)
     ).fetchone()

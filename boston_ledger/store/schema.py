@@ -19,7 +19,7 @@ from typing import Any, Callable, NamedTuple
 
 from ..core.engine import moves
 
-SCHEMA_VERSION = 3  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 4  # PRAGMA user_version after every migration has run
 APPLICATION_ID = int.from_bytes(b"BsLg", "big")  # PRAGMA application_id of every ledger
 MIGRATION_SET = "boston_ledger"
 
@@ -144,6 +144,11 @@ def m003_payment_cancellations(db) -> None:
     """Migration 3: `paid --cancel ID` records a cancellation, never an update of the payment."""
     for statement in _statements(CANCELLATIONS_SCHEMA):
         db.execute(statement)
+# Misère partout: the tricks each player took in an all-pass played as a misère by everyone,
+# a JSON list in seat order (NULL for every other deal).
+TRICKS_EACH_SCHEMA = """
+ALTER TABLE deals ADD COLUMN tricks_each TEXT CHECK (tricks_each IS NULL OR json_valid(tricks_each));
+"""
 
 
 def _backfill_snapshots(conn: sqlite3.Connection) -> None:
@@ -178,8 +183,12 @@ def _steps(conn: sqlite3.Connection) -> list[tuple[str, Callable[[Any], None]]]:
             db.execute(statement)
         _backfill_snapshots(conn)
 
+    def m004_tricks_each(db: Any) -> None:
+        for statement in _statements(TRICKS_EACH_SCHEMA):
+            db.execute(statement)
+
     return [("m001_initial", m001_initial), ("m002_corrections", m002_corrections),
-            ("m003_payment_cancellations", m003_payment_cancellations)]
+            ("m003_payment_cancellations", m003_payment_cancellations), ("m004_tricks_each", m004_tricks_each)]
 
 
 def _migrations(conn: sqlite3.Connection, steps: int | None = None) -> tuple[Any, Any]:

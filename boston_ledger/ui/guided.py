@@ -4,14 +4,16 @@ breakdown before it is recorded. Without a terminal nothing is ever asked."""
 from __future__ import annotations
 
 import os
+import re
 import sys
 from typing import Callable
 
-from ..app.inputs import seat_of
+from ..app.inputs import name_key, seat_of, whole
 from ..core.errors import LedgerError
 from ..core.i18n import _, contract_name, rank_name
 from ..core.tariff import PASS
 from ..store.records import Session
+from .text import say, visible
 
 
 def interactive() -> bool:
@@ -27,11 +29,12 @@ def ask(question: str, parse: Callable[[str], object], default: str | None = Non
     import typer
 
     while True:
-        answer = typer.prompt(question, default=default if default is not None else "", show_default=bool(default))
+        answer = typer.prompt(visible(question), default=default if default is not None else "",
+                              show_default=bool(default))
         try:
             return parse(answer.strip())
         except LedgerError as e:
-            typer.echo(f"  {e}", err=True)
+            say(f"  {e}", err=True)
 
 
 def confirm(question: str) -> bool:
@@ -55,20 +58,20 @@ def choose(session: Session, question: str, optional: bool = False, besides: str
     def parse(answer: str) -> str | None:
         if not answer and optional:
             return None
-        if answer.isdigit() and 1 <= int(answer) <= len(players):
+        if re.fullmatch("[0-9]{1,9}", answer) and 1 <= int(answer) <= len(players):  # not '²', '①', '５'
             return players[int(answer) - 1]
-        folded = [p.casefold() for p in players]
-        if answer.casefold() in folded:
-            return players[folded.index(answer.casefold())]
+        keys = [name_key(p) for p in players]
+        if name_key(answer) in keys:
+            return players[keys.index(name_key(answer))]
         raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players), names=", ".join(players)))
 
     def other(answer: str) -> str | None:
         chosen = parse(answer)
-        if chosen is not None and besides is not None and chosen.casefold() == besides.casefold():
+        if chosen is not None and besides is not None and name_key(chosen) == name_key(besides):
             raise LedgerError(_("{name} is the declarer; choose the partner among the others", name=chosen))
         return chosen
 
-    print(menu)
+    say(menu)
     return ask(question + (_(" (Enter for nobody)") if optional else ""), other)  # type: ignore[return-value]
 
 
@@ -85,6 +88,8 @@ def fill(session: Session, values: dict) -> dict:
 
         values["contract"] = ask(_("Contract ({choices})", choices=options), contract)
     key = t.contract_key(values["contract"])
+    if key == PASS and t.basket.all_pass == "misere-partout" and values.get("tricks_each") is None:
+        values["tricks_each"] = partout(session)
     if key is None or key == PASS:
         return values
     c = t.contracts[key]
@@ -108,10 +113,11 @@ def fill(session: Session, values: dict) -> dict:
         values["rank"] = ask(_("Rank ({choices})", choices=ranks), rank,
                              default=rank_name(t, c.default_rank) if c.default_rank else None)
 
-    def tricks(answer: str) -> str:
-        if not answer.isdigit() or not 0 <= int(answer) <= t.tricks:
-            raise LedgerError(_("a whole number from 0 to {high}", high=t.tricks))
-        return answer
+    def tricks(answer: str) -> str:  # read as the command line's --tricks is read, so never refused later
+        try:
+            return str(whole(answer, "--tricks", 0, t.tricks))
+        except LedgerError:
+            raise LedgerError(_("a whole number from 0 to {high}", high=t.tricks)) from None
 
     if values["tricks"] is None:
         values["tricks"] = ask(_("Tricks taken by {name}", name=values["declarer"]), tricks)
@@ -120,3 +126,22 @@ def fill(session: Session, values: dict) -> dict:
     if values["boston"] is None and t.boston and "holder" in (c.boston_made, c.boston_failed):
         values["boston"] = choose(session, _("Who held the boston"), optional=True)
     return values
+
+
+def partout(session: Session) -> str:
+    """Misère partout: every player's tricks, asked in seat order until they add up to the deal's."""
+    t = session.tariff
+
+    def tricks(answer: str) -> int:
+        if not answer.isdigit() or not 0 <= int(answer) <= t.tricks:
+            raise LedgerError(_("a whole number from 0 to {high}", high=t.tricks))
+        return int(answer)
+
+    import typer
+
+    while True:
+        taken = [int(ask(_("Tricks taken by {name}", name=name), tricks)) for name in session.players]  # type: ignore[call-overload]
+        if sum(taken) == t.tricks:
+            return ",".join(map(str, taken))
+        typer.echo("  " + _("the tricks add up to {total}, not {tricks}; say them once more", total=sum(taken),
+                            tricks=t.tricks), err=True)
