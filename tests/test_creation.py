@@ -326,5 +326,5 @@ def test_a_new_that_fails_on_its_input_leaves_no_file(tmp_path: Path) -> None:
     for extra in (["--currency", "\udcff"], ["--name", "\udcff"], ["--chip-value", "x"]):
         done = subprocess.run(["boston-ledger", *NEW, *extra, "--db", str(path)], capture_output=True,
                               env=faults.env())
-        assert done.returncode != 0 and b"Traceback" not in done.stderr and done.stderr.count(b"\n") == 1, done.stderr
+        assert done.returncode == 2 and b"Traceback" not in done.stderr and done.stderr.count(b"\n") == 1, done.stderr
         assert not path.parent.exists(), extra
