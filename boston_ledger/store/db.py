@@ -15,13 +15,12 @@ import os
 import sqlite3
 import stat
 import sys
-import tempfile
 import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Callable, Iterator, NamedTuple, TypeVar
-from urllib.parse import quote
+from urllib.parse import quote  # pathlib imports it anyway
 
 from ..core.errors import LedgerError
 from ..core.i18n import _, strerror
@@ -425,6 +424,8 @@ def _link_unnamed(path: Path, image: bytes, directory: int) -> bool:
 def _link_named(path: Path, image: bytes) -> None:
     """Elsewhere: the image in a hidden temporary file beside `path`, linked to it when whole."""
     try:
+        import tempfile  # here: only where a file cannot be made unnamed
+
         fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".new")
     except OSError as e:
         raise _unwritten(path, e) from None
