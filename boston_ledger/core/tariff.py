@@ -6,9 +6,12 @@ the tariff file holds every number and every choice (`tariff_files.py` reads and
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
+from typing import Callable, Iterable
 
 from .errors import LedgerError
+from .i18n import _
 
 PASS = "pass"
 BOSTON_RULES = ("holder", "none", "declarer-pays")
@@ -132,18 +135,92 @@ class Tariff:
         return self.scoring == "chips"
 
     def contract_key(self, word: str) -> str | None:
-        """The contract (or `pass`) a player's word means, in English or Russian."""
-        w = word.strip().casefold().replace("_", "-").replace(" ", "-")
-        if w == PASS or w in (n.casefold() for n in self.basket.pass_names):
-            return PASS
-        for key, contract in self.contracts.items():
-            if w == key.casefold() or w in (n.casefold() for n in contract.names):
-                return key
-        return None
+        """The contract (or `pass`) a player's word means, in English or Russian, by any unique
+        beginning of one of its names."""
+        return self.find_contract(word).key
+
+    def find_contract(self, word: str) -> Found:
+        """What a player's word names among the contracts and pass (`find`)."""
+        return find(word, [(PASS, (PASS, *self.basket.pass_names)),
+                           *((key, c.names) for key, c in self.contracts.items())])
 
     def rank_key(self, word: str) -> str | None:
-        w = word.strip().casefold()
-        for key, rank in self.ranks.items():
-            if w == key.casefold() or w in (n.casefold() for n in rank.names):
-                return key
+        """The suit rank a player's word means (`find_rank`)."""
+        return self.find_rank(word).key
+
+    def find_rank(self, word: str, among: Iterable[str] | None = None) -> Found:
+        """What a player's word names among the ranks (only those `among`, when given)."""
+        keys = self.ranks if among is None else [k for k in self.ranks if k in among]
+        return find(word, ((key, self.ranks[key].names) for key in keys))
+
+
+def folded(word: str) -> str:
+    """A word as lookups compare it: compatibility forms, case, ё and е, and spaces, dashes and
+    underscores aside ("Петит-мизер уверт" is "петит-мизер-уверт", "ЖЁЛТЫЙ" is "желтый")."""
+    text = unicodedata.normalize("NFKC", word).casefold().replace("ё", "е")
+    return "-".join(text.replace("_", "-").replace("-", " ").split())
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a player's word names among some entries: the entry's key when it names one; else the
+    keys of the entries a beginning fits (`candidates`, more than one), or the words it looks
+    like (`close`, for a "did you mean")."""
+
+    key: str | None
+    candidates: tuple[str, ...] = ()
+    close: tuple[str, ...] = ()
+
+
+def find(word: str, entries: Iterable[tuple[str, Iterable[str]]],
+         key: Callable[[str], str] = folded) -> Found:
+    """The one lookup of a word a player typed among entries (key, its other names), compared by
+    `key`: a whole name first, then a beginning of names of one entry only (not for a number:
+    "1" is not the beginning of "13"), then the words it looks like.
+
+    Contracts, ranks and conditions are compared as `folded` words; players by their names'
+    comparison key (`app.inputs`)."""
+    wanted = key(word)
+    table = [(k, [k, *(n for n in names if isinstance(n, str))]) for k, names in entries]
+    if not wanted:
+        return Found(None)
+    whole = [k for k, words in table if any(key(w) == wanted for w in words)]
+    if whole:
+        return Found(whole[0]) if len(set(whole)) == 1 else Found(None, tuple(dict.fromkeys(whole)))
+    if not wanted.isdigit():
+        begun = [k for k, words in table if any(key(w).startswith(wanted) for w in words)]
+        if len(begun) == 1:
+            return Found(begun[0])
+        if begun:
+            return Found(None, tuple(begun))
+    import difflib  # here: only a word that names nothing needs it
+
+    spelled: dict[str, tuple[str, str]] = {}  # a compared word: its entry's key, the word as written
+    for k, words in table:
+        for w in words:
+            spelled.setdefault(key(w), (k, w))
+    close: dict[str, str] = {}  # the entry's key: its word closest to the one typed
+    for match in difflib.get_close_matches(wanted, list(spelled), n=6, cutoff=0.6):
+        close.setdefault(*spelled[match])
+    return Found(None, close=tuple(close.values())[:3])
+
+
+def either(words: Iterable[str]) -> str:
+    """Words as alternatives: 'junior', 'junior or senior', 'junior, senior or solo'."""
+    listed = list(words)
+    if len(listed) < 2:
+        return "".join(listed)
+    return _("{some} or {last}", some=", ".join(listed[:-1]), last=listed[-1])
+
+
+def did_you_mean(found: Found) -> str:
+    """'; did you mean junior?' for a word that looks like some names, else nothing."""
+    return _("; did you mean {words}?", words=either(found.close)) if found.close else ""
+
+
+def ambiguous(found: Found, word: str, name: Callable[[str], str] = str) -> str | None:
+    """What to say of a beginning that fits more than one entry (each named by `name`), or None."""
+    if not found.candidates:
         return None
+    return _("{word} could be {names}; type more of it", word=repr(word.strip()),
+             names=either(name(k) for k in found.candidates))
