@@ -74,66 +74,95 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
 def deal(contract: str | None = None, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         db: str | None = None) -> None:
+         team_tricks: str | None = None, db: str | None = None) -> None:
     """Record one deal of the current session and show what moved and why (`deal --help`)."""
     from ..store import read
     from ..ui import guided
-    from ..ui.deals import banners, deal_table
+    from ..ui.deals import banners, deal_table, next_lines
 
     conn = connect(db)
     session = deals_app.current(conn)
     deals_app.open_for_deals(session, read.state(conn, session).deals)
-    t = session.tariff
-    asking = guided.interactive() and (contract is None or tricks is None and t.contract_key(contract) != "pass")
-    if asking:
-        values = guided.fill(session, dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                                           partner_tricks=partner_tricks, rank=rank, boston=boston))
-        contract, declarer, partner, tricks, partner_tricks, rank, boston = (
-            values[k] for k in ("contract", "declarer", "partner", "tricks", "partner_tricks", "rank", "boston"))
-    elif contract is None:
-        raise LedgerError(_("deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`"))
-    assert contract is not None
-    d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                             partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned,
-                             carte_blanche=carte_blanche)
-    out = _console()
-    if asking:
-        shown = deals_app.preview(conn, session, d)
-        out.print(deal_table(shown))
-        if not guided.confirm(_("Record this deal?")):
-            out.print(_("Nothing recorded."))
+    typed = dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks,
+                 team_tricks=team_tricks, rank=rank, boston=boston, carte_blanche=carte_blanche)
+    asked = False
+    try:
+        if contract is None:
+            raise LedgerError(_("deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`"),
+                              "contract")
+        d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
+                                 partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston,
+                                 ace_turned=ace_turned, carte_blanche=carte_blanche)
+    except LedgerError as e:  # at a terminal, what is missing or wrong is asked; every other answer stays
+        if e.field is None or not guided.interactive():
+            raise
+        asked = True
+        answers = {k: v for k, v in typed.items() if v is not None} | ({"ace_turned": "yes"} if ace_turned else {})
+        chosen = guided.deal(session, answers, lambda d: deal_table(deals_app.preview(conn, session, d)))
+        if chosen is None:
+            _console().print(_("Nothing recorded."))
             return
+        d = chosen
     entered = deals_app.enter(conn, d, session.id)
-    if asking:
+    out = _console()
+    if asked:
         out.print(_("Deal {number} recorded.", number=entered.number))
     else:
         out.print(deal_table(entered))
-    for banner in banners(t, entered.position):
+    for banner in banners(session.tariff, entered.position):
         out.print(banner, style="bold yellow")
-    if asking:
-        return
-    if t.boston and d.boston is None and d.contract in t.contracts and "holder" in (
+    for line in next_lines(entered.session, entered.after):
+        out.print(line)
+    t = session.tariff
+    if not asked and t.boston and d.boston is None and d.contract in t.contracts and "holder" in (
             t.contracts[d.contract].boston_made, t.contracts[d.contract].boston_failed):
-        out.print(_("No boston claimed. If somebody held it, `boston-ledger undo` and enter the deal "
-                    "again with --boston NAME."), style="dim")
+        out.print(_("No boston claimed. If somebody held it: `{prog} edit {number} --boston NAME`.", prog=PROG,
+                    number=entered.number), style="dim")
 
 
-def edit(number: str, contract: str, declarer: str | None = None, partner: str | None = None,
+def edit(number: str, contract: str | None = None, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         reason: str | None = None, db: str | None = None) -> None:
-    """Correct an earlier deal: every deal after it is replayed; the old entry stays on record."""
+         team_tricks: str | None = None, reason: str | None = None, db: str | None = None) -> None:
+    """Correct an earlier deal: what is given replaces what deal N had, the rest stays; every
+    deal after it is replayed; the old entry stays on record. At a terminal, `edit N` alone
+    asks what to change."""
+    from ..app import entry
+    from ..ui import guided
     from ..ui.deals import change_table, describe
 
     conn = connect(db)
     session = deals_app.current(conn)
     n = whole(number, "N", 1, 10**9)
     assert n is not None
-    if reason is None:
+    asking = guided.interactive()
+    if reason is None and not asking:
         reason_text(reason)
-    d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                             partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned,
-                             carte_blanche=carte_blanche)
+    old = deals_app.entered_deal(conn, session, n)
+    given = {k: v for k, v in dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
+                                   partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston,
+                                   carte_blanche=carte_blanche).items() if v is not None}
+    if ace_turned:
+        given["ace_turned"] = "yes"
+    answers = entry.edited(session, old, given)
+    d = None
+    if given or not asking:
+        try:
+            d = entry.complete(session, answers)
+        except LedgerError as e:  # at a terminal, what is missing or wrong is asked; the rest stays
+            if not asking or e.field is None:
+                raise
+    if asking and (d is None or d == old):
+        def shown(d: object) -> str:
+            return _("Deal {number}: {was} → {now}", number=n, was=describe(session, old), now=describe(session, d))
+
+        d = guided.deal(session, answers, shown, unchanged=old)
+        if d is None:
+            _console().print(_("Nothing corrected."))
+            return
+    assert d is not None
+    if reason is None:
+        reason = str(guided.ask(_("Why is deal {number} corrected?", number=n), reason_text))
     done = deals_app.correct(conn, n, d, reason_text(reason), session.id)
     out = _console()
     out.print(_("Deal {number} corrected: {was} → {now}; the old entry stays on record.", number=n,

@@ -82,6 +82,10 @@ PartnerOpt = Annotated[Optional[str], typer.Option("--partner", help="Who suppor
 TricksOpt = Annotated[Optional[str], typer.Option("--tricks", metavar="N", help="The declarer's own tricks, 0..13.")]
 PartnerTricksOpt = Annotated[Optional[str], typer.Option("--partner-tricks", metavar="N",
                                                          help="The partner's own tricks, 0..13.")]
+TeamTricksOpt = Annotated[Optional[str], typer.Option("--team-tricks", metavar="N",
+                                                      help="With --partner: the pair's tricks together, 0..13, "
+                                                           "instead of each one's; when the pair failed, add "
+                                                           "--tricks (the declarer's own).")]
 RankOpt = Annotated[Optional[str], typer.Option("--rank", metavar="RANK",
                                                 help="The suit's rank: junior|senior for solo and nine "
                                                      "\\[default: junior]; first|second|third on samouchitel.",
@@ -120,32 +124,34 @@ def new(
 @app.command()
 def deal(
     contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
-    partner_tricks: PartnerTricksOpt = None, rank: RankOpt = None, boston: BostonOpt = None,
-    ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None, db: DbOption = None,
+    partner_tricks: PartnerTricksOpt = None, team_tricks: TeamTricksOpt = None, rank: RankOpt = None,
+    boston: BostonOpt = None, ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None, db: DbOption = None,
 ) -> None:
     """Record one deal of the current session and show what moved and why. At a terminal,
-    what is missing is asked for, and the deal is shown before it is recorded.
+    what is missing or wrong is asked for, and the deal is shown before it is recorded.
 
-    Example: boston-ledger deal junior --declarer Boris --partner Gleb --tricks 5 --partner-tricks 4
+    Example: boston-ledger deal junior --declarer Boris --partner Gleb --team-tricks 9 --boston Vera
     """
-    return commands.deal(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, db=db)
+    return commands.deal(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, db=db)
 
 
 
 @app.command()
 def edit(
     number: Annotated[str, typer.Argument(metavar="N", help="The number of the deal to correct (see history).")],
-    contract: ContractArg, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
-    partner_tricks: PartnerTricksOpt = None, rank: RankOpt = None, boston: BostonOpt = None,
-    ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None,
+    contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None,
+    tricks: TricksOpt = None, partner_tricks: PartnerTricksOpt = None, team_tricks: TeamTricksOpt = None,
+    rank: RankOpt = None, boston: BostonOpt = None, ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None,
     reason: Annotated[Optional[str], typer.Option("--reason", metavar="TEXT", help="Why the deal is corrected.")] = None,
     db: DbOption = None,
 ) -> None:
-    """Correct an earlier deal: every deal after it is replayed; the old entry stays on record.
+    """Correct an earlier deal: what you give replaces what deal N had, the rest stays (--partner
+    none: alone; --boston none: nobody's). Every deal after it is replayed; the old entry stays
+    on record. At a terminal, `edit N` alone asks what to change.
 
-    Example: boston-ledger edit 3 senior --declarer Anna --tricks 7 --reason "Anna took 7, not 6"
+    Example: boston-ledger edit 3 --tricks 7 --reason "Anna took 7, not 6"
     """
-    return commands.edit(number=number, contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, reason=reason, db=db)
+    return commands.edit(number=number, contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, reason=reason, db=db)
 
 
 
