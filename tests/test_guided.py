@@ -87,7 +87,7 @@ def test_at_the_confirmation_one_answer_is_changed(table) -> None:
     result = guided(["deal"], "junior\n2\n4\n9\n3\nn\n5\n1\n\n")
     assert result.exit_code == 0, result.output
     for line in ("1) Contract: junior", "2) Declarer: Boris", "3) Partner: Gleb",
-                 "4) Tricks: Boris and Gleb together: 9", "5) Boston: Vera", "Change which answer? 1 to 5",
+                 "4) Tricks of Boris and Gleb together: 9", "5) Boston: Vera", "Change which answer? 1 to 5",
                  "Who held the boston [Vera]"):
         assert line in result.output, line
     assert result.output.count("Contract (") == 1  # nothing else is asked again

@@ -188,17 +188,19 @@ def edited(session: Session, deal: Deal, given: Answers) -> dict[str, str]:
 
 def complete(session: Session, answers: Answers) -> Deal:
     """The deal of answers given all at once (no one to ask): an empty answer where a question
-    has a default or may be left empty, else LedgerError saying what is wrong or missing."""
+    has a default or may be left empty, else LedgerError saying what is wrong or missing (the
+    engine's words, as for `deal`)."""
     given = dict(answers)
     while True:
-        found = step(session, given)
+        asked, found = _walk(session, given, {})
         if isinstance(found, Ready):
             return found.deal
         if found.error:
             raise LedgerError(found.error, found.field)
         if found.field in given or found.default is None and not found.optional:
-            raise LedgerError(_("{what}: not given; add {option}", what=found.text, option=OPTIONS[found.field]),
-                              found.field)
+            deal_of(session, {f: v for f, __, v in asked})  # the engine says what is missing, as for `deal`
+            raise LedgerError(_("the deal needs {option} as well ({what})", option=OPTIONS[found.field],
+                                what=found.label), found.field)
         given[found.field] = ""
 
 
@@ -335,15 +337,15 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
     if field == "team_tricks":
         return Question(field, _("Tricks taken by {declarer} and {partner} together", declarer=declarer,
                                  partner=partner),
-                        _("Tricks: {declarer} and {partner} together", declarer=declarer, partner=partner),
+                        _("Tricks of {declarer} and {partner} together", declarer=declarer, partner=partner),
                         "number", numbers(t.tricks), default)
     if field == "tricks" and "team_tricks" in values:
         team = int(str(values["team_tricks"]))
         return Question(field, _("Of the {team} tricks, how many did {name} take?", team=team, name=declarer),
-                        _("Tricks: {name}", name=declarer), "number", numbers(team), default)
+                        _("Tricks of {name}", name=declarer), "number", numbers(team), default)
     if field in ("tricks", "partner_tricks"):
         name = declarer if field == "tricks" else partner
-        return Question(field, _("Tricks taken by {name}", name=name), _("Tricks: {name}", name=name), "number",
+        return Question(field, _("Tricks taken by {name}", name=name), _("Tricks of {name}", name=name), "number",
                         numbers(t.tricks), default)
     if field == "boston":
         return Question(field, _("Who held the boston"), _("Boston"), "player", people(), default, optional=True)

@@ -237,7 +237,8 @@ def sessions(db: DbOption = None, as_json: JsonOption = False) -> None:
 
 @app.command()
 def use(
-    session_id: Annotated[str, typer.Argument(metavar="ID", help="The session to make current (see sessions).")],
+    session_id: Annotated[str, typer.Argument(metavar="ID", help="The session to make current (see sessions).",
+                                              autocompletion=completion.session_id)],
     db: DbOption = None,
 ) -> None:
     """Make another session current.

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 from .i18n import _, strerror
 from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BOSTON_RULES, FAILED_BASKET, LABET_ODD_CHIP, LIMIT, PASS,
                      SCORING, SHARE_REMAINDER, STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff,
-                     TariffError)
+                     TariffError, ambiguous, did_you_mean, find)
 
 # ---- finding and reading files -----------------------------------------------------------------
 
@@ -131,12 +131,9 @@ def apply_conditions(data: dict, names: Iterable[str], origin: str) -> dict:
     table = data.get("conditions", {})
     out = copy.deepcopy(data)
     applied = list(out.get("tariff", {}).get("conditions", []))
-    for name in names:
-        condition = table.get(name) if isinstance(table, dict) else None
-        if not isinstance(condition, dict):
-            known = ", ".join(table) if isinstance(table, dict) and table else _("none")
-            raise TariffError(_("the tariff has no condition {name!r}; its conditions: {known}",
-                                name=name, known=known))
+    for word in names:
+        name = condition_key(table, word)
+        condition = table[name]
         if name in applied:
             raise TariffError(_("condition {name!r} is named twice; give each condition once", name=name))
         out = merge(out, condition.get("set", {}))
@@ -146,12 +143,27 @@ def apply_conditions(data: dict, names: Iterable[str], origin: str) -> dict:
     return out
 
 
+def condition_key(table: Any, word: str) -> str:
+    """The condition of a tariff's `[conditions]` that a player's word names: its key or one of
+    its `names`, by any unique beginning (`phil`); else TariffError naming the candidates, or
+    the condition a typo looks like, or the tariff's conditions."""
+    conditions = {k: c for k, c in table.items() if isinstance(c, dict)} if isinstance(table, dict) else {}
+    found = find(word, ((k, c.get("names") if isinstance(c.get("names"), list) else ())
+                        for k, c in conditions.items()))
+    if found.key is not None:
+        return found.key
+    raise TariffError(ambiguous(found, word) or (
+        _("the tariff has no condition {name!r}{hint}", name=word, hint=did_you_mean(found)) if found.close else
+        _("the tariff has no condition {name!r}; its conditions: {known}", name=word,
+          known=", ".join(conditions) or _("none"))))
+
+
 def load(name_or_path: str, conditions: Iterable[str] = ()) -> Tariff:
     """Read, resolve and validate a tariff by name or path, with conditions turned on."""
     path = locate(name_or_path)
     data, text = _read(path)
     data, extended = _resolve(data, str(path), path.parent)
-    conditions = list(conditions)
+    conditions = [condition_key(data.get("conditions"), c) for c in conditions]
     if conditions:
         data = apply_conditions(data, conditions, str(path))
     if extended or conditions:

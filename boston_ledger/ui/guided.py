@@ -69,7 +69,7 @@ def line(question: flow.Question) -> str:
         text += f" [{question.default_label}]"
     elif question.optional:
         text += _(" (Enter for nobody)")
-    return text + (" " if text.endswith("?") else ": ")
+    return text + (" " if question.text.endswith("?") else ": ")
 
 
 def menu(question: flow.Question) -> str:
