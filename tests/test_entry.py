@@ -64,7 +64,7 @@ def test_a_typo_gets_did_you_mean(table) -> None:
 
 def test_russian_typos_and_beginnings(table) -> None:
     err = table("--lang", "ru", "deal", "пасс", code=2).stderr
-    assert "нет контракта 'пасс'; может быть, пас?" in err, err
+    assert "нет контракта «пасс»; может быть, пас?" in err, err
     table("deal", "па")  # the only contract beginning so: pass
     table("deal", "сол", "--declarer", "Anna", "--tricks", "8", "--rank", "ст")
     assert described(table, 2) == "solo senior Anna 8"

@@ -162,7 +162,7 @@ def test_a_whole_deal_asked_for_in_russian(cli) -> None:
         assert question in result.output, question
     assert cli.json("status")["deals"] == 0
     result = guided(["--lang", "ru", "deal"], "пасс\nпас\nможет\nд\n")
-    assert "нет контракта 'пасс'; может быть, пас?" in result.output, result.output
+    assert "нет контракта «пасс»; может быть, пас?" in result.output, result.output
     assert "ответьте д или н" in result.output and "Сдача 1 записана." in result.output
     assert "Следующая: сдача 2, сдаёт Борис." in result.output
     assert cli.json("status")["basket"] == 80

@@ -33,7 +33,7 @@ def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path) -
     out = cli("edit", "1", *corrected, "--reason", "Boris took 3, not 5").stdout
     assert "Deal 1 corrected" in out and "change" in out
     edited = cli.json("status")
-    cli("new", *DEMO_PLAYERS)
+    cli("new", *DEMO_PLAYERS, "--yes")
     cli("deal", *corrected)
     enter(cli, FORTY[1:])
     fresh = cli.json("status")
@@ -104,7 +104,7 @@ def test_stats_across_sessions(cli) -> None:
     cli("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "3", "--partner-tricks", "3")
     cli("deal", "solo", "--declarer", "Boris", "--tricks", "9")
     cli("settle")
-    cli("new", "anna", "Boris", "Vera", "Gleb")
+    cli("new", "anna", "Boris", "Vera", "Gleb")  # the first is settled: nothing is asked
     cli("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "3")
     data = cli.json("stats")
     anna = data["players"]["Anna"]  # the same person across sessions, whatever the case
@@ -112,15 +112,19 @@ def test_stats_across_sessions(cli) -> None:
     assert anna["declared"] == {"junior": {"declared": 2, "made": 1}} and anna["success_rate"] == 0.5
     first = cli.json("sessions")[0]["result"]
     assert anna["money"] == {"": first["Anna"]}  # only the settled session counts for money
-    # net chips: her balance plus a quarter of the basket, in each session
+    # net chips over the same sessions: her balance plus a quarter of the basket in the settled one
     cli("use", "1")
     s1 = cli.json("status")
     cli("use", "2")
-    s2 = cli.json("status")
-    assert anna["net_chips"] == s1["balances"]["Anna"] + s1["basket"] / 4 + s2["balances"]["anna"] + s2["basket"] / 4
+    assert anna["net_chips"] == s1["balances"]["Anna"] + s1["basket"] / 4
+    assert (data["net_and_money_over"], data["settled_sessions"], data["unsettled_sessions"]) == (
+        "settled sessions", 1, 1)
     assert data["players"]["Boris"]["success_rate"] == 1.0
-    assert data["best_partnership"]["players"] == ["Boris", "Gleb"]
-    assert data["worst_partnership"]["players"] == ["Anna", "Vera"]
+    # two pairs of one and two deals: listed, too few to call either the best or the worst
+    assert [(p["players"], p["deals"]) for p in data["partnerships"]] == [(["Boris", "Gleb"], 1), (["Anna", "Vera"], 2)]
+    assert data["best_partnership"] is None and data["worst_partnership"] is None
+    assert data["partnership_min_deals"] == 5
+    assert "no partnership has played 5 deals together yet" in cli("stats").stdout
     assert data["players"]["Boris"]["biggest_win"]["chips"] > 0
     only = cli.json("stats", "--player", "gleb")
     assert list(only["players"]) == ["Gleb"] and only["partnerships"][0]["players"] == ["Boris", "Gleb"]
@@ -236,7 +240,7 @@ def test_check_sees_a_supersession_across_sessions(cli, isolated: Path) -> None:
     cli("new", *PLAYERS)
     cli("deal", "solo", "--declarer", "Anna", "--tricks", "8")
     cli("edit", "1", "solo", "--declarer", "Anna", "--tricks", "9", "--reason", "nine")
-    cli("new", "W", "X", "Y", "Z")
+    cli("new", "W", "X", "Y", "Z", "--yes")
     cli("deal", "pass")
     conn = sqlite3.connect(isolated)
     conn.execute("INSERT INTO supersessions (deal_id, correction_id) VALUES ((SELECT MAX(id) FROM deals), 1)")

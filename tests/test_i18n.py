@@ -183,7 +183,7 @@ ALLOWED_LATIN = {"classic", "boston", "ledger", "history", "undo", "new", "all",
 
 def russian_words(text: str) -> list[str]:
     """Latin words left in a Russian text, apart from names of commands, options and tariffs."""
-    text = re.sub(r"`[^`]*`|'[^']*'|--[a-z-]+|\S+\.(?:db|csv|svg|toml)\b|/\S+", " ", text)
+    text = re.sub(r"`[^`]*`|'[^']*'|«[^»]*»|--[a-z-]+|\S+\.(?:db|csv|svg|toml)\b|/\S+", " ", text)
     return [w for w in LATIN_WORD.findall(text) if w not in ALLOWED_LATIN]
 
 

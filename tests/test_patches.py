@@ -79,3 +79,18 @@ def test_click_words_its_usage_errors_as_the_guard_expects(args, pattern) -> Non
         assert russian.stderr.startswith("boston-ledger: ошибка: " + usage_message(message).split()[0])
     finally:
         i18n.set_language("en")
+
+
+def test_typer_draws_types_and_usage_names_where_patch_4_replaces_them() -> None:
+    """typer.core still defines the three methods patch 4 replaces, with the same parameters."""
+    import typer.core
+
+    source = inspect.getsource(typer.core)
+    assert "def _usage_display_name(self) -> str:" in source
+    assert source.count("def display_type_rich(self, ctx: _click.Context) -> str | None:") == 2
+    assert getattr(typer.core.TyperArgument._usage_display_name, "_boston_ledger", False)  # applied
+    group = typer.main.get_command(app)
+    players = next(p for p in group.commands["new"].params if p.name == "players")
+    assert players.get_usage_pieces(None) == ["PLAYERS..."] and players.display_type_rich(None) is None
+    flag = next(p for p in group.commands["status"].params if p.name == "as_json")
+    assert flag.display_type_rich(None) is None

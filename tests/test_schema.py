@@ -26,7 +26,7 @@ def test_a_blank_database_migrates_to_the_exact_schema(tmp_path: Path) -> None:
     assert schema(conn) == expected
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
-    assert names == ["m001_initial", "m002_corrections"]
+    assert names == ["m001_initial", "m002_corrections", "m003_payment_cancellations"]
 
 
 def test_a_ledger_of_the_first_released_schema_keeps_its_results(tmp_path: Path, cli, monkeypatch) -> None:
@@ -77,7 +77,7 @@ def test_check_finds_tampering(tmp_path: Path, cli, monkeypatch) -> None:
     monkeypatch.setenv("BOSTON_LEDGER_DB", str(path))
     cli("new", "Anna", "Boris", "Vera", "Gleb")
     cli("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
-    cli("new", "W", "X", "Y", "Z")
+    cli("new", "W", "X", "Y", "Z", "--yes")
     result = cli("check", "--all")
     assert result.stdout == "" and result.stderr == ""
     conn = sqlite3.connect(path)

@@ -83,7 +83,7 @@ def test_the_program_serves_exactly_what_the_commands_print(evening: Path) -> No
 
 def test_the_served_session_is_the_one_asked_for(table, cli, isolated: Path) -> None:
     play(isolated, [JUNIOR])
-    cli("new", "Dasha", "Egor", "Fima", "Zoya")  # session 2 is current now
+    cli("new", "Dasha", "Egor", "Fima", "Zoya", "--yes")  # session 2 is current now
     running = Served(isolated, 1, "127.0.0.1", 0, TOKEN).in_thread()
     try:
         served_status = get(running.port, f"/api/status?t={TOKEN}")[2].decode()
@@ -102,9 +102,9 @@ def test_the_why_lines_add_up_to_each_deal(served, cli) -> None:
     basket = 0
     for d in deals:
         summed = {party: sum(row[party] for row in d["why"].values()) for party in [*PLAYERS, "basket"]}
-        assert summed == d["change"], d["deal"]
-        assert {p: before[p] + d["change"][p] for p in PLAYERS} == d["balances"]
-        assert basket + d["change"]["basket"] == d["basket"]
+        assert summed == {**d["changes"], "basket": d["basket_change"]}, d["deal"]
+        assert {p: before[p] + d["changes"][p] for p in PLAYERS} == d["balances"]
+        assert basket + d["basket_change"] == d["basket"]
         before, basket = d["balances"], d["basket"]
     assert deals[-1]["why"]["labet"] == {"Anna": 0, "Boris": 0, "Vera": -80, "Gleb": 0, "basket": 80}
 
@@ -199,7 +199,7 @@ def test_a_points_session_shows_its_score_sheet(cli, isolated: Path) -> None:
     assert [balance_in(html, name) for name in PLAYERS] == list(cli.json("status")["balances"].values()) == [0, -8, 0, -8]
     assert '<p class="now">Deal 2 of 8</p>' in html and "7 of the 8 agreed deals remain" in html
     assert "data-basket" not in html and "<tbody></tbody>" in html  # no reasons on points: the deal's score
-    assert deals[-1]["why"] == {} and deals[-1]["change"] == {"Anna": 0, "Boris": -8, "Vera": 0, "Gleb": -8}
+    assert deals[-1]["why"] == {} and deals[-1]["changes"] == {"Anna": 0, "Boris": -8, "Vera": 0, "Gleb": -8}
 
 
 def test_a_session_without_deals(table, isolated: Path) -> None:

@@ -76,8 +76,8 @@ def test_samouchitel_session_through_the_cli(cli) -> None:
     assert "4 agreed deals" in err
     history = cli("history").stdout
     assert "small-null Vera 1: failed" in history and "basket" not in history
-    score_row = [c for c in history.splitlines()[-1].split() if c.lstrip("-").isdigit()]
-    assert score_row == ["10", "10", "-15", "-11"]
+    score_row = [c for c in history.splitlines()[-1].split("→")[1:]]  # the last deal: change → score
+    assert [c.split()[0] for c in score_row] == ["10", "10", "-15", "-11"]
     result = cli.json("settle")
     assert result["net_chips"] == {"Anna": 46, "Boris": 46, "Vera": -54, "Gleb": -38}
     assert result["money"] == {"Anna": "2.30", "Boris": "2.30", "Vera": "-2.70", "Gleb": "-1.90"}
@@ -157,7 +157,7 @@ def test_remise_condition(cli) -> None:
     status = cli.json("status")
     assert status["basket"] == 84 and status["conditions"] == ["remise"]
     assert status["balances"]["Anna"] == -10 - 2 - 12  # the dealer pays the remainder: 42 - 3 × 10
-    cli("new", *PLAYERS)
+    cli("new", *PLAYERS, "--yes")
     assert "remise" in cli("deal", "pass", "--ace-turned", code=2).stderr
 
 
@@ -208,9 +208,11 @@ def test_condition_errors(cli) -> None:
 
 
 def test_tariffs_list_names_every_system(cli) -> None:
-    lines = cli("tariffs", "list").stdout.splitlines()
-    assert [line.split("\t")[0] for line in lines] == ["classic", "fontainebleau", "samouchitel", "tambov"]
-    assert all("source: seed" in line for line in lines)
+    lines = cli("tariffs", "list").stdout.splitlines()  # a table: a heading, a rule, a row (or more) each
+    assert lines[0].split() == ["name", "title", "source", "conditions"] and set(lines[1]) == {"─"}
+    assert [line.split()[0] for line in lines[2:] if line[:1].strip()] == ["classic", "fontainebleau",
+                                                                           "samouchitel", "tambov"]
+    assert sum("seed" in line for line in lines) >= 4
 
 
 def test_tariffs_show_lists_conditions(cli, monkeypatch) -> None:

@@ -24,8 +24,11 @@ from .inputs import seat_of, whole
 T = TypeVar("T")
 
 
-def current(conn: sqlite3.Connection) -> Session:
-    return read.session(conn, read.current_session_id(conn))
+def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
+    """The session a command works on: `session_id` when the command line chose one (--session,
+    or the terminal's BOSTON_LEDGER_SESSION), else the ledger's current session (`use ID`).
+    The one place that picks it."""
+    return read.session(conn, read.current_session_id(conn) if session_id is None else session_id)
 
 
 def typed_deal(session: Session, contract: str, declarer: str | None = None, partner: str | None = None,
@@ -154,7 +157,8 @@ def declarers_share(tariff: Tariff, contract: str) -> int:
 
 def open_for_deals(session: Session, played: int | None = None) -> None:
     if session.settled:
-        raise LedgerError(_("session {id} is settled and takes no more deals; start another with `boston-ledger new`", id=session.id))
+        raise LedgerError(_("session {id} is settled and takes no more deals; start another with `boston-ledger new`, "
+                            "or `boston-ledger reopen` it to correct it", id=session.id))
     if played is not None and session.agreed_deals is not None and played >= session.agreed_deals:
         raise LedgerError(_("the {agreed_deals} agreed deals of session {id} are played; settle it with `boston-ledger settle`", agreed_deals=session.agreed_deals, id=session.id))
 
@@ -187,7 +191,7 @@ def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None) -
     one), so a `new` in another terminal meanwhile cannot shift the deal into another session.
     """
     with writing(conn):
-        session = current(conn) if session_id is None else read.session(conn, session_id)
+        session = current(conn, session_id)
         before = read.state(conn, session)
         open_for_deals(session, before.deals)
         outcome = engine.play(session.tariff, before, deal)
@@ -241,12 +245,13 @@ class Undone:
     sheet: tuple[int, ...] | None  # on points, the score sheet after it
 
 
-def undo(conn: sqlite3.Connection) -> Undone:
+def undo(conn: sqlite3.Connection, session_id: int | None = None) -> Undone:
     """Take back the last standing deal; it stays on record as undone."""
     with writing(conn):
-        session = current(conn)
+        session = current(conn, session_id)
         if session.settled:
-            raise LedgerError(_("session {id} is settled; its deals can no longer be taken back", id=session.id))
+            raise LedgerError(_("session {id} is settled; its deals can no longer be taken back "
+                                "(`boston-ledger reopen` opens it again to correct it)", id=session.id))
         last = read.last_deal(conn, session)
         if last is None:
             raise LedgerError(_("there is no deal to take back in this session"))
@@ -290,6 +295,15 @@ def walk(session: Session, recorded: Iterable[Recorded]) -> Iterator[Walked]:
         yield Walked(r, pos, outcome, state, scores)
 
 
+def series(session: Session, walked: Iterable[Walked]) -> list[list[int]]:
+    """Each player's running standing from 0 through every deal: the lines of a chart."""
+    lines = [[0] for __ in session.players]
+    for w in walked:
+        for line, value in zip(lines, w.sheet):
+            line.append(value)
+    return lines
+
+
 def score_sheet(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
     """A points session's score sheet: what each player has written, replayed from the deals."""
     sheet = (0,) * len(session.players)
@@ -312,8 +326,8 @@ class History:
 
 
 def history(conn: sqlite3.Connection, last: int | None, session_id: int | None = None) -> History:
-    """A session's deals (default: the current one's), only the `last` few when given."""
-    session = current(conn) if session_id is None else read.session(conn, session_id)
+    """A session's deals (default: the one this command line plays), only the `last` few when given."""
+    session = current(conn, session_id)
     tail = None if last is None or not session.tariff.has_basket else last
     rows = list(walk(session, read.deals(conn, session, tail=tail)))
     if last is not None and len(rows) > last:
@@ -355,7 +369,7 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
     """Replace deal `number` and replay every deal after it (the basket, labets and double tours
     depend on the past). The old entries stay on record, superseded by the correction."""
     with writing(conn):
-        session = current(conn) if session_id is None else read.session(conn, session_id)
+        session = current(conn, session_id)
         if session.settled:
             raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal", id=session.id))
         standing_deals = _numbered(conn, session, number)

@@ -9,7 +9,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from ..core.errors import LedgerError
-from ..core.i18n import _
+from ..core.i18n import _, echo
 from ..core.tariff import Tariff, ambiguous, did_you_mean, find
 from ..store.records import Session
 
@@ -21,7 +21,7 @@ JOINERS = {"\u200c", "\u200d"}  # zero-width (non-)joiners inside emoji and some
 
 def clip(text: str, limit: int = 24) -> str:
     """A user's text quoted back in an error, cut short when it is long."""
-    return repr(text if len(text) <= limit else text[:limit] + "…")
+    return echo(text if len(text) <= limit else text[:limit] + "…")
 
 
 def whole(text: str | None, option: str, low: int = 0, high: int = 13) -> int | None:

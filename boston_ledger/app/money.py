@@ -11,6 +11,7 @@ from ..core.i18n import _
 from ..core.settlement import Payment, fewest_payments
 from ..store import read, write
 from ..store.db import writing
+from ..store.records import PaymentRecord
 from .inputs import clean_name, clip, money_amount
 
 
@@ -47,6 +48,8 @@ def books(conn: sqlite3.Connection) -> list[Book]:
             key = names[name.casefold()]
             book[key] = book.get(key, 0) + cents
     for p in read.payments(conn):
+        if p.cancelled_at is not None:
+            continue
         book = totals.setdefault(p.currency, {})
         book[p.payer] = book.get(p.payer, 0) + p.cents
         book[p.payee] = book.get(p.payee, 0) - p.cents
@@ -64,6 +67,7 @@ class Paid:
     payee: str
     cents: int
     currency: str
+    id: int = 0
 
 
 def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str | None) -> Paid:
@@ -82,5 +86,24 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
             code = used[0]
         elif code not in used:
             raise LedgerError(_("no settled session is in {value}; the currencies are {shown}", value=code or _("(no currency)"), shown=shown))
-        write.record_payment(conn, who, whom, cents, code)
-    return Paid(who, whom, cents, code)
+        payment_id = write.record_payment(conn, who, whom, cents, code)
+    return Paid(who, whom, cents, code, payment_id)
+
+
+def payments(conn: sqlite3.Connection) -> list[PaymentRecord]:
+    """Every payment recorded, cancelled ones too (they stay on record)."""
+    return read.payments(conn)
+
+
+def cancel(conn: sqlite3.Connection, payment_id: int) -> PaymentRecord:
+    """Take a payment back: a cancellation is recorded, the payment stays on record and
+    `ledger` no longer counts it."""
+    with writing(conn):
+        found = next((p for p in read.payments(conn) if p.id == payment_id), None)
+        if found is None:
+            raise LedgerError(_("there is no payment {id}; `boston-ledger payments` lists them", id=payment_id))
+        if found.cancelled_at is not None:
+            raise LedgerError(_("payment {id} is cancelled already; `boston-ledger payments` shows it",
+                                id=payment_id))
+        write.record_cancellation(conn, payment_id)
+    return found

@@ -47,8 +47,8 @@ class Status:
 
 
 def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
-    """Where a session stands (default: the current one)."""
-    session = current(conn) if session_id is None else read.session(conn, session_id)
+    """Where a session stands (default: the one this command line plays)."""
+    session = current(conn, session_id)
     state = read.state(conn, session)
     return Status(session, state, standing(conn, session), engine.position(session.tariff, state.deals))
 
@@ -76,24 +76,54 @@ class Settling:
     earlier: list[tuple[str, Settled]]  # a reopened session's earlier settlements, on record
 
 
-def settle(conn: sqlite3.Connection) -> Settling:
-    """Settle the current session (once); its earlier settlements when it was reopened."""
+def settle(conn: sqlite3.Connection, session_id: int | None = None, deals: int | None = None) -> Settling:
+    """Settle the session (once); its earlier settlements when it was reopened. `deals`: the
+    number of deals a settlement shown beforehand (`settlement`) was made of; when another
+    terminal entered or took back a deal meanwhile, nothing is settled."""
     with writing(conn):
-        session = current(conn)
+        session = current(conn, session_id)
         fresh = not session.settled
         if fresh:
-            state = read.state(conn, session)
-            result = settled(session.players, state.balances, state.basket, state.deals, session.chip_value,
-                             session.currency)
+            result = _settlement(conn, session)
+            if deals is not None and result.deals != deals:
+                raise LedgerError(_("session {id} changed meanwhile (it has {count} deals now, not {shown}); "
+                                    "nothing was settled: settle it again", id=session.id, count=result.deals,
+                                    shown=deals))
             write.record_settlement(conn, session, result)
     kept = read.settlements(conn, session)
     return Settling(session, kept[-1][1], fresh, kept[:-1])
 
 
-def reopen(conn: sqlite3.Connection) -> Session:
+def settlement(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, Settled]:
+    """The session's settlement: as recorded when it is settled, else what settling it now
+    would record (nothing is written)."""
+    session = current(conn, session_id)
+    kept = read.settlement(conn, session) if session.settled else None
+    return session, kept if kept is not None else _settlement(conn, session)
+
+
+def _settlement(conn: sqlite3.Connection, session: Session) -> Settled:
+    state = read.state(conn, session)
+    if not state.deals:
+        raise LedgerError(_("session {id} has no deals yet; there is nothing to settle", id=session.id))
+    return settled(session.players, state.balances, state.basket, state.deals, session.chip_value, session.currency)
+
+
+def open_evening(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, int] | None:
+    """The evening that a new one would leave open: the session this command line plays
+    (`current`) with its number of deals, when it has deals and is not settled."""
+    try:
+        session = current(conn, session_id)
+    except LedgerError:  # no session yet, or the one chosen is not in this ledger
+        return None
+    deals = read.state(conn, session).deals
+    return (session, deals) if deals and not session.settled else None
+
+
+def reopen(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
     """Open a settled session again; its settlement stays on record."""
     with writing(conn):
-        session = current(conn)
+        session = current(conn, session_id)
         if not session.settled:
             raise LedgerError(_("session {id} is not settled; there is nothing to reopen", id=session.id))
         write.record_reopening(conn, session)
@@ -102,17 +132,22 @@ def reopen(conn: sqlite3.Connection) -> Session:
 
 @dataclass(frozen=True)
 class Sheet:
-    """What the table sees of a session at one moment: where it stands, its last deals, and its
-    settlement once it is settled."""
+    """An evening as its score sheet shows it at one moment: where it stands, its deals (the last
+    few, or all), and the settlement (as recorded, or what settling now would record; None
+    before the first deal)."""
 
     status: Status
     history: History
     settled: Settled | None
+    final: bool  # the settlement is recorded (else only what it would be)
 
 
-def sheet(conn: sqlite3.Connection, session_id: int, last: int | None) -> Sheet:
+def sheet(conn: sqlite3.Connection, session_id: int | None = None, last: int | None = None) -> Sheet:
     """A session's sheet read in one transaction, so that its parts agree with each other."""
     with reading(conn):
         found = status(conn, session_id)
-        return Sheet(found, history(conn, last, session_id),
-                     read.settlement(conn, found.session) if found.session.settled else None)
+        session = found.session
+        shown = history(conn, last, session.id)
+        if not found.state.deals:
+            return Sheet(found, shown, None, False)
+        return Sheet(found, shown, settlement(conn, session.id)[1], session.settled)

@@ -36,8 +36,8 @@ class PlayerStats:
     declared: dict[str, Declared] = field(default_factory=dict)  # by contract, in the order first declared
     declared_total: int = 0
     made_total: int = 0
-    net_chips: Fraction = Fraction(0)
-    money: dict[str, int] = field(default_factory=dict)  # cents by currency, over settled sessions
+    net_chips: Fraction = Fraction(0)  # over settled sessions, as their settlements have it
+    money: dict[str, int] = field(default_factory=dict)  # cents by currency, over the same sessions
     biggest_win: Swing | None = None
     biggest_loss: Swing | None = None
 
@@ -57,15 +57,22 @@ class Partnership:
         return round(self.made / self.deals, 3)
 
 
+MIN_PARTNERSHIP_DEALS = 5  # deals played together before a partnership is called best or worst
+
+
 @dataclass(frozen=True)
 class Stats:
     players: dict[str, PlayerStats]
     partnerships: list[Partnership]  # the most successful first
-    best: Partnership | None
-    worst: Partnership | None
+    best: Partnership | None  # of those with at least `min_deals` deals together
+    worst: Partnership | None  # another one, less successful than the best; None when none is
+    min_deals: int = MIN_PARTNERSHIP_DEALS
+    settled: int = 0  # the sessions counted that are settled: net chips and money cover these
+    unsettled: int = 0  # the sessions counted that are not (their deals count, not their chips)
 
 
-def collect(conn: sqlite3.Connection, player: str | None = None, since: date | None = None) -> Stats:
+def collect(conn: sqlite3.Connection, player: str | None = None, since: date | None = None,
+            min_deals: int = MIN_PARTNERSHIP_DEALS) -> Stats:
     """Everything `stats` shows. Each deal's change per player is the difference of the balances
     kept with it and with the deal before (the sum of its transfers, which `check` holds)."""
     names = read.people(conn)
@@ -81,6 +88,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
 
     if wanted is not None:
         entry(wanted)
+    counted = [0, 0]  # sessions not settled, settled
     for session in read.sessions(conn):
         if since is not None and date.fromisoformat(session.created_at[:10]) < since:
             continue
@@ -91,10 +99,8 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
         deal_of = entry_reader(session)
         made_of: dict[tuple, bool | None] = {}
         before = (0,) * len(who)
-        final = None
         for row in read.deal_rows(conn, session):  # streamed
             after = read.kept(row.balances)
-            final = row
             for seat, e in enumerate(stats):
                 e.deals += 1
                 change = after[seat] - before[seat]
@@ -124,18 +130,28 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
                 record = pairs.setdefault(pair, [0, 0])
                 record[0] += 1
                 record[1] += made
-        if final is not None:
-            share = Fraction(final.basket or 0, len(who)) if session.tariff.has_basket else 0
-            for seat, e in enumerate(stats):
-                e.net_chips += before[seat] + share
-        if session.settled:
+        if wanted is None or wanted in who:
+            counted[session.settled] += 1
+        if session.settled:  # chips and money both as the settlement has them
             result = read.settlement(conn, session)
-            for e, cents in zip(stats, result.cents):
+            for e, chips, cents in zip(stats, result.net_chips, result.cents):
+                e.net_chips += Fraction(chips)
                 e.money[session.currency] = e.money.get(session.currency, 0) + cents
     partnerships = [Partnership(p, d, m) for p, (d, m) in pairs.items()]
     if wanted is not None:
         per = {wanted: per[wanted]}
         partnerships = [p for p in partnerships if wanted in p.players]
     ranked = sorted(partnerships, key=lambda p: (-p.success_rate, -p.deals, p.players))
-    return Stats(per, ranked, ranked[0] if ranked else None,
-                 min(ranked, key=lambda p: (p.success_rate, -p.deals, p.players)) if len(ranked) > 1 else None)
+    best, worst = ranked_ends(ranked, min_deals)
+    return Stats(per, ranked, best, worst, min_deals, counted[1], counted[0])
+
+
+def ranked_ends(ranked: list[Partnership], min_deals: int) -> tuple[Partnership | None, Partnership | None]:
+    """The most and the least successful of the partnerships with `min_deals` deals together or
+    more: never the same pair, and the least only when it did worse than the most."""
+    enough = [p for p in ranked if p.deals >= min_deals]
+    if not enough:
+        return None, None
+    best = enough[0]
+    worst = min(enough[1:], key=lambda p: (p.success_rate, -p.deals, p.players), default=None)
+    return best, worst if worst is not None and worst.success_rate < best.success_rate else None

@@ -20,6 +20,8 @@ from ..core.errors import LedgerError
 from ..core.i18n import _, ngettext, strerror
 from ..store.db import open_db, resolve_path
 from .guard import PROG
+from . import options
+from .options import SESSION_ENV
 
 
 def connect(db: str | None, create: bool = False) -> sqlite3.Connection:
@@ -43,9 +45,11 @@ def _json(data) -> None:
 
 def new(players: list[str], tariff: str = "classic", chip_value: str = "1", currency: str = "",
         name: str | None = None, condition: list[str] | None = None, deals: str | None = None,
-        db: str | None = None) -> None:
-    """Start a session and make it current."""
+        yes: bool = False, db: str | None = None) -> None:
+    """Start a session and make it current; when the evening played here is open, only once
+    a person at a terminal says so, or with `yes`."""
     from ..app.tariffs import load
+    from ..ui import guided
 
     t = load(tariff, condition or ())
     agreed = whole(deals, "--deals", 1, 100_000)
@@ -55,12 +59,29 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
 
     names = table_names(players, t)
     label = session_name(name)
+    here = options.session_id(None)  # the session this terminal plays, if it chooses one
     conn = connect(db, create=True)
-    session = sessions_app.new(conn, names, t, value, code, label, agreed)
+    left = sessions_app.open_evening(conn, here)
     out = _console()
+    if left is not None and not yes:
+        was, played = left
+        said = ngettext("session {id} ({names}) is open: {n} deal played and not settled",
+                        "session {id} ({names}) is open: {n} deals played and not settled", played, id=was.id,
+                        names=", ".join(was.players))
+        if not guided.interactive():
+            raise LedgerError(_("{said}; settle it first (`{prog} settle`), or start another evening anyway with "
+                                "`{prog} new ... --yes` (`{prog} use {id}` goes back to it)", said=said, prog=PROG,
+                                id=was.id))
+        out.print(said[:1].upper() + said[1:] + ".")
+        if not guided.confirm(_("Start another evening anyway?")):
+            out.print(_("Nothing started; `{prog} settle` ends that evening.", prog=PROG))
+            return
+    session = sessions_app.new(conn, names, t, value, code, label, agreed)
     out.print(_("Session {id} started: {names} (seat order; {name} deals first).", id=session.id,
                 names=", ".join(names), name=names[0]))
-    worth = f"{value}{' ' + code if code else ''}"
+    from ..ui.text import amount
+
+    worth = amount(value, code)
     out.print(_("Tariff {name} ({digest}): {title}. One chip = {value}.", name=t.name, digest=t.digest,
                 title=_(t.title), value=worth) if t.has_basket else
               _("Tariff {name} ({digest}): {title}. One point = {value}.", name=t.name, digest=t.digest,
@@ -69,19 +90,33 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
         out.print(_("Conditions: {names}.", names=', '.join(t.applied)))
     if agreed:
         out.print(_("The session lasts {agreed} deals.", agreed=agreed))
+    if left is not None:
+        out.print(_("Session {id} stays open: `{prog} use {id}` goes back to it. Two tables at once: "
+                    "`export {var}=N` in each table's terminal keeps it to its own evening.", id=left[0].id,
+                    prog=PROG, var=SESSION_ENV))
+    _still_chosen(here, session.id)
+
+
+def _still_chosen(here: int | None, made_current: int) -> None:
+    """When this terminal's BOSTON_LEDGER_SESSION names another session than the one just made
+    current, say that it still decides here."""
+    if here is not None and here != made_current:
+        _console().print(_("{var}={here} in this terminal still chooses session {here}; `export {var}={id}` "
+                           "to play session {id} here.", var=SESSION_ENV, here=here, id=made_current))
 
 
 def deal(contract: str | None = None, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         team_tricks: str | None = None, db: str | None = None) -> None:
-    """Record one deal of the current session and show what moved and why (`deal --help`)."""
+         team_tricks: str | None = None, db: str | None = None, session: str | None = None) -> None:
+    """Record one deal of the session and show what moved and why (`deal --help`)."""
     from ..store import read
     from ..ui import guided
     from ..ui.deals import banners, deal_table, next_lines
 
+    chosen = options.session_id(session)
     conn = connect(db)
-    session = deals_app.current(conn)
+    session = deals_app.current(conn, chosen)
     deals_app.open_for_deals(session, read.state(conn, session).deals)
     typed = dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks,
                  team_tricks=team_tricks, rank=rank, boston=boston, carte_blanche=carte_blanche)
@@ -98,11 +133,11 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
             raise
         asked = True
         answers = {k: v for k, v in typed.items() if v is not None} | ({"ace_turned": "yes"} if ace_turned else {})
-        chosen = guided.deal(session, answers, lambda d: deal_table(deals_app.preview(conn, session, d)))
-        if chosen is None:
+        picked = guided.deal(session, answers, lambda d: deal_table(deals_app.preview(conn, session, d)))
+        if picked is None:
             _console().print(_("Nothing recorded."))
             return
-        d = chosen
+        d = picked
     entered = deals_app.enter(conn, d, session.id)
     out = _console()
     if asked:
@@ -123,7 +158,8 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
 def edit(number: str, contract: str | None = None, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         team_tricks: str | None = None, reason: str | None = None, db: str | None = None) -> None:
+         team_tricks: str | None = None, reason: str | None = None, db: str | None = None,
+         session: str | None = None) -> None:
     """Correct an earlier deal: what is given replaces what deal N had, the rest stays; every
     deal after it is replayed; the old entry stays on record. At a terminal, `edit N` alone
     asks what to change."""
@@ -131,8 +167,9 @@ def edit(number: str, contract: str | None = None, declarer: str | None = None, 
     from ..ui import guided
     from ..ui.deals import change_table, describe
 
+    chosen = options.session_id(session)
     conn = connect(db)
-    session = deals_app.current(conn)
+    session = deals_app.current(conn, chosen)
     n = whole(number, "N", 1, 10**9)
     assert n is not None
     asking = guided.interactive()
@@ -170,9 +207,10 @@ def edit(number: str, contract: str | None = None, declarer: str | None = None, 
     out.print(change_table(session, done.before, done.after, done.basket))
 
 
-def status(db: str | None = None, as_json: bool = False) -> None:
+def status(db: str | None = None, as_json: bool = False, session: str | None = None) -> None:
     """Balances, basket, deals so far, the tour and who deals next (`status --help`)."""
-    found = sessions_app.status(connect(db))
+    chosen = options.session_id(session)
+    found = sessions_app.status(connect(db), chosen)
     if as_json:
         from ..ui import data
 
@@ -188,15 +226,16 @@ def status(db: str | None = None, as_json: bool = False) -> None:
 
 
 def history(corrections: bool = False, last: str = "40", show_all: bool = False, db: str | None = None,
-            as_json: bool = False) -> None:
+            as_json: bool = False, session: str | None = None) -> None:
     """The session's deals with their results."""
     from ..store import read
     from ..ui import data
     from ..ui.deals import corrections_table, history_table
 
+    chosen = options.session_id(session)
     conn = connect(db)
     if corrections:
-        session = deals_app.current(conn)
+        session = deals_app.current(conn, chosen)
         audit = read.corrections(conn, session)
         if as_json:
             _json(data.corrections(session, audit))
@@ -206,7 +245,7 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
             _console().print(corrections_table(session, audit))
         return
     count = whole(last, "--last", 1, 10**9)
-    found = deals_app.history(conn, None if show_all else count)
+    found = deals_app.history(conn, None if show_all else count, chosen)
     if as_json:
         _json(data.history(found))
         return
@@ -224,11 +263,12 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
                             "{n} deals taken back with undo (kept on record).", found.undone))
 
 
-def undo(db: str | None = None) -> None:
+def undo(db: str | None = None, session: str | None = None) -> None:
     """Take back the last deal (it stays on record as undone)."""
     from ..ui.deals import balances_table, describe
 
-    done = deals_app.undo(connect(db))
+    chosen = options.session_id(session)
+    done = deals_app.undo(connect(db), chosen)
     session = done.session
     out = _console()
     out.print(_("Deal {number} ({deal}) taken back; it stays on record as undone.", number=done.last.number,
@@ -238,36 +278,54 @@ def undo(db: str | None = None) -> None:
                              None if points else done.after.basket))
 
 
-def settle(db: str | None = None, as_json: bool = False) -> None:
-    """End the session: share the basket, turn chips into money, list who pays whom."""
-    found = sessions_app.settle(connect(db))
+def settle(db: str | None = None, as_json: bool = False, yes: bool = False, session: str | None = None) -> None:
+    """End the session: share the basket, turn chips into money, list who pays whom. At a
+    terminal the settlement is shown first and recorded when confirmed (`--yes`: at once)."""
+    from ..ui import guided
+    from ..ui.settlement import earlier_line, settlement_lines
+
+    chosen = options.session_id(session)
+    conn = connect(db)
+    shown = None
+    if not yes and not as_json and guided.interactive():
+        before, result = sessions_app.settlement(conn, chosen)
+        if not before.settled:
+            out = _console()
+            for line in settlement_lines(before, result):
+                out.print(line)
+            if not guided.confirm(_("Record this settlement? The session then takes no more deals.")):
+                out.print(_("Nothing recorded."))
+                return
+            chosen, shown = before.id, result.deals
+    found = sessions_app.settle(conn, chosen, shown)
     if as_json:
         _json(found.settled.record())
         return
-    from ..ui.settlement import earlier_line, payment_lines, settlement_heading, settlement_table
-
     session, result = found.session, found.settled
     out = _console()
     if not found.fresh:
-        out.print(_("Session {id} was already settled; here is its settlement.", id=session.id))
-    elif result.basket:
-        out.print(_("The basket's {chips} chips are shared equally.", chips=result.basket))
-    out.print(settlement_heading(session))
-    out.print(settlement_table(session, result))
-    for line in payment_lines(result.players, result.payments, session.currency):
+        out.print(_("Session {id} was already settled; here is its settlement (`{prog} reopen` opens it again "
+                    "to correct it).", id=session.id, prog=PROG))
+    elif shown is not None:
+        out.print(_("Session {id} is settled.", id=session.id))
+        return
+    for line in settlement_lines(session, result):
         out.print(line)
     for when, before in found.earlier:  # a reopened session: what it was settled at before, on record
         out.print(earlier_line(when, before), style="dim")
 
 
-def check(all_sessions: bool = False, db: str | None = None, as_json: bool = False) -> int:
+def check(all_sessions: bool = False, db: str | None = None, as_json: bool = False,
+          session: str | None = None) -> int:
     """Check the ledger's invariants: nothing printed and exit 0 when all hold, else each problem
     and exit 1."""
     from ..app import check as checks
     from ..store import read
 
+    chosen = options.session_id(session)
     conn = connect(db)
-    problems = checks.check(conn, read.session_ids(conn) if all_sessions else None)
+    problems = checks.check(conn, read.session_ids(conn) if all_sessions else
+                            None if chosen is None else [deals_app.current(conn, chosen).id])
     if as_json:
         from ..ui import data
 
@@ -278,9 +336,10 @@ def check(all_sessions: bool = False, db: str | None = None, as_json: bool = Fal
     return 1 if problems else 0
 
 
-def reopen(db: str | None = None) -> None:
-    """Open the current, settled session again to correct it."""
-    session = sessions_app.reopen(connect(db))
+def reopen(db: str | None = None, session: str | None = None) -> None:
+    """Open the settled session again to correct it."""
+    chosen = options.session_id(session)
+    session = sessions_app.reopen(connect(db), chosen)
     _console().print(_("Session {id} reopened; its earlier settlement stays on record. "
                        "Correct it with `{prog} edit N ...`, then settle it again.", id=session.id, prog=PROG))
 
@@ -305,6 +364,7 @@ def use(session_id: str, db: str | None = None) -> None:
     assert n is not None
     session = sessions_app.use(conn, n)
     _console().print(_("Session {id} is current: {names}.", id=session.id, names=", ".join(session.players)))
+    _still_chosen(options.session_id(None), session.id)
 
 
 # ---- across evenings ---------------------------------------------------------------------------
@@ -331,18 +391,16 @@ def stats(player: str | None = None, since: str | None = None, db: str | None = 
         out.print(item)
 
 
-def chart(svg: Path | None = None, db: str | None = None, as_json: bool = False) -> None:
-    """Each player's running balance over the deals of the current session."""
+def chart(svg: Path | None = None, db: str | None = None, as_json: bool = False, session: str | None = None) -> None:
+    """Each player's running balance over the deals of the session."""
     from ..store import read
     from ..ui import chart as pictures
+    from ..ui.deals import session_title
 
+    chosen = options.session_id(session)
     conn = connect(db)
-    session = deals_app.current(conn)
-    walked = deals_app.walk(session, read.deals(conn, session))
-    series = [[0] for __ in session.players]
-    for w in walked:
-        for line, value in zip(series, w.sheet):
-            line.append(value)
+    session = deals_app.current(conn, chosen)
+    series = deals_app.series(session, deals_app.walk(session, read.deals(conn, session)))
     if as_json:
         _json(dict(zip(session.players, series)))
         return
@@ -351,15 +409,19 @@ def chart(svg: Path | None = None, db: str | None = None, as_json: bool = False)
         for line in pictures.terminal(session.players, series, width=max(10, out.width - 40)):
             out.print(line)
         return
+    picture = pictures.svg(f"{session_title(session)}: {session.tariff.name}", session.players, series)
+    _write(Path(svg), picture)
+
+
+def _write(path: Path, text: str) -> None:
+    """A file for people written whole (app.files.write_atomically), and said so."""
     from ..app.files import write_atomically
 
-    title = _("Session {id}", id=session.id) + (f" “{session.name}”" if session.name else "") + f": {session.tariff.name}"
-    picture = pictures.svg(title, session.players, series)
     try:
-        write_atomically(Path(svg), lambda f: f.write(picture))
+        write_atomically(path, lambda f: f.write(text))
     except OSError as e:
-        raise LedgerError(_("cannot write {path}: {error}", path=svg, error=strerror(e))) from None
-    _console().print(_("wrote {path}", path=svg))
+        raise LedgerError(_("cannot write {path}: {error}", path=path, error=strerror(e))) from None
+    _console().print(_("wrote {path}", path=path))
 
 
 def ledger(db: str | None = None, as_json: bool = False) -> None:
@@ -379,16 +441,47 @@ def ledger(db: str | None = None, as_json: bool = False) -> None:
         out.print(line)
 
 
-def paid(payer: str, payee: str, amount: str, currency: str | None = None, db: str | None = None) -> None:
-    """Record money paid from one person to another."""
+def paid(payer: str | None = None, payee: str | None = None, amount: str | None = None,
+         currency: str | None = None, cancel: str | None = None, db: str | None = None) -> None:
+    """Record money paid from one person to another, or cancel a payment recorded."""
+    from ..app.money import cancel as cancelled
     from ..app.money import pay
     from ..ui.text import amount as shown
 
+    if cancel is not None:
+        if payer is not None or currency is not None:
+            raise LedgerError(_("`paid --cancel ID` takes no FROM TO AMOUNT nor --currency: it cancels payment ID "
+                                "as it was recorded"))
+        n = whole(cancel, "--cancel", 1, 10**9)
+        assert n is not None
+        done = cancelled(connect(db), n)
+        _console().print(_("Payment {id} cancelled: {payer} paid {payee} {amount} no longer counts in the ledger; "
+                           "it stays on record.", id=done.id, payer=done.payer, payee=done.payee,
+                           amount=shown(done.cents, done.currency)))
+        return
+    if payer is None or payee is None or amount is None:
+        raise LedgerError(_("paid needs FROM TO AMOUNT, e.g. `{prog} paid Vera Anna 4.00`; "
+                            "`{prog} paid --cancel ID` cancels a payment", prog=PROG))
     conn = connect(db)
     code = None if currency is None else read_currency(currency) if currency.strip() else ""
     done = pay(conn, payer, payee, amount, code)
-    _console().print(_("Recorded: {payer} paid {payee} {amount}.", payer=done.payer, payee=done.payee,
-                       amount=shown(done.cents, done.currency)))
+    _console().print(_("Recorded payment {id}: {payer} paid {payee} {amount}.", id=done.id, payer=done.payer,
+                       payee=done.payee, amount=shown(done.cents, done.currency)))
+
+
+def payments(db: str | None = None, as_json: bool = False) -> None:
+    """The payments recorded with `paid`, cancelled ones too."""
+    from ..app.money import payments as recorded
+
+    found = recorded(connect(db))
+    if as_json:
+        from ..ui import data
+
+        _json(data.payments(found))
+        return
+    from ..ui.tables import payments_table
+
+    _console().print(payments_table(found))
 
 
 def rescore(session_id: str, tariff: str | None = None, condition: list[str] | None = None,
@@ -418,15 +511,30 @@ def rescore(session_id: str, tariff: str | None = None, condition: list[str] | N
     _console().print(rescore_table(found))
 
 
-def export(directory: Path, db: str | None = None) -> None:
+def export(directory: Path, db: str | None = None, session: str | None = None) -> None:
     """Write the session as CSV files for a spreadsheet."""
     from ..app import export as exporter
 
+    chosen = options.session_id(session)
     conn = connect(db)
-    written = exporter.write(conn, deals_app.current(conn), Path(directory))
+    written = exporter.write(conn, deals_app.current(conn, chosen), Path(directory))
     out = _console()
     for path in written:
         out.print(_("wrote {path}", path=path))
+
+
+def sheet(html: Path | None = None, db: str | None = None, session: str | None = None) -> None:
+    """The evening as its score sheet: plain text to paste into a messenger, or an HTML page."""
+    from ..ui import sheet as sheets
+
+    chosen = options.session_id(session)
+    found = sessions_app.sheet(connect(db), chosen)
+    if html is None:
+        sys.stdout.write(sheets.text(found))
+        return
+    from .. import __version__
+
+    _write(Path(html), sheets.page(found, f"boston-ledger {__version__}"))
 
 
 def demo(db: str | None = None) -> None:
@@ -447,7 +555,7 @@ def _demo(conn: sqlite3.Connection, kept: Path | None) -> None:
 
     from ..app import demo as script
     from ..ui.deals import banners, deal_table, result_word, where
-    from ..ui.settlement import payment_lines, settlement_heading, settlement_table
+    from ..ui.settlement import settlement_lines
     from ..ui.text import basket_word
 
     out = _console()
@@ -471,13 +579,8 @@ def _demo(conn: sqlite3.Connection, kept: Path | None) -> None:
             out.print("    " + _("deal {number}", number=entered.number) + f", {where(entered.position)}: "
                       f"{result_word(entered.outcome)} · {balances} · {basket_word()} {entered.after.basket}")
     found = sessions_app.settle(conn)
-    session, result = found.session, found.settled
     out.print("\n$ boston-ledger settle")
-    if result.basket:
-        out.print(_("The basket's {chips} chips are shared equally.", chips=result.basket))
-    out.print(settlement_heading(session))
-    out.print(settlement_table(session, result))
-    for line in payment_lines(result.players, result.payments, session.currency):
+    for line in settlement_lines(found.session, found.settled):
         out.print(line)
     if kept:
         out.print("\n" + _("The evening is kept in {path}; look at it with `boston-ledger history --db {path}`.",
@@ -500,9 +603,9 @@ def tariffs_list(as_json: bool = False) -> None:
 
         _json(data.tariffs(found))
         return
-    for t in found:
-        conditions = "\t" + _("conditions: {names}", names=", ".join(t.conditions)) if t.conditions else ""
-        print(f"{t.name}\t{_(t.title)}\t" + _("source: {source}", source=t.source) + conditions)
+    from ..ui.tables import tariffs_table
+
+    _console().print(tariffs_table(found))
 
 
 def tariffs_show(name: str, condition: list[str] | None = None, as_json: bool = False) -> None:

@@ -23,12 +23,14 @@ def _ledger(ctx: Any) -> sqlite3.Connection | None:
 
 
 def _session(ctx: Any) -> Session | None:
-    """The current session of the ledger a command line names (or None)."""
+    """The session a command line works on (--session, $BOSTON_LEDGER_SESSION, else the
+    current one) of the ledger it names (or None)."""
     from ..app.deals import current
+    from .options import session_id
 
     conn = _ledger(ctx)
     try:
-        return current(conn) if conn is not None else None
+        return current(conn, session_id(ctx.params.get("session"))) if conn is not None else None
     except Exception:  # completion never complains
         return None
 
@@ -71,7 +73,7 @@ def rank(ctx: Any, incomplete: str) -> list[str]:
                                                 if not n.isascii())], incomplete)
 
 
-def session_id(ctx: Any, incomplete: str) -> list[tuple[str, str]]:
+def sessions(ctx: Any, incomplete: str) -> list[tuple[str, str]]:
     """The ledger's sessions by id, each with its players (and name) as the help shells show."""
     from ..app.sessions import listing
 

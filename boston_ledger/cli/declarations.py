@@ -11,10 +11,11 @@ from typing import Annotated, Any, Optional
 import typer
 from typer.core import TyperGroup
 
+from ..core.i18n import N_
 from . import commands, completion
 from .guard import PROG, guarded
-from .language import choose
-from .patches import speak_help, usage_prefix
+from .options import prepare
+from .patches import real_metavars, speak_help, usage_prefix
 
 
 class _Group(TyperGroup):
@@ -25,7 +26,7 @@ class _Group(TyperGroup):
              standalone_mode: bool = True, **extra: Any) -> Any:
         words = list(sys.argv[1:] if args is None else args)
         if "_BOSTON_LEDGER_COMPLETE" not in os.environ:
-            words = choose(words)
+            words = prepare(words)
             speak_help(self)
         guarded(lambda: super(_Group, self).main(args=words, prog_name=PROG, complete_var=complete_var,
                                                  standalone_mode=False, **extra),
@@ -33,7 +34,9 @@ class _Group(TyperGroup):
 
 
 usage_prefix()
+real_metavars()
 
+HELP = {"help_option_names": ["-h", "--help"]}
 app = typer.Typer(
     cls=_Group,
     help="Score-keeping and settlement for Boston played at a real table.\n\n"
@@ -42,17 +45,38 @@ app = typer.Typer(
     invoke_without_command=True,
     add_completion=True,
     pretty_exceptions_enable=False,
+    context_settings=HELP,
 )
-tariffs_app = typer.Typer(cls=_Group, help="Show the tariff tables shipped with boston-ledger.",
-                          invoke_without_command=True)
+tariffs_app = typer.Typer(cls=_Group, help="The tariffs: list the shipped ones, show one's tables, check a file, "
+                                           "start your own (list, show, check, new).",
+                          invoke_without_command=True, context_settings=HELP)
 app.add_typer(tariffs_app, name="tariffs")
+
+
+def _version(value: bool) -> None:
+    if value:
+        from .. import __version__
+
+        typer.echo(f"{PROG} {__version__}")
+        raise typer.Exit()
+
+
+DB_HELP = N_("Ledger database file \\[default: $BOSTON_LEDGER_DB, else the app directory's ledger.db]")
+SESSION_HELP = N_("The session to work on \\[default: $BOSTON_LEDGER_SESSION, else the current one, "
+                  "which `use ID` chooses]")
 
 
 @app.callback()
 def _root(ctx: typer.Context, lang: Annotated[Optional[str], typer.Option(
         "--lang", metavar="en|ru", help="The language of the output: en or ru \\[default: from the locale].")] = None,
+          db: Annotated[Optional[str], typer.Option("--db", metavar="PATH", show_default=False,
+                                                    help=DB_HELP)] = None,
+          session: Annotated[Optional[str], typer.Option("--session", metavar="ID", help=SESSION_HELP)] = None,
+          version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_version,
+                                                help="Show the version and exit.")] = False,
           ) -> None:
-    # --lang is read (anywhere on the command line) before click parses it; here it is documented
+    # --lang is read anywhere on the command line before click parses it, and --db and --session
+    # given before the command are moved after it (options.py); here they are documented
     if ctx.invoked_subcommand is None:
         typer.echo(ctx.get_help())
 
@@ -63,17 +87,15 @@ def _tariffs(ctx: typer.Context) -> None:
         typer.echo(ctx.get_help())
 
 
-DbOption = Annotated[
-    Optional[str],
-    typer.Option("--db", metavar="PATH", show_default=False,
-                 help="Ledger database file \\[default: $BOSTON_LEDGER_DB, else the app directory's ledger.db]"),
-]
+DbOption = Annotated[Optional[str], typer.Option("--db", metavar="PATH", show_default=False, help=DB_HELP)]
+SessionOption = Annotated[Optional[str], typer.Option("--session", metavar="ID", help=SESSION_HELP,
+                                                     autocompletion=completion.sessions)]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 
 
 
 ContractArg = Annotated[Optional[str], typer.Argument(
-    help="A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
+    metavar="CONTRACT", help="A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
          "misere-ouvert, grand-misere-ouvert), or pass; Russian names too.", autocompletion=completion.contract)]
 DeclarerOpt = Annotated[Optional[str], typer.Option("--declarer", help="Who bought the contract.",
                                                     autocompletion=completion.player)]
@@ -101,23 +123,29 @@ BlancheOpt = Annotated[Optional[str], typer.Option("--carte-blanche", metavar="N
 
 @app.command()
 def new(
-    players: Annotated[list[str], typer.Argument(help="The players in seat order; the first named deals first.")],
-    tariff: Annotated[str, typer.Option(help="A shipped tariff's name or the path of a tariff file.")] = "classic",
-    chip_value: Annotated[str, typer.Option("--chip-value", help="Money per chip, a positive decimal.")] = "1",
-    currency: Annotated[str, typer.Option(help="Currency code shown with money, e.g. EUR or RUB.")] = "",
-    name: Annotated[Optional[str], typer.Option(help="A name for the session.")] = None,
+    players: Annotated[list[str], typer.Argument(metavar="PLAYERS",
+                                                 help="The players in seat order; the first named deals first.")],
+    tariff: Annotated[str, typer.Option(metavar="NAME|PATH",
+                                        help="A shipped tariff's name or the path of a tariff file.")] = "classic",
+    chip_value: Annotated[str, typer.Option("--chip-value", metavar="AMOUNT",
+                                            help="Money per chip, a positive decimal.")] = "1",
+    currency: Annotated[str, typer.Option(metavar="CODE", help="Currency code shown with money, e.g. EUR or RUB.")] = "",
+    name: Annotated[Optional[str], typer.Option(metavar="TEXT", help="A name for the session.")] = None,
     condition: Annotated[Optional[list[str]], typer.Option(
         "--condition", metavar="NAME", help="A condition of play agreed for the session (repeatable); "
                                             "`boston-ledger tariffs show NAME` lists them.")] = None,
     deals: Annotated[Optional[str], typer.Option("--deals", metavar="N",
                                                  help="The agreed length of the session in deals.")] = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Start it even when another evening is open (has deals, "
+                                                    "not settled), without asking.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Start a session and make it current.
+    """Start a session and make it current. When the evening played here is still open, asks
+    first at a terminal, and elsewhere needs --yes.
 
     Example: boston-ledger new Anna Boris Vera Gleb --tariff classic --chip-value 0.10 --condition remise
     """
-    return commands.new(players=players, tariff=tariff, chip_value=chip_value, currency=currency, name=name, condition=condition, deals=deals, db=db)
+    return commands.new(players=players, tariff=tariff, chip_value=chip_value, currency=currency, name=name, condition=condition, deals=deals, yes=yes, db=db)
 
 
 
@@ -126,13 +154,14 @@ def deal(
     contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
     partner_tricks: PartnerTricksOpt = None, team_tricks: TeamTricksOpt = None, rank: RankOpt = None,
     boston: BostonOpt = None, ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None, db: DbOption = None,
+    session: SessionOption = None,
 ) -> None:
     """Record one deal of the current session and show what moved and why. At a terminal,
     what is missing or wrong is asked for, and the deal is shown before it is recorded.
 
     Example: boston-ledger deal junior --declarer Boris --partner Gleb --team-tricks 9 --boston Vera
     """
-    return commands.deal(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, db=db)
+    return commands.deal(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, db=db, session=session)
 
 
 
@@ -144,6 +173,7 @@ def edit(
     rank: RankOpt = None, boston: BostonOpt = None, ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None,
     reason: Annotated[Optional[str], typer.Option("--reason", metavar="TEXT", help="Why the deal is corrected.")] = None,
     db: DbOption = None,
+    session: SessionOption = None,
 ) -> None:
     """Correct an earlier deal: what you give replaces what deal N had, the rest stays (--partner
     none: alone; --boston none: nobody's). Every deal after it is replayed; the old entry stays
@@ -151,17 +181,17 @@ def edit(
 
     Example: boston-ledger edit 3 --tricks 7 --reason "Anna took 7, not 6"
     """
-    return commands.edit(number=number, contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, reason=reason, db=db)
+    return commands.edit(number=number, contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, reason=reason, db=db, session=session)
 
 
 
 @app.command()
-def status(db: DbOption = None, as_json: JsonOption = False) -> None:
+def status(db: DbOption = None, session: SessionOption = None, as_json: JsonOption = False) -> None:
     """Balances, basket, deals so far, the tour and who deals next.
 
     Example: boston-ledger status --json
     """
-    return commands.status(db=db, as_json=as_json)
+    return commands.status(db=db, session=session, as_json=as_json)
 
 
 
@@ -171,33 +201,39 @@ def history(
     last: Annotated[str, typer.Option("--last", metavar="N", help="How many of the latest deals to show.")] = "40",
     show_all: Annotated[bool, typer.Option("--all", help="Show every deal of the session.")] = False,
     db: DbOption = None,
+    session: SessionOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """The session's deals with their results.
+    """The session's deals as on the score sheet: for each player and the basket what a deal
+    changed and where it left them, tour by tour.
 
     Example: boston-ledger history --corrections
     """
-    return commands.history(corrections=corrections, last=last, show_all=show_all, db=db, as_json=as_json)
+    return commands.history(corrections=corrections, last=last, show_all=show_all, db=db, session=session, as_json=as_json)
 
 
 
 @app.command()
-def undo(db: DbOption = None) -> None:
+def undo(db: DbOption = None, session: SessionOption = None) -> None:
     """Take back the last deal (it stays on record as undone).
 
     Example: boston-ledger undo
     """
-    return commands.undo(db=db)
+    return commands.undo(db=db, session=session)
 
 
 
 @app.command()
-def settle(db: DbOption = None, as_json: JsonOption = False) -> None:
-    """End the session: share the basket, turn chips into money, list who pays whom.
+def settle(
+    yes: Annotated[bool, typer.Option("--yes", help="Record it without showing it first for confirmation.")] = False,
+    db: DbOption = None, session: SessionOption = None, as_json: JsonOption = False,
+) -> None:
+    """End the session: share the basket, turn chips into money, list who pays whom. At a
+    terminal the settlement is shown first and recorded once confirmed.
 
     Example: boston-ledger settle --json
     """
-    return commands.settle(db=db, as_json=as_json)
+    return commands.settle(yes=yes, db=db, session=session, as_json=as_json)
 
 
 
@@ -205,23 +241,24 @@ def settle(db: DbOption = None, as_json: JsonOption = False) -> None:
 def check(
     all_sessions: Annotated[bool, typer.Option("--all", help="Check every session in the ledger.")] = False,
     db: DbOption = None,
+    session: SessionOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Check the ledger's invariants: prints nothing and exits 0 when all hold, else lists each problem and exits 1.
 
     Example: boston-ledger check --all
     """
-    return commands.check(all_sessions=all_sessions, db=db, as_json=as_json)
+    return commands.check(all_sessions=all_sessions, db=db, session=session, as_json=as_json)
 
 
 
 @app.command()
-def reopen(db: DbOption = None) -> None:
+def reopen(db: DbOption = None, session: SessionOption = None) -> None:
     """Open the current, settled session again to correct it; the earlier settlement stays on record.
 
     Example: boston-ledger reopen
     """
-    return commands.reopen(db=db)
+    return commands.reopen(db=db, session=session)
 
 
 
@@ -238,7 +275,7 @@ def sessions(db: DbOption = None, as_json: JsonOption = False) -> None:
 @app.command()
 def use(
     session_id: Annotated[str, typer.Argument(metavar="ID", help="The session to make current (see sessions).",
-                                              autocompletion=completion.session_id)],
+                                              autocompletion=completion.sessions)],
     db: DbOption = None,
 ) -> None:
     """Make another session current.
@@ -270,13 +307,14 @@ def chart(
     svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE",
                                                 help="Write the chart as an SVG picture instead.")] = None,
     db: DbOption = None,
+    session: SessionOption = None,
     as_json: JsonOption = False,
 ) -> None:
     """Each player's running balance over the deals of the current session.
 
     Example: boston-ledger chart --svg evening.svg
     """
-    return commands.chart(svg=svg, db=db, as_json=as_json)
+    return commands.chart(svg=svg, db=db, session=session, as_json=as_json)
 
 
 
@@ -292,18 +330,31 @@ def group_ledger(db: DbOption = None, as_json: JsonOption = False) -> None:
 
 @app.command()
 def paid(
-    payer: Annotated[str, typer.Argument(metavar="FROM", help="The one who pays.")],
-    payee: Annotated[str, typer.Argument(metavar="TO", help="The one who is paid.")],
-    amount: Annotated[str, typer.Argument(metavar="AMOUNT", help="The money paid, e.g. 4.00.")],
+    payer: Annotated[Optional[str], typer.Argument(metavar="FROM", help="The one who pays.")] = None,
+    payee: Annotated[Optional[str], typer.Argument(metavar="TO", help="The one who is paid.")] = None,
+    amount: Annotated[Optional[str], typer.Argument(metavar="AMOUNT", help="The money paid, e.g. 4.00.")] = None,
     currency: Annotated[Optional[str], typer.Option(
-        "--currency", help="The currency of the sessions it pays off \\[default: the only one they use].")] = None,
+        "--currency", metavar="CODE",
+        help="The currency of the sessions it pays off \\[default: the only one they use].")] = None,
+    cancel: Annotated[Optional[str], typer.Option(
+        "--cancel", metavar="ID", help="Cancel payment ID instead (see payments): it stays on record, the ledger "
+                                       "no longer counts it.")] = None,
     db: DbOption = None,
 ) -> None:
     """Record money paid from one person to another; the ledger nets it out.
 
     Example: boston-ledger paid Vera Anna 4.00
     """
-    return commands.paid(payer=payer, payee=payee, amount=amount, currency=currency, db=db)
+    return commands.paid(payer=payer, payee=payee, amount=amount, currency=currency, cancel=cancel, db=db)
+
+
+@app.command()
+def payments(db: DbOption = None, as_json: JsonOption = False) -> None:
+    """The payments recorded with paid: id, date, from, to, amount; cancelled ones marked.
+
+    Example: boston-ledger payments --json
+    """
+    return commands.payments(db=db, as_json=as_json)
 
 
 
@@ -330,12 +381,28 @@ def rescore(
 def export(
     directory: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to write the CSV files into.")],
     db: DbOption = None,
+    session: SessionOption = None,
 ) -> None:
     """Write the session as CSV files (UTF-8, header row) for a spreadsheet.
 
     Example: boston-ledger export ./evening
     """
-    return commands.export(directory=directory, db=db)
+    return commands.export(directory=directory, db=db, session=session)
+
+
+@app.command()
+def sheet(
+    html: Annotated[Optional[Path], typer.Option("--html", metavar="FILE",
+                                                 help="Write a web page instead: self-contained, prints on A4.")] = None,
+    db: DbOption = None,
+    session: SessionOption = None,
+) -> None:
+    """The evening's score sheet: every deal with everyone's standing, the settlement and who
+    pays whom; as plain text to paste into a messenger (40 columns), or a page with its chart.
+
+    Example: boston-ledger sheet --html evening.html
+    """
+    return commands.sheet(html=html, db=db, session=session)
 
 
 

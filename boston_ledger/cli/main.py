@@ -14,10 +14,10 @@ def main() -> None:
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
     if "_BOSTON_LEDGER_COMPLETE" not in os.environ:
-        from .language import choose
+        from .options import prepare
         from .quick import quick_values
 
-        args = choose(sys.argv[1:])
+        args = prepare(sys.argv[1:])
         values = quick_values(args)
         if values is not None:
             from . import commands

@@ -23,7 +23,7 @@ METAVARS = (NP_("metavar", "[OPTIONS]"), NP_("metavar", "COMMAND [ARGS]..."), NP
             NP_("metavar", "DATE"), NP_("metavar", "FILE"), NP_("metavar", "DIR"), NP_("metavar", "RANK"),
             NP_("metavar", "ID"), NP_("metavar", "FROM"), NP_("metavar", "TO"), NP_("metavar", "AMOUNT"),
             NP_("metavar", "CONTRACT"), NP_("metavar", "PLAYERS"), NP_("metavar", "N"),
-            NP_("metavar", "en|ru"))
+            NP_("metavar", "en|ru"), NP_("metavar", "CODE"))
 
 _spoken = False  # whether typer's words were last set to another language than English
 
@@ -94,3 +94,31 @@ def usage_prefix() -> None:
     usage._boston_ledger = True  # type: ignore[attr-defined]
     HelpFormatter.write_usage = usage  # type: ignore[method-assign]
     Command.get_help_option = help_of  # type: ignore[method-assign]
+
+
+def real_metavars() -> None:
+    """Patch 4: typer 0.29 writes a type in angle brackets beside each parameter of a help page
+    (`<bool>` after a flag, `<str>` and `<list[str]>` after an argument, even one with a
+    metavar) and a required argument in braces on the usage line (`{players}...`), through
+    `TyperOption.display_type_rich`, `TyperArgument.display_type_rich` and
+    `TyperArgument._usage_display_name`, with no setting for either. Here a help page shows
+    what click and most programs show: an option's metavar (nothing after a flag), an
+    argument by its metavar alone, and on the usage line `PLAYERS...`, an optional one as
+    `[FROM]`. Every option that takes a value declares its metavar (tests/test_patches.py)."""
+    from typer.core import TyperArgument, TyperOption
+
+    if getattr(TyperArgument._usage_display_name, "_boston_ledger", False):
+        return
+
+    def usage_name(self: Any) -> str:
+        name = self.metavar or self.name.upper()
+        name = name if self.required else f"[{name}]"
+        return name + ("..." if self.nargs != 1 else "")
+
+    def option_type(self: Any, ctx: Any) -> str | None:
+        return None if self.is_flag else self.metavar or self.name.upper()
+
+    usage_name._boston_ledger = True  # type: ignore[attr-defined]
+    TyperArgument._usage_display_name = usage_name  # type: ignore[method-assign]
+    TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
+    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]

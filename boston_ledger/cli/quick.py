@@ -11,8 +11,9 @@ QUICK: dict[str, tuple[str | None, dict[str, tuple[str, bool]]]] = {
         "--partner-tricks": ("partner_tricks", True),
         "--team-tricks": ("team_tricks", True), "--rank": ("rank", True), "--boston": ("boston", True),
         "--ace-turned": ("ace_turned", False), "--carte-blanche": ("carte_blanche", True), "--db": ("db", True),
+        "--session": ("session", True),
     }),
-    "status": (None, {"--db": ("db", True), "--json": ("as_json", False)}),
+    "status": (None, {"--db": ("db", True), "--session": ("session", True), "--json": ("as_json", False)}),
 }
 
 

@@ -11,8 +11,9 @@ Data meant for programs (JSON keys, CSV headers, the tariff files' keys) stays E
 from __future__ import annotations
 
 import errno
+import string
 from pathlib import Path
-from typing import Any
+from typing import Any, Mapping
 
 LANGUAGES = ("en", "ru")
 DOMAIN = "boston_ledger"
@@ -41,25 +42,56 @@ def _translations() -> Any:
     return _catalogue
 
 
+def echo(text: str) -> str:
+    """A user's text quoted back: as Python's repr in English ('Zed'), in «ёлочки» in Russian;
+    control characters escaped either way."""
+    if _language != "ru":
+        return repr(text)
+    return "«" + "".join(c if c.isprintable() else repr(c)[1:-1] for c in text) + "»"
+
+
+def quote(text: str) -> str:
+    """A name shown in quotes, such as a session's: “Friday” in English, «Пятница» in Russian."""
+    return f"«{text}»" if _language == "ru" else f"“{text}”"
+
+
+class _Formatter(string.Formatter):
+    """str.format, but `{name!r}` of a text quotes it as `echo()` does (in Russian, «ёлочки»)."""
+
+    def convert_field(self, value: Any, conversion: str | None) -> Any:
+        if conversion == "r" and isinstance(value, str):
+            return echo(value)
+        return super().convert_field(value, conversion)
+
+
+_FORMATTER = _Formatter()
+
+
+def _fill(text: str, values: Mapping[str, object]) -> str:
+    if not values:
+        return text
+    return text.format(**values) if _language == "en" else _FORMATTER.vformat(text, (), values)
+
+
 def _(text: str, /, **values: object) -> str:
     """The text in the current language, its {fields} filled in."""
     if _language != "en":
         text = _translations().gettext(text)
-    return text.format(**values) if values else text
+    return _fill(text, values)
 
 
 def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
     """The form of a text for the count `n` (the catalogue's plural rule: Russian has three
     forms), its {fields} and {n} filled in."""
     text = _translations().ngettext(singular, plural, n) if _language != "en" else singular if n == 1 else plural
-    return text.format(n=n, **values)
+    return _fill(text, {"n": n, **values})
 
 
 def pgettext(context: str, text: str, /, **values: object) -> str:
     """A text whose translation depends on where it is used (`context`), as `_()`."""
     if _language != "en":
         text = _translations().pgettext(context, text)
-    return text.format(**values) if values else text
+    return _fill(text, values)
 
 
 def _named(entry: object, key: str) -> str:

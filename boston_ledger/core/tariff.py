@@ -222,5 +222,5 @@ def ambiguous(found: Found, word: str, name: Callable[[str], str] = str) -> str 
     """What to say of a beginning that fits more than one entry (each named by `name`), or None."""
     if not found.candidates:
         return None
-    return _("{word} could be {names}; type more of it", word=repr(word.strip()),
+    return _("{word!r} could be {names}; type more of it", word=word.strip(),
              names=either(name(k) for k in found.candidates))

@@ -63,7 +63,7 @@ def sheet(shown: Shown) -> str:
     notes = coming(session, state)
     if notes:
         parts.append('<ul class="notes">' + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>")
-    if shown.sheet.settled is not None:
+    if shown.sheet.final:
         parts.append(_settlement(shown))
     parts.append(_deals(shown))
     parts.append("</div>")
@@ -95,7 +95,7 @@ def _head(shown: Shown) -> str:
 def _players(shown: Shown) -> str:
     st = shown.sheet.status
     session = st.session
-    last = shown.deals[-1]["change"] if shown.deals else {}
+    last = shown.deals[-1]["changes"] if shown.deals else {}
     dealer = None if session.settled else st.next.dealer
     cards = []
     for seat, (name, value) in enumerate(zip(session.players, st.standing)):
@@ -125,7 +125,8 @@ def _deals(shown: Shown) -> str:
         rows = [f'<tr><th scope="row">{e(why(t, d["contract"], d["made"], key))}</th>'
                 + "".join(f"<td>{signed(moved[p])}</td>" for p in parties) + "</tr>" for key, moved in d["why"].items()]
         total = f'<tr><th scope="row">{e(_("this deal"))}</th>' + \
-            "".join(f"<td>{signed(d['change'][p])}</td>" for p in parties) + "</tr>"
+            "".join(f"<td>{signed(d['changes'][p] if p in d['changes'] else d['basket_change'])}</td>"
+                    for p in parties) + "</tr>"
         double = " in-double" if d["multiplier"] > 1 else ""
         out.append(
             f'<article class="deal{double}" data-deal="{d["deal"]}">'

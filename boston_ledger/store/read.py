@@ -239,5 +239,7 @@ def settlement(conn: sqlite3.Connection, session: Session) -> Settled | None:
 
 
 def payments(conn: sqlite3.Connection) -> list[PaymentRecord]:
+    """Every payment recorded, the earliest first, with when it was cancelled (if it was)."""
     return [PaymentRecord(*row) for row in conn.execute(
-        "SELECT id, payer, payee, cents, currency, paid_at FROM payments ORDER BY id")]
+        "SELECT p.id, p.payer, p.payee, p.cents, p.currency, p.paid_at, c.cancelled_at FROM payments p"
+        " LEFT JOIN payment_cancellations c ON c.payment_id = p.id ORDER BY p.id")]

@@ -84,6 +84,7 @@ class PaymentRecord:
     cents: int
     currency: str
     paid_at: str
+    cancelled_at: str | None = None  # when `paid --cancel` took it back (it stays on record)
 
 
 MEMO = 1 << 14  # distinct entries remembered by a reader of a long session (then it starts afresh)

@@ -10,7 +10,7 @@ import sqlite3
 
 from ..core.engine import moves
 
-SCHEMA_VERSION = 2  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 3  # PRAGMA user_version after every migration has run
 
 APPEND_ONLY = ("sessions", "players", "deals", "transfers", "undos", "settlements")
 
@@ -120,6 +120,21 @@ ALTER TABLE deals ADD COLUMN basket INTEGER;
 """ + _append_only(("corrections", "supersessions", "reopenings", "payments"))
 
 
+# A payment cancelled: the reversing entry (the payment stays on record; `ledger` leaves it out).
+CANCELLATIONS_SCHEMA = """
+CREATE TABLE payment_cancellations (
+    payment_id INTEGER PRIMARY KEY REFERENCES payments(id),
+    cancelled_at TEXT NOT NULL
+) STRICT;
+""" + _append_only(("payment_cancellations",))
+
+
+def m003_payment_cancellations(db) -> None:
+    """Migration 3: `paid --cancel ID` records a cancellation, never an update of the payment."""
+    for statement in _statements(CANCELLATIONS_SCHEMA):
+        db.execute(statement)
+
+
 def _backfill_snapshots(conn: sqlite3.Connection) -> None:
     """Balances after each deal for ledgers of schema 1 (summed from their own transfers)."""
     conn.execute("DROP TRIGGER deals_no_update")
@@ -157,6 +172,7 @@ def migrate(conn: sqlite3.Connection) -> None:
             db.execute(statement)
         _backfill_snapshots(conn)
 
+    migrations(name="m003_payment_cancellations")(m003_payment_cancellations)
     migrations.apply(Database(conn))
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 

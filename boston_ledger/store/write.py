@@ -89,6 +89,11 @@ def record_settlement(conn: sqlite3.Connection, session: Session, settled: Settl
     )
 
 
-def record_payment(conn: sqlite3.Connection, payer: str, payee: str, cents: int, currency: str) -> None:
-    conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at) VALUES (?, ?, ?, ?, ?)",
-                 (payer, payee, cents, currency, now()))
+def record_payment(conn: sqlite3.Connection, payer: str, payee: str, cents: int, currency: str) -> int:
+    return conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at) VALUES (?, ?, ?, ?, ?)",
+                        (payer, payee, cents, currency, now())).lastrowid
+
+
+def record_cancellation(conn: sqlite3.Connection, payment_id: int) -> None:
+    """A payment taken back: a new entry pointing at it (the payment itself stays)."""
+    conn.execute("INSERT INTO payment_cancellations (payment_id, cancelled_at) VALUES (?, ?)", (payment_id, now()))

@@ -9,13 +9,12 @@ from ..app.money import Book
 from ..app.rescore import Rescored
 from ..app.sessions import Listed, Status
 from ..app.stats import PlayerStats, Stats
-from ..core.engine import moves
 from ..core.i18n import N_
 from ..core.invariants import Problem
 from ..core.settlement import money
 from ..core.tariff import Tariff
-from ..store.records import Correction, Session
-from .deals import describe, net_by_reason
+from ..store.records import Correction, PaymentRecord, Session
+from .deals import describe, net_by_reason, steps
 
 
 def status(s: Status) -> dict:
@@ -53,21 +52,23 @@ def history(h: History) -> list[dict]:
 
 
 def deal(session: Session, w: Walked) -> dict:
-    """A deal of the history; `why` is what each reason moved (the lines of the deal's table in
-    the terminal: players, then the basket; empty on points), `change` the whole deal's change."""
+    """A deal of the history: `balances` and `basket` are where it left them, `changes` and
+    `basket_change` what it moved, `why` what each reason moved (the lines of the deal's table
+    in the terminal, per player and the basket; empty on points)."""
     names = session.players
     chips = session.tariff.has_basket
+    moved = [change for change, __ in steps(session, w)]
     parties = (*names, "basket")
     why = {r: dict(zip(parties, row)) for r, row in net_by_reason(w.outcome.transfers, len(names)).items()} \
         if chips else {}
-    change = dict(zip(parties, moves(w.outcome.transfers, len(names)))) if chips else dict(zip(names, w.outcome.scores))
     return {
         "deal": w.recorded.number, "partie": w.position.partie, "tour": w.position.tour,
         "multiplier": w.position.multiplier, "dealer": names[w.position.dealer],
         "contract": w.recorded.deal.contract, "description": describe(session, w.recorded.deal),
         "made": w.outcome.made, "balances": dict(zip(names, w.sheet)),
         "basket": w.after.basket if chips else 0,
-        "why": why, "change": change,
+        "double": w.position.double, "changes": dict(zip(names, moved)),
+        "basket_change": moved[len(names)] if chips else 0, "why": why,
     }
 
 
@@ -96,6 +97,10 @@ def stats(s: Stats) -> dict:
         "partnerships": [partnership(p) for p in s.partnerships],
         "best_partnership": partnership(s.best),
         "worst_partnership": partnership(s.worst),
+        "partnership_min_deals": s.min_deals,
+        "net_and_money_over": "settled sessions",
+        "settled_sessions": s.settled,
+        "unsettled_sessions": s.unsettled,
     }
 
 
@@ -120,6 +125,12 @@ def books(found: Sequence[Book]) -> dict:
         "payments": [{"from": b.names[p.payer], "to": b.names[p.payee], "amount": money(p.cents)}
                      for p in b.payments],
     } for b in found}
+
+
+def payments(found: Sequence[PaymentRecord]) -> list[dict]:
+    return [{"id": p.id, "date": p.paid_at, "from": p.payer, "to": p.payee, "amount": money(p.cents),
+             "currency": p.currency, "cancelled": p.cancelled_at is not None, "cancelled_at": p.cancelled_at}
+            for p in found]
 
 
 def rescored(r: Rescored) -> dict:

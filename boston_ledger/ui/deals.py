@@ -12,11 +12,11 @@ from rich.text import Text
 
 from ..core import engine
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
-from ..core.i18n import N_, _, contract_name, ngettext, rank_name, reason
+from ..core.i18n import N_, _, contract_name, ngettext, quote, rank_name, reason
 from ..core.tariff import PASS, Tariff
 from ..app.deals import Entered
 from ..store.records import Session
-from .text import balance, basket_word, local_time, signed
+from .text import amount, balance, basket_word, local_time, signed
 
 
 def describe(session: Session, deal: Deal, boston: bool = True) -> str:
@@ -118,15 +118,20 @@ def balances_table(session: Session, values: Sequence[int], basket: int | None) 
     return table
 
 
+def session_title(session: Session) -> str:
+    """A session as a heading names it: 'Session 1 “Friday”'."""
+    return _("Session {id}", id=session.id) + (f" {quote(session.name)}" if session.name else "")
+
+
 def status_lines(session: Session, state: State) -> list[str]:
     pos = engine.position(session.tariff, state.deals)
     t = session.tariff
-    label = _("session {id}", id=session.id) + (f" “{session.name}”" if session.name else "")
+    label = _("session {id}", id=session.id) + (f" {quote(session.name)}" if session.name else "")
     unit = _("chip") if t.has_basket else _("point")
     conditions = _(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else ""
     lines = [
         f"{label}: {', '.join(session.players)} · " + _("tariff {name}", name=t.name) + f"{conditions} ({t.digest}) · "
-        f"{unit} {session.chip_value}{' ' + session.currency if session.currency else ''}",
+        f"{unit} {amount(session.chip_value, session.currency)}",
         ngettext("{n} deal played", "{n} deals played", state.deals)
         + (" · " + _("settled") if session.settled else
            " · " + _("next: deal {number}", number=pos.number) + ", " + (f"{where(pos)}, " if len(t.tours) > 1 else "")
@@ -177,54 +182,83 @@ def why(tariff: Tariff, contract: str, made: bool | None, key: str) -> str:
 
 
 def history_table(session: Session, rows: Sequence, width: int = 200) -> Table:
-    """One line per deal (rows are ledger.Walked): what was played and each player's change.
+    """The evening as on the score sheet («пуля»), a line per deal (rows are app.deals.Walked):
+    what was played, and for each player and the basket the change and where it then stands
+    ("+36 → 16"); each tour opens with its heading, double tours marked.
 
     When a line of every column would not fit in `width`, the dealer's column goes first (the
     dealer turns round the table; `status` and each deal's heading name him), then the
-    boston's, so that a deal's line does not wrap when it can be helped."""
+    boston's, then the change and the standing are put one above the other, so that a deal's
+    line does not wrap when it can be helped."""
     from rich.measure import Measurement
 
     console = Console(width=10_000)  # to measure the table unbounded
-    table = _history(session, rows, dealer=True, holder=True)
-    for dealer, holder in ((False, True), (False, False)):
+    table = _history(session, rows, dealer=True, holder=True, stacked=False)
+    for dealer, holder, stacked in ((False, True, False), (False, False, False), (False, False, True)):
         if Measurement.get(console, console.options, table).maximum <= width:
             break
-        table = _history(session, rows, dealer, holder)
+        table = _history(session, rows, dealer, holder, stacked)
     return table
 
 
-def _history(session: Session, rows: Sequence, dealer: bool, holder: bool) -> Table:
-    t = session.tariff
+def steps(session: Session, w) -> list[tuple[int, int]]:
+    """What one deal (an app.deals.Walked) changed and where it left each player, then the
+    basket when the tariff has one: (change, standing) pairs, as the score sheet writes them."""
     n = len(session.players)
+    if not session.tariff.has_basket:
+        return list(zip(w.outcome.scores, w.sheet))
+    change = moves(w.outcome.transfers, n)
+    return [*zip(change[:n], w.sheet), (change[n], w.after.basket)]
+
+
+def tour_heading(session: Session, rows: Sequence) -> list[str | None]:
+    """Per row, the heading of the tour it opens (the first row always opens one), else None;
+    all None when the tariff has no tours (a points sheet)."""
+    if len(session.tariff.tours) <= 1:
+        return [None] * len(rows)
+    out: list[str | None] = []
+    last = None
+    for w in rows:
+        here = (w.position.partie, w.position.tour)
+        out.append(where(w.position) if here != last else None)
+        last = here
+    return out
+
+
+# rich's SIMPLE_HEAD with a rule between sections too: the line drawn between tours
+SHEET = box.Box("    \n    \n ── \n    \n ── \n ── \n    \n    \n")
+
+
+def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stacked: bool) -> Table:
+    t = session.tariff
     holder = holder and t.boston > 0
-    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
-    columns = ["#"] + ([N_("tour")] if len(t.tours) > 1 else []) + ([N_("dealer")] if dealer else []) \
-        + [N_("deal")] + ([N_("boston")] if holder else [])
+    table = Table(box=SHEET, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    columns = ["#"] + ([N_("dealer")] if dealer else []) + [N_("deal")] + ([N_("boston")] if holder else [])
     for col in columns:
         table.add_column(_(col) if col != "#" else col, justify="right" if col == "#" else "left",
                          no_wrap=col != "deal")
     for name in session.players:
-        table.add_column(name, justify="right")
+        table.add_column(name, justify="right", no_wrap=True)
     if t.has_basket:
-        table.add_column(basket_word(), justify="right", style="cyan")
-    for w in rows:
+        table.add_column(basket_word(), justify="right", style="cyan", no_wrap=True)
+    blank = [""] * (len(columns) + len(session.players) + t.has_basket)
+    at = columns.index(N_("deal"))
+    for w, heading in zip(rows, tour_heading(session, rows)):
+        if heading is not None:
+            if table.rows:
+                table.add_section()
+            cells: list = list(blank)
+            cells[at] = Text(heading, style="bold yellow" if w.position.double else "bold")
+            table.add_row(*cells)
         deal, pos, outcome = w.recorded.deal, w.position, w.outcome
-        if t.has_basket:
-            cells = [*map(signed, moves(outcome.transfers, n)[:n]), str(w.after.basket)]
-        else:
-            cells = list(map(signed, outcome.scores))
         played = describe(session, deal, boston=False) + ("" if outcome.made is None else f": {result_word(outcome)}")
         row = [str(w.recorded.number)]
-        if len(t.tours) > 1:
-            row.append(f"{pos.partie}.{pos.tour}" + (f" ×{pos.multiplier}" if pos.double else ""))
         row += [session.players[pos.dealer]] if dealer else []
         row.append(played)
         if holder:
             row.append("" if deal.boston is None else session.players[deal.boston])
-        table.add_row(*row, *cells)
-    if not t.has_basket and rows:
-        table.add_section()
-        table.add_row(*([""] * (len(columns) - 1)), _("score"), *map(balance, rows[-1].sheet))
+        table.add_row(*row, *(Text.assemble(signed(change), "\n" if stacked else " → ", balance(level))
+                              for change, level in steps(session, w)))
     return table
 
 

@@ -6,16 +6,17 @@ from rich.table import Table
 from rich.text import Text
 
 from ..core.i18n import _
-from ..core.settlement import Payment, Settled, money
+from ..core.settlement import Payment, Settled
 from ..store.records import Session
 from .text import amount, local_time
+from .text import chips as chips_text
 
 
 def settlement_heading(session: Session) -> str:
-    code = f" {session.currency}" if session.currency else ""
+    worth = amount(session.chip_value, session.currency)
     if session.tariff.has_basket:
-        return _("Settlement of session {id} (one chip = {value})", id=session.id, value=f"{session.chip_value}{code}")
-    return _("Settlement of session {id} (one point = {value})", id=session.id, value=f"{session.chip_value}{code}")
+        return _("Settlement of session {id} (one chip = {value})", id=session.id, value=worth)
+    return _("Settlement of session {id} (one point = {value})", id=session.id, value=worth)
 
 
 def settlement_table(session: Session, settled: Settled) -> Table:
@@ -25,7 +26,7 @@ def settlement_table(session: Session, settled: Settled) -> Table:
     table.add_column(_("money"), justify="right")
     for name, chips, cents in zip(settled.players, settled.net_chips, settled.cents):
         style = "green" if cents > 0 else "red" if cents < 0 else ""
-        table.add_row(name, str(chips), Text(amount(cents, session.currency), style=style))
+        table.add_row(name, chips_text(chips), Text(amount(cents, session.currency), style=style))
     return table
 
 
@@ -37,8 +38,15 @@ def payment_lines(names: tuple[str, ...], payments: tuple[Payment, ...], currenc
               amount=amount(p.cents, currency)) for p in payments]
 
 
+def settlement_lines(session: Session, settled: Settled) -> list:
+    """A settlement as `settle` shows it: the basket's share-out, the heading, each player's
+    chips and money, who pays whom."""
+    lines: list = [_("The basket's {chips} chips are shared equally.", chips=settled.basket)] if settled.basket else []
+    lines += [settlement_heading(session), settlement_table(session, settled)]
+    return lines + payment_lines(settled.players, settled.payments, session.currency)
+
+
 def earlier_line(when: str, settled: Settled) -> str:
     """A reopened session's earlier settlement, as it stays on record."""
-    code = f" {settled.currency}" if settled.currency else ""
     return _("Settled before, on {when}, and reopened: {money}", when=local_time(when),
-             money=", ".join(f"{n} {money(c)}{code}" for n, c in zip(settled.players, settled.cents)))
+             money=", ".join(f"{n} {amount(c, settled.currency)}" for n, c in zip(settled.players, settled.cents)))

@@ -11,10 +11,10 @@ from ..app.money import Book
 from ..app.rescore import Rescored
 from ..app.sessions import Listed
 from ..app.stats import Stats
-from ..core.i18n import N_, _, contract_name
-from ..core.settlement import money
+from ..core.i18n import N_, _, contract_name, ngettext
 from ..core.tariff import Tariff
-from .text import amount, balance, basket_word, signed
+from ..store.records import PaymentRecord
+from .text import amount, balance, basket_word, chips, local_time, signed
 
 
 def _plain() -> Table:
@@ -29,8 +29,7 @@ def sessions_table(rows: Sequence[Listed]) -> Table:
                          no_wrap=col in ("id", "date", "tariff", "deals", "state"))
     for r in rows:
         s = r.session
-        code = f" {s.currency}" if s.currency else ""
-        result = ", ".join(f"{n} {money(c)}{code}" for n, c in zip(r.settled.players, r.settled.cents)) \
+        result = ", ".join(f"{n} {amount(c, s.currency)}" for n, c in zip(r.settled.players, r.settled.cents)) \
             if r.settled else ""
         table.add_row(("* " if r.current else "") + str(s.id), s.name or "", s.created_at[:10], ", ".join(s.players),
                       s.tariff.name, str(r.deals), _("settled") if s.settled else _("open"), result)
@@ -51,21 +50,36 @@ def stats_tables(data: Stats, tariffs: Sequence[Tariff]) -> list:
         win = "" if e.biggest_win is None else f"+{e.biggest_win.chips}"
         loss = "" if e.biggest_loss is None else str(e.biggest_loss.chips)
         table.add_row(name, str(e.sessions), str(e.deals), str(e.declared_total), str(e.made_total),
-                      rate, str(int(net) if net.denominator == 1 else float(net)), money_text, win, loss)
+                      rate, chips(net), money_text, win, loss)
     named = {key: contract_name(t, key) for t in reversed(tariffs) for key in t.contracts}
     kinds = Table(title=_("contracts declared (made)"), title_justify="left")
     kinds.add_column(_("player"))
     kinds.add_column(_("contracts"))
     for name, e in data.players.items():
         kinds.add_row(name, ", ".join(f"{named.get(k, k)} {v.declared} ({v.made})" for k, v in e.declared.items()))
-    out: list = [table, kinds]
+    out: list = [table, kinds, covered(data)]
     for label, p in (("best", data.best), ("worst", data.worst)):
         if p:
             values = dict(names=_(" & ").join(p.players), made=p.made, deals=p.deals, rate=p.success_rate)
             out.append(_("most successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values)
                        if label == "best" else
                        _("least successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values))
+    if data.partnerships:
+        out.append(ngettext("(partnerships are ranked from {n} deal together)",
+                            "(partnerships are ranked from {n} deals together)", data.min_deals) if data.best else
+                   ngettext("no partnership has played {n} deal together yet, the least to rank it",
+                            "no partnership has played {n} deals together yet, the least to rank it", data.min_deals))
     return out
+
+
+def covered(data: Stats) -> str:
+    """Which sessions the net chips and the money cover: the settled ones."""
+    line = ngettext("net and money: over {n} settled session", "net and money: over {n} settled sessions",
+                    data.settled)
+    if data.unsettled:
+        line += "; " + ngettext("{n} session not settled counts in the deals and contracts only",
+                                "{n} sessions not settled count in the deals and contracts only", data.unsettled)
+    return line
 
 
 def rescore_table(r: Rescored) -> Table:
@@ -82,6 +96,30 @@ def rescore_table(r: Rescored) -> Table:
     return table
 
 
+def payments_table(found: Sequence[PaymentRecord]) -> Table | str:
+    """The payments recorded with `paid`, cancelled ones marked."""
+    if not found:
+        return _("No payment recorded yet; `boston-ledger paid FROM TO AMOUNT` records one.")
+    table = _plain()
+    for col in (N_("id"), N_("date"), N_("from"), N_("to"), N_("amount"), N_("state")):
+        table.add_column(_(col), justify="right" if col in ("id", "amount") else "left", no_wrap=col != "state")
+    for p in found:
+        state = _("cancelled {when}", when=local_time(p.cancelled_at)) if p.cancelled_at else ""
+        table.add_row(str(p.id), local_time(p.paid_at), p.payer, p.payee, amount(p.cents, p.currency), state,
+                      style="dim" if p.cancelled_at else None)
+    return table
+
+
+def tariffs_table(found: Sequence[Tariff]) -> Table:
+    """The shipped tariffs: name, title, source, conditions."""
+    table = _plain()
+    for col in (N_("name"), N_("title"), N_("source"), N_("conditions")):
+        table.add_column(_(col), no_wrap=col == "name")
+    for t in found:
+        table.add_row(t.name, _(t.title), t.source, ", ".join(t.conditions))
+    return table
+
+
 def book_lines(found: Sequence[Book]) -> list[str]:
     """What each person owes or is owed per currency, and the payments that clear it."""
     if not found:
@@ -90,7 +128,7 @@ def book_lines(found: Sequence[Book]) -> list[str]:
     for b in found:
         code = b.currency
         lines.append((_("In {currency}", currency=code) if code else _("Money")) + ": "
-                     + ", ".join(f"{n} {money(c)}" for n, c in zip(b.names, b.cents)))
+                     + ", ".join(f"{n} {amount(c, '')}" for n, c in zip(b.names, b.cents)))
         lines += ["  " + _("{payer} pays {payee} {amount}", payer=b.names[p.payer], payee=b.names[p.payee],
                            amount=amount(p.cents, code)) for p in b.payments] or ["  " + _("all square")]
     return lines

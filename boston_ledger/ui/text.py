@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import sys
+from decimal import Decimal
 from typing import Any
 
 from rich.console import Console
 from rich.text import Text
 
-from ..core.i18n import _
+from ..core.i18n import _, language
 
 
 def console() -> Console:
@@ -54,8 +55,23 @@ def balance(n: int) -> Text:
     return Text(str(n), style="bold green" if n > 0 else "bold red" if n < 0 else "bold")
 
 
-def amount(cents: int, currency: str) -> str:
-    """Money as it is shown: '12.30 RUB', or '12.30' without a currency."""
+SIGNS = {"RUB": "₽"}  # currencies shown by their sign in Russian
+
+
+def amount(value: int | Decimal, currency: str) -> str:
+    """Money as it is shown: cents (an int) or a decimal amount (a chip's value), with its
+    currency: '12.30 RUB', '12.30' without one; in Russian with the decimal comma and the
+    rouble's sign, '12,30 ₽'. (JSON keeps '12.30': `core.settlement.money`.)"""
     from ..core.settlement import money
 
-    return money(cents) + (f" {currency}" if currency else "")
+    digits = money(value) if isinstance(value, int) else str(value)
+    if language() == "ru":
+        digits = digits.replace(".", ",")
+        currency = SIGNS.get(currency, currency)
+    return digits + (f" {currency}" if currency else "")
+
+
+def chips(value: int | float) -> str:
+    """Net chips (or points), which a basket's share-out may make fractional: '12', '9.5' ('9,5')."""
+    text = str(int(value) if float(value).is_integer() else float(value))
+    return text.replace(".", ",") if language() == "ru" else text

@@ -1,0 +1,232 @@
+"""The evening's score sheet to share: plain text for a messenger (no escape codes, 40 columns),
+or a self-contained web page (inline CSS, the chart inline as SVG, nothing fetched) that prints
+on A4 and reads on a phone.
+
+The page is made of fragments, each a function returning HTML (the running table, the
+settlement), and `page()` that wraps them into a whole document, so that another page (a live
+view of the evening) can use the same pieces.
+"""
+
+from __future__ import annotations
+
+import textwrap
+from html import escape
+from rich.cells import cell_len, set_cell_size
+
+from ..app.deals import History
+from ..app.sessions import Sheet
+from ..core.i18n import _, language, ngettext
+from ..core.settlement import Settled
+from ..store.records import Session
+from . import chart
+from .deals import describe, result_word, session_title, steps, tour_heading
+from .settlement import payment_lines, settlement_heading
+from .text import amount, basket_word, chips, local_time
+
+WIDTH = 40  # the plain sheet fits a phone's messenger
+
+
+def esc(value: object) -> str:
+    """Text made safe inside HTML, in an element or an attribute."""
+    return escape(str(value), quote=True)
+
+
+def signed(n: int) -> str:
+    """A change as the sheet writes it: +16, -20, · for none."""
+    return f"+{n}" if n > 0 else str(n) if n else "·"
+
+
+def heading_lines(session: Session, history: History) -> list[str]:
+    """Who played what and when: the session, its date, tariff, chip value and players."""
+    t = session.tariff
+    worth = amount(session.chip_value, session.currency)
+    unit = _("one chip = {value}", value=worth) if t.has_basket else _("one point = {value}", value=worth)
+    conditions = _(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else ""
+    return [
+        f"{session_title(session)} · {local_time(session.created_at)[:10]}",
+        _("tariff {name}", name=t.name) + conditions + " · " + unit,
+        ", ".join(session.players) + " · " + ngettext("{n} deal played", "{n} deals played", history.total),
+    ]
+
+
+def played(session: Session, w) -> str:
+    """What a deal (an app.deals.Walked) was, its result, and who held the boston."""
+    deal = w.recorded.deal
+    holder = "" if deal.boston is None else _(", boston {name}", name=session.players[deal.boston])
+    return describe(session, deal, boston=False) + ("" if w.outcome.made is None else
+                                                    f": {result_word(w.outcome)}") + holder
+
+
+def not_yet() -> str:
+    return _("Not settled yet; settled now, it would be:")
+
+
+# ---- plain text --------------------------------------------------------------------------------
+
+
+def _cell(text: str, width: int) -> str:
+    """Text right-aligned in `width` terminal cells, cut with … when longer."""
+    if cell_len(text) > width:
+        text = set_cell_size(text, width - 1) + "…"
+    return " " * (width - cell_len(text)) + text
+
+
+def text(sheet: Sheet, width: int = WIDTH) -> str:
+    """The sheet as plain text: a line per deal with what was played, a line with where it
+    left every player and the basket, a rule at each tour; then the settlement."""
+    history = sheet.history
+    session = history.session
+    names = list(session.players) + ([basket_word()] if session.tariff.has_basket else [])
+    column = max(4, width // len(names))
+    lines = [line for head in heading_lines(session, history) for line in textwrap.wrap(head, width)] + [""]
+    if not history.rows:
+        lines.append(_("Session {id} has no deals yet.", id=session.id))
+        return "\n".join(lines) + "\n"
+    header = "".join(_cell(name, column - 1) + " " for name in names).rstrip()
+    lines.append(header)
+    for w, tour in zip(history.rows, tour_heading(session, history.rows)):
+        if tour is not None:
+            rule = f"── {tour} "
+            lines.append(rule + "─" * max(0, width - cell_len(rule)))
+        lines += textwrap.wrap(f"{w.recorded.number}. {played(session, w)}", width, subsequent_indent="   ")
+        lines.append("".join(_cell(str(level), column - 1) + " " for __, level in steps(session, w)).rstrip())
+    if sheet.settled is not None:
+        lines.append("")
+        lines += textwrap.wrap(not_yet(), width) if not sheet.final else []
+        lines += settlement_text(session, sheet.settled, width)
+    return "\n".join(lines) + "\n"
+
+
+def settlement_text(session: Session, settled: Settled, width: int = WIDTH) -> list[str]:
+    """The settlement as lines of text: heading, each player's chips and money, who pays whom."""
+    pad = min(16, max(cell_len(n) for n in settled.players))
+    rows = [f"{set_cell_size(name, pad)} {chips(net):>7} {amount(cents, session.currency):>14}".rstrip()
+            for name, net, cents in zip(settled.players, settled.net_chips, settled.cents)]
+    said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency)]
+    wrapped = [textwrap.wrap(line, width, subsequent_indent="  ") for line in said]
+    return wrapped[0] + rows + [line for part in wrapped[1:] for line in part]
+
+
+# ---- HTML --------------------------------------------------------------------------------------
+
+
+def _change(change: int, level: int) -> str:
+    kind = "up" if change > 0 else "down" if change < 0 else "none"
+    return (f'<td><span class="change {kind}">{esc(signed(change))}</span>'
+            f'<span class="level{" minus" if level < 0 else ""}">{esc(level)}</span></td>')
+
+
+def running_table(history: History) -> str:
+    """The running table: a row per deal with what was played and, for every player and the
+    basket, the change and where it then stands; a heading row at each tour."""
+    session = history.session
+    names = list(session.players) + ([basket_word()] if session.tariff.has_basket else [])
+    head = "".join(f'<th scope="col">{esc(n)}</th>' for n in names)
+    rows = []
+    for w, tour in zip(history.rows, tour_heading(session, history.rows)):
+        if tour is not None:
+            kind = "tour double" if w.position.double else "tour"
+            rows.append(f'<tr class="{kind}"><th colspan="{len(names) + 2}" scope="colgroup">{esc(tour)}</th></tr>')
+        kind = "" if w.outcome.made is None else ' class="made"' if w.outcome.made else ' class="failed"'
+        dealer = esc(_("dealer {name}", name=session.players[w.position.dealer]))
+        rows.append(f'<tr{kind}><td class="number">{w.recorded.number}</td>'
+                    f'<td class="deal">{esc(played(session, w))}<span class="dealer">{dealer}</span></td>'
+                    + "".join(_change(c, level) for c, level in steps(session, w)) + "</tr>")
+    return (f'<table class="sheet"><thead><tr><th scope="col">#</th><th scope="col" class="deal">{esc(_("deal"))}</th>{head}'
+            f'</tr></thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
+
+
+def settlement_section(session: Session, settled: Settled, final: bool = True) -> str:
+    """The settlement: each player's net chips and money, then who pays whom."""
+    unit = _("net chips") if session.tariff.has_basket else _("net points")
+    rows = "".join(
+        f'<tr><th scope="row">{esc(name)}</th><td>{esc(chips(net))}</td>'
+        f'<td class="{"up" if cents > 0 else "down" if cents < 0 else "none"}">{esc(amount(cents, session.currency))}'
+        f'</td></tr>' for name, net, cents in zip(settled.players, settled.net_chips, settled.cents))
+    note = "" if final else f'<p class="note">{esc(not_yet())}</p>'
+    pays = "".join(f"<li>{esc(line)}</li>" for line in payment_lines(settled.players, settled.payments,
+                                                                      session.currency))
+    return (f'<section class="settlement"><h2>{esc(settlement_heading(session))}</h2>{note}'
+            f'<table><thead><tr><th scope="col">{esc(_("player"))}</th><th scope="col">{esc(unit)}</th>'
+            f'<th scope="col">{esc(_("money"))}</th></tr></thead><tbody>{rows}</tbody></table>'
+            f'<ul class="payments">{pays}</ul></section>')
+
+
+def chart_figure(history: History) -> str:
+    """Each player's running standing as an inline SVG picture."""
+    from ..app.deals import series
+
+    session = history.session
+    picture = chart.svg(_("Each player's standing, deal by deal"), session.players, series(session, history.rows))
+    return f'<figure class="chart">{picture}</figure>'
+
+
+STYLE = """
+@page { size: A4; margin: 12mm; }
+* { box-sizing: border-box; }
+html { -webkit-text-size-adjust: 100%; }
+body { font: 15px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans", sans-serif; color: #111;
+       margin: 0 auto; padding: 12px; max-width: 60rem; background: #fff; }
+h1 { font-size: 1.35rem; margin: 0 0 .2rem; }
+h2 { font-size: 1.1rem; margin: 1.2rem 0 .4rem; }
+header p { margin: .1rem 0; color: #444; }
+.scroll { overflow-x: auto; }
+table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
+table.sheet { width: 100%; }
+th, td { padding: .2rem .35rem; text-align: right; vertical-align: top; }
+thead th { border-bottom: 2px solid #333; white-space: nowrap; }
+td.number { color: #666; }
+td.deal, th.deal { text-align: left; }
+table.sheet tbody td { border-bottom: 1px solid #e3e3e3; }
+tr.tour th { text-align: left; padding-top: .6rem; border-bottom: 1px solid #333; font-weight: 600; }
+tr.tour.double th { color: #8a4b00; background: #fff4e0; }
+.change { display: block; font-size: .78em; color: #666; }
+.change.up { color: #17702c; } .change.down { color: #b3261e; }
+.level { font-weight: 600; } .level.minus { color: #b3261e; }
+tr.made td.deal { box-shadow: inset 3px 0 #17702c; } tr.failed td.deal { box-shadow: inset 3px 0 #b3261e; }
+td.deal { padding-left: .5rem; }
+.dealer { display: block; font-size: .78em; color: #777; }
+.settlement th[scope=row], .settlement thead th:first-child { text-align: left; }
+.settlement td, .settlement th { padding: .2rem .8rem .2rem 0; }
+td.up { color: #17702c; font-weight: 600; } td.down { color: #b3261e; font-weight: 600; }
+.payments { padding-left: 1.2rem; } .note { color: #8a4b00; }
+figure.chart { margin: 1rem 0; } figure.chart svg { width: 100%; height: auto; }
+footer { margin-top: 1.5rem; color: #777; font-size: .8rem; }
+@media (max-width: 40rem) {
+  body { font-size: 14px; padding: 8px; }
+  th, td { padding: .15rem .2rem; }
+  .dealer { display: none; }
+}
+@media print {
+  body { max-width: none; padding: 0; font-size: 10.5pt; }
+  .scroll { overflow: visible; }
+  thead { display: table-header-group; }
+  tr, figure.chart, section.settlement { break-inside: avoid; }
+  * { -webkit-print-color-adjust: exact; print-color-adjust: exact; }
+}
+"""
+
+
+def page(sheet: Sheet, made_by: str = "boston-ledger") -> str:
+    """The whole page of an evening: heading, running table, settlement, chart; self-contained."""
+    history = sheet.history
+    session = history.session
+    title, *details = heading_lines(session, history)
+    body = [f"<header><h1>{esc(title)}</h1>" + "".join(f"<p>{esc(line)}</p>" for line in details) + "</header>"]
+    if history.rows:
+        body.append(f'<div class="scroll">{running_table(history)}</div>')
+    else:
+        body.append(f"<p>{esc(_('Session {id} has no deals yet.', id=session.id))}</p>")
+    if sheet.settled is not None:
+        body.append(settlement_section(session, sheet.settled, sheet.final))
+    if history.rows:
+        body.append(chart_figure(history))
+    body.append(f"<footer>{esc(made_by)}</footer>")
+    return wrap(title, "\n".join(body))
+
+
+def wrap(title: str, body: str) -> str:
+    """A whole HTML document around `body`: its language, the viewport for phones, the style."""
+    return (f'<!DOCTYPE html>\n<html lang="{language()}">\n<head>\n<meta charset="utf-8">\n'
+            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+            f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
