@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, replace
-from typing import Mapping
+from typing import Mapping, Sequence
 
 from ..core.engine import Deal
 from ..core.errors import LedgerError
@@ -186,22 +186,30 @@ def edited(session: Session, deal: Deal, given: Answers) -> dict[str, str]:
     return {**answers, **given}
 
 
-def complete(session: Session, answers: Answers) -> Deal:
+def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> Deal:
     """The deal of answers given all at once (no one to ask): an empty answer where a question
     has a default or may be left empty, else LedgerError saying what is wrong or missing (the
-    engine's words, as for `deal`)."""
-    given = dict(answers)
+    engine's words, as for `deal`). A field of `given` that the deal does not ask is an error
+    too (a partial edit's option that does not belong to the deal)."""
+    answered = dict(answers)
     while True:
-        asked, found = _walk(session, given, {})
+        asked, found = _walk(session, answered, {})
         if isinstance(found, Ready):
-            return found.deal
+            break
         if found.error:
             raise LedgerError(found.error, found.field)
-        if found.field in given or found.default is None and not found.optional:
+        if found.field in answered or found.default is None and not found.optional:
             deal_of(session, {f: v for f, __, v in asked})  # the engine says what is missing, as for `deal`
             raise LedgerError(_("the deal needs {option} as well ({what})", option=OPTIONS[found.field],
                                 what=found.label), found.field)
-        given[found.field] = ""
+        answered[found.field] = ""
+    extra = [f for f in given if f not in {f for f, __, ___ in asked}]
+    if extra:
+        t = session.tariff
+        contract = _("pass") if found.deal.contract == PASS else contract_name(t, found.deal.contract)
+        raise LedgerError(_("the deal ({contract}) takes no {option}; drop it", contract=contract,
+                            option=OPTIONS[extra[0]].split()[0]), extra[0])
+    return found.deal
 
 
 def deal_of(session: Session, values: Mapping[str, object]) -> Deal:

@@ -185,7 +185,7 @@ def edit(number: str, contract: str | None = None, declarer: str | None = None, 
     d = None
     if given or not asking:
         try:
-            d = entry.complete(session, answers)
+            d = entry.complete(session, answers, [f for f in given if f != "contract"])
         except LedgerError as e:  # at a terminal, what is missing or wrong is asked; the rest stays
             if not asking or e.field is None:
                 raise
