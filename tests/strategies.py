@@ -18,6 +18,10 @@ def deals(draw, tariff: Tariff) -> Deal:
     }
     key = draw(st.sampled_from([PASS, *tariff.contracts]))
     if key == PASS:
+        if tariff.basket.all_pass == "misere-partout":  # every player's tricks, the deal's in all
+            cuts = sorted(draw(st.lists(st.integers(0, tariff.tricks), min_size=n - 1, max_size=n - 1)))
+            bounds = [0, *cuts, tariff.tricks]
+            return Deal(PASS, tricks_each=tuple(b - a for a, b in zip(bounds, bounds[1:])), **extras)
         return Deal(PASS, **extras)
     contract = tariff.contracts[key]
     ways = [w for w in ("alone", "with_partner") if getattr(contract, w) is not None]

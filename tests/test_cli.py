@@ -112,7 +112,7 @@ def test_tariffs_show_and_list(cli, monkeypatch) -> None:
     assert rows["junior, alone"][1] == "to opponents"
     assert rows["solo (senior)"][2:] == ["+144", "+64", "+56", "+48", "+40", "+32", "-40", "-48", "-56",
                                          "-64", "-72", "-80", "-88", "-272"]
-    assert rows["grand-misere-ouvert"] == ["128", "128", "labet"]
+    assert rows["grand-misere-ouvert"] == ["128", "128 per trick taken", "labet"]
     listing = cli("tariffs", "list").stdout.splitlines()
     assert listing[0].split()[0] == "name" and listing[2].split()[0] == "classic"
 

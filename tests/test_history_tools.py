@@ -190,13 +190,19 @@ def test_rescore_changes_nothing(cli, isolated: Path) -> None:
         "--boston", "Vera")
     before = cli.json("status")
     data = cli.json("rescore", "1", "--tariff", "fontainebleau")
-    # Fontainebleau: the dealer alone stakes 50, and a slam pays the boston double
-    assert data["players"]["Vera"]["rescored"] - data["players"]["Vera"]["recorded"] == 6 + 10
-    assert data["players"]["Anna"]["rescored"] == -24 * 2 - 50 - 4
+    # Fontainebleau: the dealer (Anna) alone stakes 50, so Vera pays no stake (+10); Vera, an
+    # opponent of the slam, is paid her boston single (the slam doubles only its side's)
+    assert data["players"]["Vera"]["rescored"] - data["players"]["Vera"]["recorded"] == 10
+    assert data["players"]["Anna"]["rescored"] == -24 * 2 - 50 - 2
     assert cli.json("status") == before
     assert "deal 1 cannot be scored under samouchitel" in cli("rescore", "1", "--tariff", "samouchitel", code=2).stderr
-    same = cli.json("rescore", "1", "--condition", "simple")  # its own tariff, one condition more
-    assert all(r["difference"] == 0 for r in same["players"].values())  # deal 1 is no double tour
+    same = cli.json("rescore", "1", "--condition", "misere-partout")  # its own tariff, one condition more
+    assert all(r["difference"] == 0 for r in same["players"].values())  # deal 1 is no all-pass
+    # the simple game: each stakes 4, not 10, and the pair shares a basket of 16, not 40: Anna and
+    # Vera pay 6 less, Boris and Gleb take 12 less and stake 6 less
+    simple = cli.json("rescore", "1", "--condition", "простая игра")
+    assert {k: r["difference"] for k, r in simple["players"].items()} == {"Anna": 6, "Boris": -6, "Vera": 6,
+                                                                           "Gleb": -6}
 
 
 def test_paying_in_the_currency_of_the_sessions(cli) -> None:

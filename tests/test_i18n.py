@@ -233,7 +233,7 @@ def test_the_tariff_tables_in_russian(cli) -> None:
 
 def test_the_demo_in_russian(cli) -> None:
     out = cli("--lang", "ru", "demo").stdout
-    assert "Анна" in out and "Пример 1 из RULES.md" in out and "Расчёт вечера" in out
+    assert "Анна" in out and "Пример 1 из правил" in out and "Расчёт вечера" in out
 
 
 def test_the_quick_parser_knows_what_deal_and_status_declare() -> None:

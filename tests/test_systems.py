@@ -106,7 +106,12 @@ def test_fontainebleau_dealer_stakes_fifty() -> None:
 def test_fontainebleau_carte_blanche_and_double_boston_in_a_slam() -> None:
     out = engine.play(FONT, State.start(4), Deal("junior", B, G, 10, 3, boston=V, carte_blanche=A))
     assert by_reason(out, "carte-blanche") == [(B, A, 10), (V, A, 10), (G, A, 10)]
-    assert by_reason(out, "boston") == [(A, V, 4), (B, V, 4), (G, V, 4)]  # doubled in a slam
+    # Vera, an opponent of the slam, holds the boston: paid single (the slam doubles *the player's*)
+    assert by_reason(out, "boston") == [(A, V, 2), (B, V, 2), (G, V, 2)]
+    own = engine.play(FONT, State.start(4), Deal("junior", B, G, 10, 3, boston=G))
+    assert by_reason(own, "boston") == [(A, G, 4), (B, G, 4), (V, G, 4)]  # the slam's side: doubled
+    plain = engine.play(FONT, State.start(4), Deal("junior", B, G, 5, 4, boston=G))
+    assert by_reason(plain, "boston") == [(A, G, 2), (B, G, 2), (V, G, 2)]  # no slam: single
     plain = engine.play(FONT, State.start(4), Deal("junior", B, G, 5, 4, boston=V))
     assert by_reason(plain, "boston") == [(A, V, 2), (B, V, 2), (G, V, 2)]
     double_tour = State(balances=(0,) * 4, deals=32)
@@ -128,24 +133,44 @@ def per_opponent(tariff, deal: Deal) -> int:
     opponent = next(s for s in range(4) if s not in (deal.declarer, deal.partner))
     return sum(c if p == opponent else -c for p, q, c in
                [(t.payer, t.payee, t.chips) for t in out.transfers if t.reason in
-                ("consolation", "overtricks", "undertricks", "slam")]
+                ("consolation", "overtricks", "undertricks", "slam", "premium")]
                if deal.declarer in (p, q) and opponent in (p, q))
 
 
 def test_tambov_six_and_eight_with_a_partner() -> None:
-    assert per_opponent(TAMBOV, Deal("six", A, G, 6, 4)) == 6
-    assert per_opponent(TAMBOV, Deal("six", A, G, 7, 5)) == 10
+    # the classic pair table at the team's tricks, the bar moved to 10 (six) or 13 (eight), and a
+    # premium of 2 × (N − 5) on every payment: six 2, eight 6
+    assert per_opponent(TAMBOV, Deal("six", A, G, 6, 4)) == 6 + 2  # pair(10) + 2
+    assert per_opponent(TAMBOV, Deal("six", A, G, 7, 5)) == 10 + 2  # pair(12) + 2
+    assert per_opponent(TAMBOV, Deal("six", A, G, 9, 4)) == 24 + 2  # the slam doubles pair(13), not the premium
     assert per_opponent(TAMBOV, Deal("six", A, G, 6, 3)) == 0  # the partner fell short, not the declarer
-    assert per_opponent(TAMBOV, Deal("six", A, G, 5, 4)) == -8
-    assert per_opponent(TAMBOV, Deal("eight", A, G, 8, 5)) == 24
-    assert per_opponent(TAMBOV, Deal("eight", A, G, 7, 5)) == -14
+    assert per_opponent(TAMBOV, Deal("six", A, G, 5, 4)) == -(2 + 2 * 1 + 2)  # failed by 1: 2 + 2k + 2
+    assert per_opponent(TAMBOV, Deal("six", A, G, 0, 0)) == -(56 + 2)  # no team trick: 56 + 2
+    assert per_opponent(TAMBOV, Deal("eight", A, G, 8, 5)) == 24 + 6  # pair(13) + 6
+    assert per_opponent(TAMBOV, Deal("eight", A, G, 7, 5)) == -(2 + 2 * 1 + 6)
+    assert per_opponent(TAMBOV, Deal("eight", A, G, 0, 0)) == -(56 + 6)
+    assert per_opponent(TAMBOV, Deal("eight", A, G, 8, 5, rank="senior")) == 2 * (24 + 6)  # senior doubles all
     assert per_opponent(TAMBOV, Deal("junior", A, G, 5, 3)) == 2  # the classic purchase stays
+
+
+def test_tambov_six_and_eight_alone() -> None:
+    # the classic lone table, the bar moved to 6 or 8, + 2 or + 6
+    assert per_opponent(TAMBOV, Deal("six", A, None, 6)) == 4 + 2  # alone(6) = 4: six pays 6
+    assert per_opponent(TAMBOV, Deal("six", A, None, 13)) == 36 + 2
+    assert per_opponent(TAMBOV, Deal("eight", A, None, 8)) == 8 + 6  # 14, below the solo's 16
+    assert per_opponent(TAMBOV, Deal("eight", A, None, 12)) == 16 + 6
+    assert per_opponent(TAMBOV, Deal("eight", A, None, 7)) == -(2 + 2 + 6)
+    assert per_opponent(TAMBOV, Deal("six", A, None, 1)) == -(2 + 2 * 5 + 2)
+    assert per_opponent(TAMBOV, Deal("six", A, None, 0)) == -(24 + 2)
+    assert per_opponent(TAMBOV, Deal("eight", A, None, 0)) == -(24 + 6)
 
 
 def test_tambov_six_alone_fails_to_the_opponents() -> None:
     out = engine.play(TAMBOV, State.start(4), Deal("six", A, None, 5))
     assert by_reason(out, "basket") == [(BASKET, B, 13), (BASKET, V, 13), (BASKET, G, 13)]
-    assert by_reason(out, "consolation") == [(A, B, 4), (A, V, 4), (A, G, 4)]
+    assert by_reason(out, "consolation") == [(A, B, 2), (A, V, 2), (A, G, 2)]  # the failed base
+    assert by_reason(out, "undertricks") == [(A, B, 2), (A, V, 2), (A, G, 2)]
+    assert by_reason(out, "premium") == [(A, B, 2), (A, V, 2), (A, G, 2)]
 
 
 # ---- the ten conditions ----------------------------------------------------------------------
@@ -169,16 +194,25 @@ def test_with_purchase_has_no_partners(cli) -> None:
     cli("deal", "junior", "--declarer", "Anna", "--tricks", "5")
 
 
-def test_simple_game_has_no_double_tours() -> None:
-    t = load("classic", ["simple"])
-    assert engine.position(t, 32).multiplier == 1
-    assert engine.position(load("classic"), 32).multiplier == 2
+def test_simple_game_stakes_four_at_every_deal() -> None:
+    t = load("classic", ["простая игра"])  # its Russian title names it too
+    assert t.applied == ("simple",)
+    assert engine.position(t, 32).multiplier == 2  # the double tours stay
+    # a made pair takes the basket, yet the next deal stakes 4 each again, and so does an all-pass
+    state, outcomes = engine.replay(t, [Deal("junior", B, G, 5, 3), Deal("pass"), Deal("pass")])
+    assert [by_reason(o, "stake") for o in outcomes] == [[(A, BASKET, 4), (B, BASKET, 4), (V, BASKET, 4),
+                                                          (G, BASKET, 4)]] * 3
+    # deal 1: each stakes 4 (basket 16); Anna and Vera pay Boris and Gleb 2 each; Boris and Gleb
+    #   take 8 each: Anna -8, Boris +8, Vera -8, Gleb +8, basket 0.
+    # deal 2: each stakes 4 (16), all pass: each pays 4 (32): Anna -16, Boris 0, Vera -16, Gleb 0.
+    # deal 3: each stakes 4 (48), all pass: each pays 12 (96): Anna -32, Boris -16, Vera -32, Gleb -16.
+    assert state.basket == 96 and state.balances == (-32, -16, -32, -16)
 
 
 @pytest.mark.parametrize("condition, contract, made_at, base, zero", [
-    ("philadelphia", "philadelphia", 10, 24, 2 * 24 + 13 * 8),
-    ("sovereign", "sovereign", 12, 32, 2 * 32 + 13 * 8),
-    ("grand-sovereign", "grand-sovereign", 13, 72, 2 * 72 + 13 * 8),
+    ("philadelphia", "philadelphia", 10, 48, 2 * 48 + 13 * 8),  # base: twice the solo's 24 at 10
+    ("sovereign", "sovereign", 12, 64, 2 * 64 + 13 * 8),  # twice the solo's 32 at 12
+    ("grand-sovereign", "grand-sovereign", 13, 144, 2 * 144 + 13 * 8),  # twice the solo slam's 72
 ])
 def test_big_contracts_exist_only_with_their_condition(condition, contract, made_at, base, zero) -> None:
     t = load("classic", [condition])
@@ -212,7 +246,7 @@ def test_tariffs_list_names_every_system(cli) -> None:
     assert lines[0].split() == ["name", "title", "source", "conditions"] and set(lines[1]) == {"─"}
     assert [line.split()[0] for line in lines[2:] if line[:1].strip()] == ["classic", "fontainebleau",
                                                                            "samouchitel", "tambov"]
-    assert sum("seed" in line for line in lines) >= 4
+    assert "docs/rules.en.md" in "".join(lines).replace(" ", "")
 
 
 def test_tariffs_show_lists_conditions(cli, monkeypatch) -> None:
@@ -301,7 +335,7 @@ def test_tariffs_show_fits_an_80_column_terminal(cli, monkeypatch) -> None:
     out = cli("tariffs", "show", "classic").stdout
     assert max(len(line) for line in out.splitlines()) <= 80
     assert "…" not in out
-    for value in ("+24", "-56", "+36", "-136", "+144", "-288", "128"):
+    for value in ("+24", "-56", "+36", "-136", "+144", "-368", "+112", "128"):
         assert value in out
 
 

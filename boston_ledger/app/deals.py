@@ -7,6 +7,7 @@ keeps. Nothing here prints.
 
 from __future__ import annotations
 
+import re
 import sqlite3
 from dataclasses import dataclass, replace
 from typing import Callable, Iterable, Iterator, Sequence, TypeVar
@@ -34,7 +35,7 @@ def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
 def typed_deal(session: Session, contract: str, declarer: str | None = None, partner: str | None = None,
                tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
                boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-               team_tricks: str | None = None) -> Deal:
+               team_tricks: str | None = None, tricks_each: str | None = None) -> Deal:
     """The deal a user typed, with names and words resolved against the session and its tariff,
     checked by the engine. Each error names the field that is wrong (LedgerError.field).
 
@@ -54,6 +55,7 @@ def typed_deal(session: Session, contract: str, declarer: str | None = None, par
         tricks=count(tricks, "--tricks"), partner_tricks=count(partner_tricks, "--partner-tricks"),
         rank=None if rank is None else rank_of(t, rank), boston=seat(boston, "--boston"), ace_turned=ace_turned,
         carte_blanche=seat(carte_blanche, "--carte-blanche"),
+        tricks_each=tagged("--tricks-each", lambda: each_tricks(tricks_each, t.tricks)),
     )
     team = count(team_tricks, "--team-tricks")
     if team is not None:
@@ -153,6 +155,17 @@ def declarers_share(tariff: Tariff, contract: str) -> int:
     schedule = _pair_schedule(tariff, contract)
     alone = tariff.contracts[contract].alone
     return schedule.shares[0] if schedule.shares else alone.bar if alone is not None else schedule.bar
+
+
+def each_tricks(text: str | None, tricks: int) -> tuple[int, ...] | None:
+    """`--tricks-each 3,4,2,4`: every player's tricks in seat order (the engine checks that they
+    are the table's and add up to the deal's)."""
+    if text is None:
+        return None
+    words = [w for w in re.split(r"[,;\s]+", text.strip()) if w]
+    if not words:
+        raise LedgerError(_("--tricks-each needs every player's tricks in seat order, such as 3,4,2,4"))
+    return tuple(whole(w, "--tricks-each", 0, tricks) or 0 for w in words)
 
 
 def open_for_deals(session: Session, played: int | None = None) -> None:

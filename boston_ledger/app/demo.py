@@ -74,7 +74,7 @@ def play(conn: sqlite3.Connection) -> Iterator[tuple[Entered, str]]:
 
 def command_line(players: tuple[str, ...], deal: Deal, tariff: Tariff) -> str:
     """The command a player would have typed for this deal (contracts and ranks in the output's language)."""
-    contract = _("pass") if deal.contract == "pass" else contract_name(tariff, deal.contract)
+    contract = _("pass") if deal.contract == "pass" else contract_name(tariff, deal.contract).replace(" ", "-")
     words = ["boston-ledger", "deal", contract]
     name = lambda seat: None if seat is None else players[seat]  # noqa: E731
     for flag, value in (("--declarer", name(deal.declarer)), ("--partner", name(deal.partner)),

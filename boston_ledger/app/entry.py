@@ -26,7 +26,8 @@ from .deals import contract_of, rank_of, split_matters, typed_deal
 from .inputs import name_key, nobody, seat_of
 
 FIELDS = ("contract", "declarer", "partner", "rank", "team_tricks", "tricks", "partner_tricks", "boston",
-          "ace_turned", "carte_blanche")
+          "ace_turned", "carte_blanche")  # and `tricks_each.SEAT` (from 0): an all-pass played as misère partout
+EACH = "tricks_each."
 BACK = ("<", "back", "назад")  # an answer that goes back one question
 YES = ("y", "yes", "д", "да")
 NO = ("n", "no", "н", "нет")
@@ -154,6 +155,8 @@ def answers_of(session: Session, deal: Deal) -> dict[str, str]:
         out["ace_turned"] = "yes" if deal.ace_turned else "no"
     if t.carte_blanche:
         out["carte_blanche"] = "-" if deal.carte_blanche is None else name(deal.carte_blanche)
+    if deal.tricks_each is not None:
+        out |= {f"{EACH}{seat}": str(n) for seat, n in enumerate(deal.tricks_each)}
     c = t.contracts.get(deal.contract)
     if c is None or deal.declarer is None:
         return out
@@ -170,10 +173,27 @@ def answers_of(session: Session, deal: Deal) -> dict[str, str]:
     return out
 
 
+def typed_answers(session: Session, typed: Mapping[str, str | None], ace_turned: bool = False) -> dict[str, str]:
+    """The answers a command line gives (its options' values by field; `tricks_each` as one
+    text, `3,4,2,4`, becomes an answer per seat)."""
+    answers = {k: v for k, v in typed.items() if v is not None and k != "tricks_each"}
+    if typed.get("tricks_each") is not None:
+        words = [w for w in re.split(r"[,;\s]+", str(typed["tricks_each"]).strip()) if w]
+        answers |= {f"{EACH}{seat}": w for seat, w in enumerate(words[:len(session.players)])}
+    if ace_turned:
+        answers["ace_turned"] = "yes"
+    return answers
+
+
 OPTIONS = {"contract": "CONTRACT", "declarer": "--declarer NAME", "partner": "--partner NAME",
            "rank": "--rank RANK", "team_tricks": "--team-tricks N", "tricks": "--tricks N",
            "partner_tricks": "--partner-tricks N", "boston": "--boston NAME", "ace_turned": "--ace-turned",
-           "carte_blanche": "--carte-blanche NAME"}
+           "carte_blanche": "--carte-blanche NAME", "tricks_each": "--tricks-each N,N,N,N"}
+
+
+def option(field: str) -> str:
+    """The command line's option for a field."""
+    return OPTIONS["tricks_each" if field.startswith(EACH) else field]
 
 
 def edited(session: Session, deal: Deal, given: Answers) -> dict[str, str]:
@@ -200,7 +220,7 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
             raise LedgerError(found.error, found.field)
         if found.field in answered or found.default is None and not found.optional:
             deal_of(session, {f: v for f, __, v in asked})  # the engine says what is missing, as for `deal`
-            raise LedgerError(_("the deal needs {option} as well ({what})", option=OPTIONS[found.field],
+            raise LedgerError(_("the deal needs {option} as well ({what})", option=option(found.field),
                                 what=found.label), found.field)
         answered[found.field] = ""
     extra = [f for f in given if f not in {f for f, __, ___ in asked}]
@@ -208,18 +228,19 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
         t = session.tariff
         contract = _("pass") if found.deal.contract == PASS else contract_name(t, found.deal.contract)
         raise LedgerError(_("the deal ({contract}) takes no {option}; drop it", contract=contract,
-                            option=OPTIONS[extra[0]].split()[0]), extra[0])
+                            option=option(extra[0]).split()[0]), extra[0])
     return found.deal
 
 
 def deal_of(session: Session, values: Mapping[str, object]) -> Deal:
     """The deal of the answers' values (as `_value` reads them), checked by the engine."""
     text = {k: v for k, v in values.items() if isinstance(v, str)}
+    each = [text[f"{EACH}{seat}"] for seat in range(len(session.players)) if f"{EACH}{seat}" in text]
     return typed_deal(session, contract=str(values["contract"]), declarer=text.get("declarer"),
                       partner=text.get("partner"), tricks=text.get("tricks"),
                       partner_tricks=text.get("partner_tricks"), team_tricks=text.get("team_tricks"),
                       rank=text.get("rank"), boston=text.get("boston"), ace_turned=values.get("ace_turned") is True,
-                      carte_blanche=text.get("carte_blanche"))
+                      carte_blanche=text.get("carte_blanche"), tricks_each=",".join(each) if each else None)
 
 
 # ---- the questions, in order -------------------------------------------------------------------
@@ -249,19 +270,22 @@ def _walk(session: Session, answers: Answers, defaults: Answers
         try:  # what is answered so far, checked by the engine: a wrong answer is asked again at once
             deal_of(session, values)
         except LedgerError as e:
-            wrong = _blamed(e.field, values)
+            wrong = _blamed(session, e.field, values)
             if wrong is not None:
                 return asked, _again(asked, wrong, str(e))
     try:
         deal = deal_of(session, values)
     except LedgerError as e:
-        return asked, _again(asked, _blamed(e.field, values) or "contract", str(e))
+        return asked, _again(asked, _blamed(session, e.field, values) or "contract", str(e))
     return asked, Ready(deal, tuple(Item(f, q.label, _shown(session, q, v)) for f, q, v in asked))
 
 
-def _blamed(field: str | None, values: Mapping[str, object]) -> str | None:
+def _blamed(session: Session, field: str | None, values: Mapping[str, object]) -> str | None:
     """The answered question an error of the deal's `field` is about, if any (an error about a
     field not asked yet waits for its question)."""
+    if field == "tricks_each":  # the tricks of every player, once all are said: the last one
+        said = [f for f in values if f.startswith(EACH)]
+        return said[-1] if len(said) == len(session.players) else None
     return field if field in values else None
 
 
@@ -286,7 +310,8 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
     if "contract" not in values:
         return ["contract"]
     if values["contract"] == PASS:
-        return ["contract", *extras]
+        partout = [f"{EACH}{seat}" for seat in range(t.players)] if t.basket.all_pass == "misere-partout" else []
+        return ["contract", *partout, *extras]
     c = t.contracts[str(values["contract"])]
     fields = ["contract", "declarer"]
     if c.with_partner is not None:
@@ -355,6 +380,12 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
         name = declarer if field == "tricks" else partner
         return Question(field, _("Tricks taken by {name}", name=name), _("Tricks of {name}", name=name), "number",
                         numbers(t.tricks), default)
+    if field.startswith(EACH):
+        seat = int(field[len(EACH):])
+        rest = t.tricks - sum(int(str(values.get(f"{EACH}{s}", 0))) for s in range(seat))
+        last = seat == len(players) - 1
+        return Question(field, _("Tricks taken by {name}", name=players[seat]), _("Tricks of {name}", name=players[seat]),
+                        "number", numbers(rest), default or (str(rest) if last else None))
     if field == "boston":
         return Question(field, _("Who held the boston"), _("Boston"), "player", people(), default, optional=True)
     if field == "ace_turned":
@@ -377,8 +408,12 @@ def _value(session: Session, values: Mapping[str, object], question: Question, t
         return rank_of(t, text, [c.answer for c in question.choices], option=None)
     if question.kind == "number":
         high = int(question.choices[-1].answer)
-        if not re.fullmatch("[0-9]{1,2}", text) or int(text) > high:  # not '²', '①' or '５'
+        last = field == f"{EACH}{len(session.players) - 1}"
+        if not re.fullmatch("[0-9]{1,2}", text) or int(text) > (t.tricks if last else high):  # not '²', '①', '５'
             raise LedgerError(_("a whole number from 0 to {high}", high=high))
+        if last and int(text) != high:  # every player's tricks: all the deal's
+            raise LedgerError(_("the tricks add up to {total}, not {tricks}", total=t.tricks - high + int(text),
+                                tricks=t.tricks))
         return str(int(text))
     if question.kind == "yes-no":
         word = text.casefold()

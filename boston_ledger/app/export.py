@@ -52,6 +52,14 @@ ENTERED = ["contract", "rank", "declarer", "partner", "tricks", "partner_tricks"
            "carte_blanche"]
 
 
+PARTOUT = ["tricks_each"]  # only in a session whose all-passes are played as misère partout
+
+
+def _fields(session: Session) -> list[str]:
+    """The names of a deal's entered fields in this session's files."""
+    return ENTERED + (PARTOUT if session.tariff.basket.all_pass == "misere-partout" else [])
+
+
 def _entered(session: Session, d: Deal) -> list:
     """A deal's fields as the players entered them, names for seats, blanks for what was not given."""
     def name(seat: int | None) -> str:
@@ -60,13 +68,16 @@ def _entered(session: Session, d: Deal) -> list:
     def count(n: int | None) -> int | str:
         return "" if n is None else n
 
-    return [d.contract, d.rank or "", name(d.declarer), name(d.partner), count(d.tricks),
-            count(d.partner_tricks), name(d.boston), "yes" if d.ace_turned else "", name(d.carte_blanche)]
+    entered = [d.contract, d.rank or "", name(d.declarer), name(d.partner), count(d.tricks),
+               count(d.partner_tricks), name(d.boston), "yes" if d.ace_turned else "", name(d.carte_blanche)]
+    if session.tariff.basket.all_pass == "misere-partout":
+        entered.append("" if d.tricks_each is None else ",".join(map(str, d.tricks_each)))
+    return entered
 
 
 def _words(session: Session, d: Deal) -> str:
     """A deal as `key=value` words: 'contract=junior; declarer=Boris; tricks=5'."""
-    return "; ".join(f"{k}={v}" for k, v in zip(ENTERED, _entered(session, d)) if v != "")
+    return "; ".join(f"{k}={v}" for k, v in zip(_fields(session), _entered(session, d)) if v != "")
 
 
 def _line(row: list) -> str:
@@ -179,14 +190,14 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     transfer_rows = Text(_transfer_lines(conn, session))
     out = directory
     files = [
-        (out / "deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *ENTERED, "result", "entered_at"],
+        (out / "deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *_fields(session), "result", "entered_at"],
          deal_rows),
         (out / "transfers.csv", ["deal", "from", "to", "chips", "reason"], transfer_rows),
         (out / "balances.csv", ["deal", *names, "basket"], balance_rows),
     ]
     taken_back = read.undone(conn, session)
     if taken_back:
-        files.append((out / "undone.csv", ["deal", *ENTERED, "entered_at", "undone_at"],
+        files.append((out / "undone.csv", ["deal", *_fields(session), "entered_at", "undone_at"],
                       [[r.number, *_entered(session, r.deal), r.entered_at, at] for r, at in taken_back]))
     audit = read.corrections(conn, session)
     if audit:

@@ -4,15 +4,41 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from ..core import ladders
 from ..core.i18n import _, strerror
 from ..core.tariff import Tariff, TariffError
-from ..core.tariff_files import check, copy_text, load, shipped
+from ..core.tariff_files import check, copy_text, load, shipped, with_conditions
 
-__all__ = ["check", "load", "new", "shipped_tariffs"]
+__all__ = ["check", "ladder_warnings", "load", "new", "shipped_tariffs"]
 
 
 def shipped_tariffs() -> list[Tariff]:
     return [load(name) for name in shipped()]
+
+
+def ladder_warnings(tariff: Tariff) -> list[str]:
+    """Where the tariff breaks its own ladders (a higher contract paying less made, or costing
+    less failed, than a lower one at the same tricks), by itself, with each of its conditions
+    and with all of them; and names in the ladders that are no contract of any of those."""
+    rest = [key for key in tariff.conditions if key not in tariff.applied]
+    variants: list[tuple[str, list[str]]] = [("", [])] + [(key, [key]) for key in rest]
+    if len(rest) > 1:
+        variants.append((", ".join(rest), rest))
+    out: list[str] = []
+    known: set[str] = set()
+    for label, names in variants:
+        try:
+            t = with_conditions(tariff, names)
+        except TariffError:  # conditions that do not go together: each by itself was checked
+            continue
+        known |= set(t.contracts)
+        for breach in ladders.breaches(t):
+            line = (_("with {conditions}: {breach}", conditions=label, breach=breach) if label else str(breach))
+            if str(breach) not in out and line not in out:
+                out.append(line)
+    out += [_("ladders: {name!r} is no contract of the tariff nor of its conditions", name=name)
+            for name in ladders.unknown(tariff, known)]
+    return out
 
 
 def new(name: str, source: str, force: bool = False) -> Path:

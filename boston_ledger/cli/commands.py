@@ -17,7 +17,7 @@ from ..app.inputs import chip_value as read_chip_value
 from ..app.inputs import currency as read_currency
 from ..app.inputs import reason_text, session_name, whole
 from ..core.errors import LedgerError
-from ..core.i18n import _, ngettext, strerror
+from ..core.i18n import _, condition_names, ngettext, strerror
 from ..store.db import open_db, resolve_path
 from .guard import PROG
 from . import options
@@ -87,7 +87,7 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
               _("Tariff {name} ({digest}): {title}. One point = {value}.", name=t.name, digest=t.digest,
                 title=_(t.title), value=worth))
     if t.applied:
-        out.print(_("Conditions: {names}.", names=', '.join(t.applied)))
+        out.print(_("Conditions: {names}.", names=condition_names(t, t.applied)))
     if agreed:
         out.print(_("The session lasts {agreed} deals.", agreed=agreed))
     if left is not None:
@@ -108,7 +108,8 @@ def _still_chosen(here: int | None, made_current: int) -> None:
 def deal(contract: str | None = None, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         team_tricks: str | None = None, db: str | None = None, session: str | None = None) -> None:
+         team_tricks: str | None = None, tricks_each: str | None = None, db: str | None = None,
+         session: str | None = None) -> None:
     """Record one deal of the session and show what moved and why (`deal --help`)."""
     from ..store import read
     from ..ui import guided
@@ -119,7 +120,7 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
     session = deals_app.current(conn, chosen)
     deals_app.open_for_deals(session, read.state(conn, session).deals)
     typed = dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks,
-                 team_tricks=team_tricks, rank=rank, boston=boston, carte_blanche=carte_blanche)
+                 team_tricks=team_tricks, rank=rank, boston=boston, carte_blanche=carte_blanche, tricks_each=tricks_each)
     asked = False
     try:
         if contract is None:
@@ -127,12 +128,14 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
                               "contract")
         d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
                                  partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston,
-                                 ace_turned=ace_turned, carte_blanche=carte_blanche)
+                                 ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each)
     except LedgerError as e:  # at a terminal, what is missing or wrong is asked; every other answer stays
         if e.field is None or not guided.interactive():
             raise
+        from ..app.entry import typed_answers
+
         asked = True
-        answers = {k: v for k, v in typed.items() if v is not None} | ({"ace_turned": "yes"} if ace_turned else {})
+        answers = typed_answers(session, typed, ace_turned)
         picked = guided.deal(session, answers, lambda d: deal_table(deals_app.preview(conn, session, d)))
         if picked is None:
             _console().print(_("Nothing recorded."))
@@ -158,8 +161,8 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
 def edit(number: str, contract: str | None = None, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         team_tricks: str | None = None, reason: str | None = None, db: str | None = None,
-         session: str | None = None) -> None:
+         team_tricks: str | None = None, tricks_each: str | None = None, reason: str | None = None,
+         db: str | None = None, session: str | None = None) -> None:
     """Correct an earlier deal: what is given replaces what deal N had, the rest stays; every
     deal after it is replayed; the old entry stays on record. At a terminal, `edit N` alone
     asks what to change."""
@@ -176,11 +179,10 @@ def edit(number: str, contract: str | None = None, declarer: str | None = None, 
     if reason is None and not asking:
         reason_text(reason)
     old = deals_app.entered_deal(conn, session, n)
-    given = {k: v for k, v in dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                                   partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston,
-                                   carte_blanche=carte_blanche).items() if v is not None}
-    if ace_turned:
-        given["ace_turned"] = "yes"
+    given = entry.typed_answers(session, dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
+                                              partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank,
+                                              boston=boston, carte_blanche=carte_blanche, tricks_each=tricks_each),
+                                ace_turned)
     answers = entry.edited(session, old, given)
     d = None
     if given or not asking:
@@ -625,6 +627,7 @@ def tariffs_show(name: str, condition: list[str] | None = None, as_json: bool = 
 def tariffs_check(path: str) -> int:
     """Validate a tariff file: every problem with its location, exit 2 when there is any."""
     from ..app.tariffs import check as checked
+    from ..app.tariffs import ladder_warnings
 
     tariff, problems = checked(path)
     if problems:
@@ -634,6 +637,8 @@ def tariffs_check(path: str) -> int:
     assert tariff is not None
     print(_("ok: {path} is a valid tariff: {name}, {contracts} contracts, {conditions} conditions", path=path,
             name=tariff.name, contracts=len(tariff.contracts), conditions=len(tariff.conditions)))
+    for warning in ladder_warnings(tariff):  # a tariff that plays, but may not be what its author meant
+        print(_("{prog}: warning: {message}", prog=PROG, message=warning), file=sys.stderr)
     return 0
 
 

@@ -113,12 +113,16 @@ RankOpt = Annotated[Optional[str], typer.Option("--rank", metavar="RANK",
                                                      "\\[default: junior]; first|second|third on samouchitel.",
                                                 autocompletion=completion.rank)]
 BostonOpt = Annotated[Optional[str], typer.Option("--boston", metavar="NAME",
-                                                  help="Who held the boston (jack of diamonds).",
+                                                  help="Who held the boston: the jack of diamonds, or the jack "
+                                                       "of hearts when diamonds are trumps.",
                                                   autocompletion=completion.player)]
 AceOpt = Annotated[bool, typer.Option("--ace-turned", help="The trump the dealer turned is an ace (remise condition).")]
 BlancheOpt = Annotated[Optional[str], typer.Option("--carte-blanche", metavar="NAME",
                                                    help="Who declared a blank hand (Fontainebleau).",
                                                    autocompletion=completion.player)]
+TricksEachOpt = Annotated[Optional[str], typer.Option("--tricks-each", metavar="N,N,N,N",
+                                                      help="An all-pass played as misère partout (its condition): "
+                                                           "every player's tricks in seat order, 13 in all.")]
 
 
 @app.command()
@@ -153,15 +157,15 @@ def new(
 def deal(
     contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
     partner_tricks: PartnerTricksOpt = None, team_tricks: TeamTricksOpt = None, rank: RankOpt = None,
-    boston: BostonOpt = None, ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None, db: DbOption = None,
-    session: SessionOption = None,
+    boston: BostonOpt = None, ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None,
+    tricks_each: TricksEachOpt = None, db: DbOption = None, session: SessionOption = None,
 ) -> None:
     """Record one deal of the current session and show what moved and why. At a terminal,
     what is missing or wrong is asked for, and the deal is shown before it is recorded.
 
     Example: boston-ledger deal junior --declarer Boris --partner Gleb --team-tricks 9 --boston Vera
     """
-    return commands.deal(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, db=db, session=session)
+    return commands.deal(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each, db=db, session=session)
 
 
 
@@ -171,6 +175,7 @@ def edit(
     contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None,
     tricks: TricksOpt = None, partner_tricks: PartnerTricksOpt = None, team_tricks: TeamTricksOpt = None,
     rank: RankOpt = None, boston: BostonOpt = None, ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None,
+    tricks_each: TricksEachOpt = None,
     reason: Annotated[Optional[str], typer.Option("--reason", metavar="TEXT", help="Why the deal is corrected.")] = None,
     db: DbOption = None,
     session: SessionOption = None,
@@ -181,7 +186,7 @@ def edit(
 
     Example: boston-ledger edit 3 --tricks 7 --reason "Anna took 7, not 6"
     """
-    return commands.edit(number=number, contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, reason=reason, db=db, session=session)
+    return commands.edit(number=number, contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each, reason=reason, db=db, session=session)
 
 
 

@@ -17,8 +17,8 @@ BASKET = None  # the party that is the pool in the middle of the table
 Party = int | None
 
 # Why chips moved; the order in which a breakdown shows them.
-REASONS = ("stake", "remise", "all-pass", "consolation", "contract", "overtricks", "undertricks", "slam",
-           "basket", "labet", "boston", "carte-blanche")
+REASONS = ("stake", "remise", "all-pass", "misere-partout", "consolation", "contract", "overtricks", "undertricks",
+           "misere-tricks", "slam", "premium", "basket", "labet", "boston", "carte-blanche")
 
 
 class DealError(LedgerError):
@@ -38,6 +38,7 @@ class Deal:
     boston: int | None = None
     ace_turned: bool = False  # remise: the trump turned by the dealer is an ace
     carte_blanche: int | None = None  # the seat that declared a blank hand
+    tricks_each: tuple[int, ...] | None = None  # misère partout: every seat's tricks of an all-pass played
 
 
 class Transfer(NamedTuple):
@@ -110,6 +111,12 @@ def _turn(tariff: Tariff, deals_before: int) -> tuple[int, int]:
     return deals_before % players, tariff.tours[deals_before % (players * len(tariff.tours)) // players]
 
 
+def stake_due(tariff: Tariff, state: State) -> bool:
+    """Whether the next deal opens with a stake: after the basket is won (and at the first
+    deal), or at every deal when the tariff says so."""
+    return state.stake_due or tariff.basket.stake_at == "every-deal"
+
+
 def schedule_of(contract: Contract, deal: Deal) -> Schedule:
     schedule = contract.with_partner if deal.partner is not None else contract.alone
     assert schedule is not None  # validate() guarantees it
@@ -139,9 +146,14 @@ def validate(tariff: Tariff, deal: Deal) -> None:
             ("--partner-tricks", deal.partner_tricks), ("--rank", deal.rank), ("--boston", deal.boston),
         ) if value is not None]
         if extra:
-            raise DealError(_("an all-pass is not played, so it takes no {extra}; drop it", extra=extra[0]),
-                            "contract")
+            raise DealError(_("an all-pass is not played, so it takes no {extra}; drop it", extra=extra[0])
+                            if tariff.basket.all_pass != "misere-partout" else
+                            _("an all-pass is played as misère partout, with no {extra}; give each player's tricks "
+                              "with --tricks-each and drop {extra}", extra=extra[0]), "contract")
+        _validate_partout(tariff, deal.tricks_each)
         return
+    if deal.tricks_each is not None:
+        raise DealError(_("--tricks-each is for an all-pass played as misère partout; drop it"), "tricks_each")
     contract = tariff.contracts.get(deal.contract)
     if contract is None:
         raise DealError(_("the {name} tariff has no contract {contract!r}; it has {names} and pass", name=tariff.name, contract=contract_name(tariff, deal.contract), names=contract_names(tariff)),
@@ -188,18 +200,44 @@ def validate(tariff: Tariff, deal: Deal) -> None:
                         "boston")
 
 
+def _validate_partout(tariff: Tariff, tricks_each: tuple[int, ...] | None) -> None:
+    """An all-pass's tricks of each player: given exactly when misère partout is played."""
+    n, tricks = tariff.players, tariff.tricks
+    if tariff.basket.all_pass != "misere-partout":
+        if tricks_each is not None:
+            raise DealError(_("--tricks-each counts only with the misère partout condition, which this session "
+                              "does not play; drop it"), "tricks_each")
+        return
+    if tricks_each is None:
+        raise DealError(_("this session plays misère partout: an all-pass is played, so give every player's "
+                          "tricks in seat order, e.g. --tricks-each 3,4,2,4 ({tricks} in all)", tricks=tricks),
+                        "tricks_each")
+    if len(tricks_each) != n:
+        raise DealError(_("--tricks-each needs the tricks of all {n} players in seat order, not {count}",
+                          n=n, count=len(tricks_each)), "tricks_each")
+    if any(not 0 <= t <= tricks for t in tricks_each) or sum(tricks_each) != tricks:
+        raise DealError(_("--tricks-each must add up to the {tricks} tricks of a deal, not {total}",
+                          tricks=tricks, total=sum(tricks_each)), "tricks_each")
+
+
 def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,
           base_reason: str = "consolation") -> tuple[bool, list[tuple[str, int]]]:
     """Whether the contract is made with `taken` tricks, and the per-opponent payment lines.
 
     Each line is (reason, chips) before the rank and tour multipliers: the base payment
-    (consolation), over- or undertricks, and the slam line that multiplies the rest at all
-    tricks made or none taken.
+    (consolation; a failed contract's own when the tariff gives one), over- or undertricks,
+    the slam line that multiplies those at all tricks made or none taken, and the premium,
+    which the slam does not multiply. A misère that costs its value per trick taken has one
+    line for them.
     """
     base = schedule.base(rank)
     if schedule.kind == "null":
+        if taken and schedule.failed_per_trick:
+            return False, [("misere-tricks", base * taken)]
         return taken == 0, [(base_reason, base)]
     made = taken >= schedule.bar
+    if not made:
+        base = schedule.failed_base(rank)
     if made:
         count, reason, per, slam = taken - schedule.bar, "overtricks", schedule.per_trick, \
             schedule.slam if taken == tricks else 1
@@ -211,6 +249,7 @@ def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,
     out = [(base_reason, base), (reason, count * per)]
     if slam > 1:
         out.append(("slam", (base + count * per) * (slam - 1)))
+    out.append(("premium", schedule.premium))
     return made, [line for line in out if line[1] > 0]
 
 
@@ -321,7 +360,8 @@ def _pieces(p: Plan, multiplier: int) -> tuple:
             blank = [_tuple_new(Transfer, (seat, deal.carte_blanche, chips, "carte-blanche"))
                      for seat in range(n) if seat != deal.carte_blanche]
     if p.passed:
-        return tuple(blank), (), (), (0,) * n
+        partout = _partout(tariff, deal.tricks_each, multiplier) if deal.tricks_each is not None else []
+        return tuple(map(_one, blank)), tuple(map(_one, partout)), (), (0,) * n
     factor = p.rank_multiplier * multiplier
     total = sum(chips for _, chips in p.pay) * factor
     scaled = [(reason, chips * factor) for reason, chips in p.pay if chips * factor > 0]
@@ -340,7 +380,8 @@ def _pieces(p: Plan, multiplier: int) -> tuple:
                 for reason, chips in scaled:
                     payments.append(_tuple_new(Transfer, (member, opponent, chips, reason)))
     boston = []
-    amount = tariff.boston * multiplier * (tariff.boston_slam if p.slam else 1)
+    doubled = p.slam and (tariff.boston_slam_for == "anyone" or deal.boston in p.side)
+    amount = tariff.boston * multiplier * (tariff.boston_slam if doubled else 1)
     if amount > 0:
         if p.rule == "holder" and deal.boston is not None:
             boston = [_tuple_new(Transfer, (seat, deal.boston, amount, "boston"))
@@ -349,6 +390,25 @@ def _pieces(p: Plan, multiplier: int) -> tuple:
             boston = [_tuple_new(Transfer, (deal.declarer, seat, amount, "boston"))
                       for seat in range(n) if seat != deal.declarer]
     return tuple(map(_one, blank)), tuple(map(_one, payments)), tuple(map(_one, boston)), tuple(scores)
+
+
+def _partout(tariff: Tariff, taken: tuple[int, ...], multiplier: int) -> list[Transfer]:
+    """Misère partout: whoever took the most tricks pays each other player the tariff's chips per
+    trick of difference; players tied for the most share each payment equally (an odd chip paid
+    by the earliest seat of them) and pay each other nothing."""
+    most = max(taken)
+    losers = [seat for seat, t in enumerate(taken) if t == most]
+    out = []
+    for seat, t in enumerate(taken):
+        if t == most:
+            continue
+        total = tariff.basket.partout_per_trick * (most - t) * multiplier
+        shares = [total // len(losers)] * len(losers)
+        for i in range(total - sum(shares)):
+            shares[i] += 1
+        out += [_tuple_new(Transfer, (loser, seat, share, "misere-partout"))
+                for loser, share in zip(losers, shares) if share > 0]
+    return out
 
 
 def play(tariff: Tariff, state: State, deal: Deal, planned: Plan | None = None) -> Outcome:
@@ -365,7 +425,7 @@ def play(tariff: Tariff, state: State, deal: Deal, planned: Plan | None = None) 
     basket = state.basket
     rules = tariff.basket
     out: list[Transfer] = []
-    if state.stake_due:
+    if stake_due(tariff, state):
         chips = rules.stake
         if chips > 0:
             for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
@@ -380,6 +440,7 @@ def play(tariff: Tariff, state: State, deal: Deal, planned: Plan | None = None) 
     out += blank  # between players: the basket stays as it is
 
     if p.passed:
+        out += payments  # misère partout: between players; the basket neither doubles nor is won
         if rules.all_pass == "double":
             content = basket  # the basket doubles: each pays a share, one of them any remainder
             odd = dealer if rules.all_pass_remainder == "dealer" else (dealer + 1) % n

@@ -13,7 +13,7 @@ from __future__ import annotations
 import errno
 import string
 from pathlib import Path
-from typing import Any, Mapping
+from typing import Any, Iterable, Mapping
 
 LANGUAGES = ("en", "ru")
 DOMAIN = "boston_ledger"
@@ -96,9 +96,14 @@ def pgettext(context: str, text: str, /, **values: object) -> str:
 
 def _named(entry: object, key: str) -> str:
     """An entry's key, or in Russian the first Russian of its names in the tariff file."""
+    return shown_name(key, getattr(entry, "names", ()))
+
+
+def shown_name(key: str, names: Iterable[object]) -> str:
+    """The name to show of a key with these names: the key, or in Russian its first Russian name."""
     if _language == "ru":
-        for name in getattr(entry, "names", ()):
-            if any("а" <= ch.lower() <= "я" or ch in "ёЁ" for ch in name):
+        for name in names:
+            if isinstance(name, str) and any("а" <= ch.lower() <= "я" or ch in "ёЁ" for ch in name):
                 return name
     return key
 
@@ -116,6 +121,26 @@ def rank_name(tariff: object, key: str) -> str:
 def contract_names(tariff: object) -> str:
     """The tariff's contracts, named as contract_name() names them, comma-separated."""
     return ", ".join(contract_name(tariff, key) for key in getattr(tariff, "contracts", {}))
+
+
+def rank_after_contract(tariff: object, key: str) -> str:
+    """A rank as a deal's line says it after the contract: 'solo senior', «соло в старшей»."""
+    if key in RANKS_AFTER_A_CONTRACT and _language != "en":
+        shown = pgettext("rank after a contract", key)
+        if shown != key:
+            return shown
+    return rank_name(tariff, key)
+
+
+def condition_name(tariff: object, key: str) -> str:
+    """A condition's name to show: its key, or in Russian the first Russian of its names (the
+    seed's title)."""
+    return _named(getattr(tariff, "conditions", {}).get(key), key)
+
+
+def condition_names(tariff: object, keys: Iterable[str]) -> str:
+    """Conditions named as condition_name() names them, comma-separated."""
+    return ", ".join(condition_name(tariff, key) for key in keys)
 
 
 def strerror(e: OSError) -> str:
@@ -136,6 +161,12 @@ def NP_(context: str, text: str) -> str:
     return text
 
 
+# A rank as a deal's line says it after the contract ("соло в старшей"); a rank not here is
+# named as rank_name() names it.
+RANKS_AFTER_A_CONTRACT = (NP_("rank after a contract", "junior"), NP_("rank after a contract", "senior"),
+                          NP_("rank after a contract", "first"), NP_("rank after a contract", "second"),
+                          NP_("rank after a contract", "third"))
+
 ERRNO_WORDS = {  # the common OS errors in words of ours, for the catalogue to translate
     errno.ENOENT: N_("no such file or folder"), errno.EACCES: N_("no access"),
     errno.EPERM: N_("operation not permitted"), errno.ENOTDIR: N_("not a folder"), errno.EISDIR: N_("a folder"),
@@ -146,13 +177,16 @@ ERRNO_WORDS = {  # the common OS errors in words of ours, for the catalogue to t
 
 REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the current language
     "stake": N_("stake"),
-    "remise": N_("remise"),
+    "remise": N_("ace turned"),
     "all-pass": N_("all pass: basket doubles"),
+    "misere-partout": N_("misère partout"),
     "consolation": N_("consolation"),
     "contract": N_("contract"),
     "overtricks": N_("overtricks"),
     "undertricks": N_("undertricks"),
+    "misere-tricks": N_("tricks taken on the misère"),
     "slam": N_("slam (all doubled)"),
+    "premium": N_("premium"),
     "basket": N_("basket won"),
     "labet": N_("labet"),
     "boston": N_("boston"),

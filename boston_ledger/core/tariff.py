@@ -17,8 +17,12 @@ PASS = "pass"
 BOSTON_RULES = ("holder", "none", "declarer-pays")
 FAILED_BASKET = ("labet", "opponents", "none")
 SCORING = ("chips", "points")
-ALL_PASS = ("double", "nothing")
+ALL_PASS = ("double", "nothing", "misere-partout")  # what an all-pass does: the basket doubles, nothing, or
+# everybody plays a misère (misère partout)
 STAKE_PAYERS = ("each", "dealer")
+STAKE_AT = ("start-and-award", "every-deal")  # when the stake is due: the first deal and the first after the
+# basket is won, or every deal
+BOSTON_SLAM_FOR = ("anyone", "declaring-side")  # whose boston a slam multiplies
 ALL_PASS_REMAINDER = ("dealer", "eldest")  # who pays what does not divide when the basket doubles
 LABET_ODD_CHIP = ("declarer", "partner")  # who pays the odd chip of a labet split by two
 SHARE_REMAINDER = ("stays", "first")  # a basket share-out that does not divide: left in it, or to the first
@@ -44,7 +48,10 @@ class Rank:
 class Schedule:
     """How a contract pays: a trick table (`tricks`) or a value made on no trick (`null`).
 
-    `consolation` is the base payment: one number, or one per rank (`by_rank`).
+    `consolation` is the base payment: one number, or one per rank (`by_rank`); a failed
+    contract's base is `failed_consolation` when the tariff gives one (else the same), and
+    `premium` is added to every payment after the slam's doubling. A `null` schedule with
+    `failed_per_trick` costs its value for every trick taken when it fails.
     """
 
     key: str
@@ -59,9 +66,19 @@ class Schedule:
     shares: tuple[int, ...]
     failed_basket: str
     by_rank: dict[str, int] = field(default_factory=dict)
+    failed_consolation: int | None = None
+    failed_by_rank: dict[str, int] = field(default_factory=dict)
+    premium: int = 0
+    failed_per_trick: bool = False
 
     def base(self, rank: str | None) -> int:
         return self.by_rank[rank] if self.by_rank and rank is not None else self.consolation
+
+    def failed_base(self, rank: str | None) -> int:
+        """The base payment of the contract failed."""
+        if self.failed_by_rank and rank is not None:
+            return self.failed_by_rank[rank]
+        return self.base(rank) if self.failed_consolation is None else self.failed_consolation
 
 
 @dataclass(frozen=True)
@@ -82,11 +99,16 @@ class Condition:
     title: str
     seed: str
     in_force: bool  # already part of this tariff: turning it on changes nothing
+    names: tuple[str, ...] = ()  # the words a player may use for it (the seed's Russian title first)
 
 
 @dataclass(frozen=True)
 class Basket:
-    """The basket's rules: the stake, the remise, what an all-pass does, and the odd chips."""
+    """The basket's rules: the stake, the remise, what an all-pass does, and the odd chips.
+
+    The defaults are the classic rules; old stored tariff texts, written before these were keys
+    of the file, read with them.
+    """
 
     stake: int
     stake_payer: str
@@ -96,6 +118,8 @@ class Basket:
     all_pass_remainder: str = "dealer"
     labet_odd_chip: str = "declarer"
     share_remainder: str = "stays"
+    stake_at: str = "start-and-award"
+    partout_per_trick: int = 0  # misère partout: what the loser pays per trick of difference
 
 
 @dataclass(frozen=True)
@@ -118,6 +142,8 @@ class Tariff:
     applied: tuple[str, ...]
     notes: tuple[str, ...]
     text: str
+    boston_slam_for: str = "anyone"
+    ladders: tuple[tuple[str, ...], ...] = ()  # contracts from the lowest to the highest, ladder by ladder
 
     @property
     def digest(self) -> str:
@@ -152,6 +178,15 @@ class Tariff:
         """What a player's word names among the ranks (only those `among`, when given)."""
         keys = self.ranks if among is None else [k for k in self.ranks if k in among]
         return find(word, ((key, self.ranks[key].names) for key in keys))
+
+    def condition_key(self, word: str) -> str | None:
+        """The condition a player's word means: its key or one of its names (the seed's titles),
+        by any unique beginning (`find_condition`)."""
+        return self.find_condition(word).key
+
+    def find_condition(self, word: str) -> Found:
+        """What a player's word names among the conditions."""
+        return find(word, ((key, c.names) for key, c in self.conditions.items()))
 
 
 def folded(word: str) -> str:
@@ -203,6 +238,11 @@ def find(word: str, entries: Iterable[tuple[str, Iterable[str]]],
     for match in difflib.get_close_matches(wanted, list(spelled), n=6, cutoff=0.6):
         close.setdefault(*spelled[match])
     return Found(None, close=tuple(close.values())[:3])
+
+
+def lookup(word: str, entries: Iterable[tuple[str, Iterable[str]]]) -> str | None:
+    """The key of the entry (key, its names) that a player's word names, or None (`find`)."""
+    return find(word, entries).key
 
 
 def either(words: Iterable[str]) -> str:

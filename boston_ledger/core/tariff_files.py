@@ -13,10 +13,10 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
-from .i18n import _, strerror
-from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BOSTON_RULES, FAILED_BASKET, LABET_ODD_CHIP, LIMIT, PASS,
-                     SCORING, SHARE_REMAINDER, STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff,
-                     TariffError, ambiguous, did_you_mean, find)
+from .i18n import _, shown_name, strerror
+from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET, LABET_ODD_CHIP,
+                     LIMIT, PASS, SCORING, SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition, Contract, Rank,
+                     Schedule, Tariff, TariffError, ambiguous, did_you_mean, find)
 
 # ---- finding and reading files -----------------------------------------------------------------
 
@@ -145,17 +145,22 @@ def apply_conditions(data: dict, names: Iterable[str], origin: str) -> dict:
 
 def condition_key(table: Any, word: str) -> str:
     """The condition of a tariff's `[conditions]` that a player's word names: its key or one of
-    its `names`, by any unique beginning (`phil`); else TariffError naming the candidates, or
-    the condition a typo looks like, or the tariff's conditions."""
+    its `names` (the seed's titles), by any unique beginning (`phil`); else TariffError naming
+    the candidates, or the condition a typo looks like, or the tariff's conditions."""
     conditions = {k: c for k, c in table.items() if isinstance(c, dict)} if isinstance(table, dict) else {}
-    found = find(word, ((k, c.get("names") if isinstance(c.get("names"), list) else ())
-                        for k, c in conditions.items()))
+    found = find(word, ((k, _names(c)) for k, c in conditions.items()))
     if found.key is not None:
         return found.key
-    raise TariffError(ambiguous(found, word) or (
+    raise TariffError(ambiguous(found, word, lambda k: shown_name(k, _names(conditions[k]))) or (
         _("the tariff has no condition {name!r}{hint}", name=word, hint=did_you_mean(found)) if found.close else
         _("the tariff has no condition {name!r}; its conditions: {known}", name=word,
-          known=", ".join(conditions) or _("none"))))
+          known=", ".join(shown_name(k, _names(c)) for k, c in conditions.items()) or _("none"))))
+
+
+def _names(condition: Any) -> list:
+    """A condition table's `names`, as far as they are a list (the reader checks them)."""
+    names = condition.get("names") if isinstance(condition, dict) else None
+    return names if isinstance(names, list) else []
 
 
 def load(name_or_path: str, conditions: Iterable[str] = ()) -> Tariff:
@@ -342,7 +347,7 @@ class _Reader:
 
     def tariff(self, data: dict, text: str) -> Tariff | None:
         top = {"tariff", "ranks", "partie", "basket", "boston", "bonuses", "schedules", "contracts",
-               "conditions", "notes"}
+               "conditions", "notes", "ladders"}
         self.guard(lambda: self.keys(data, _("top level"), top))
         head = self.guard(lambda: self.head(data), {})
         players = self.guard(lambda: self.whole(head, "players", "[tariff]", 2, 8), 4)
@@ -369,6 +374,7 @@ class _Reader:
             self.condition)
         applied = self.guard(lambda: self.words(head, "conditions", "[tariff]"), ())
         notes = self.guard(lambda: self.words(data, "notes", _("top level")), ())
+        ladders = self.guard(lambda: self.ladders(data), ())
         if self.problems or basket_values is None or boston_values is None:
             return None
         return Tariff(
@@ -377,8 +383,17 @@ class _Reader:
             basket=basket_values,
             boston=boston_values[0], boston_slam=boston_values[1], carte_blanche=carte_blanche,
             schedules=schedules, contracts=contracts, conditions=conditions, applied=applied,
-            notes=notes, text=text,
+            notes=notes, text=text, boston_slam_for=boston_values[2], ladders=ladders,
         )
+
+    def ladders(self, data: dict) -> tuple[tuple[str, ...], ...]:
+        """`ladders`: lists of contract names, each from the lowest contract to the highest."""
+        value = data.get("ladders", [])
+        if not isinstance(value, list) or not all(
+                isinstance(ladder, list) and all(isinstance(k, str) and k.strip() for k in ladder) for ladder in value):
+            raise self.fail("ladders", _("must be a list of lists of contract names, each from the lowest "
+                                         "contract to the highest"))
+        return tuple(tuple(ladder) for ladder in value)
 
     def head(self, data: dict) -> dict:
         head = self.table(data, "tariff", _("top level"))
@@ -409,7 +424,8 @@ class _Reader:
         start = len(self.problems)
         g = self.guard
         self.keys(basket, "[basket]", {"stake", "stake_payer", "remise", "all_pass", "pass_names",
-                                       "all_pass_remainder", "labet_odd_chip", "share_remainder"})
+                                       "all_pass_remainder", "labet_odd_chip", "share_remainder", "stake_at",
+                                       "partout_per_trick"})
         stake = g(lambda: self.whole(basket, "stake", "[basket]", 0, LIMIT), 0)
         payer = g(lambda: self.word(basket, "stake_payer", "[basket]", choices=STAKE_PAYERS, default="each"))
         remise = g(lambda: self.whole(basket, "remise", "[basket]", 0, LIMIT, default=0), 0)
@@ -421,20 +437,25 @@ class _Reader:
                                        default="declarer"))
         shares = g(lambda: self.word(basket, "share_remainder", "[basket]", choices=SHARE_REMAINDER,
                                      default="stays"))
+        stake_at = g(lambda: self.word(basket, "stake_at", "[basket]", choices=STAKE_AT, default="start-and-award"))
+        partout = g(lambda: self.whole(basket, "partout_per_trick", "[basket]", 1, LIMIT)
+                    if all_pass == "misere-partout" or "partout_per_trick" in basket else 0, 0)
         if scoring == "points" and (stake or remise or all_pass not in (None, "nothing")):
             raise self.fail("[basket]", _("a points tariff has no basket: stake = 0, no remise, all_pass = \"nothing\""))
         self.done(start)
-        return Basket(stake, payer, remise, all_pass, names, remainder, odd_chip, shares)
+        return Basket(stake, payer, remise, all_pass, names, remainder, odd_chip, shares, stake_at, partout)
 
-    def boston(self, boston: dict, scoring: str) -> tuple[int, int]:
+    def boston(self, boston: dict, scoring: str) -> tuple[int, int, str]:
         start = len(self.problems)
-        self.keys(boston, "[boston]", {"amount", "slam_multiplier"})
+        self.keys(boston, "[boston]", {"amount", "slam_multiplier", "slam_for"})
         amount = self.guard(lambda: self.whole(boston, "amount", "[boston]", 0, LIMIT), 0)
         slam = self.guard(lambda: self.whole(boston, "slam_multiplier", "[boston]", 1, 100, default=1), 1)
+        slam_for = self.guard(lambda: self.word(boston, "slam_for", "[boston]", choices=BOSTON_SLAM_FOR,
+                                                default="anyone"), "anyone")
         if scoring == "points" and amount:
             raise self.fail("[boston] amount", _("a points tariff pays no boston: must be 0"))
         self.done(start)
-        return amount, slam
+        return amount, slam, slam_for
 
     def bonuses(self, bonuses: dict) -> int:
         self.keys(bonuses, "[bonuses]", {"carte_blanche"})
@@ -452,12 +473,14 @@ class _Reader:
             self.problems.append(f"{self.origin}: {where} failed_basket: "
                                  + _("must be \"none\" exactly when the tariff scores points"))
         if kind == "null":
-            self.keys(raw, where, {"kind", "value", "failed_basket"})
+            self.keys(raw, where, {"kind", "value", "failed_basket", "failed_per_trick"})
             value, by_rank = g(lambda: self.amount(raw, "value", where, ranks), (0, {}))
+            per_trick = g(lambda: self.flag(raw, "failed_per_trick", where), False)
             self.done(start)
-            return Schedule(key, kind, 0, value, 0, 0, 1, 1, 0, (), failed_basket, by_rank)
+            return Schedule(key, kind, 0, value, 0, 0, 1, 1, 0, (), failed_basket, by_rank, failed_per_trick=per_trick)
         self.keys(raw, where, {"kind", "bar", "shares", "consolation", "per_trick", "per_undertrick", "slam",
-                               "slam_against", "slam_against_undertricks", "failed_basket"})
+                               "slam_against", "slam_against_undertricks", "failed_basket", "failed_consolation",
+                               "premium"})
         bar = g(lambda: self.whole(raw, "bar", where, 1, tricks))
         shares = raw.get("shares", [])
         if shares and bar is not None and (not isinstance(shares, list) or len(shares) != 2
@@ -471,10 +494,21 @@ class _Reader:
         slam = g(lambda: self.whole(raw, "slam", where, 1, 100, default=1), 1)
         slam_against = g(lambda: self.whole(raw, "slam_against", where, 1, 100, default=slam), 1)
         undertricks = g(lambda: self.whole(raw, "slam_against_undertricks", where, 0, tricks, default=bar or 0), 0)
+        failed, failed_by_rank = g(lambda: self.amount(raw, "failed_consolation", where, ranks)
+                                   if "failed_consolation" in raw else (None, {}), (None, {}))
+        premium = g(lambda: self.whole(raw, "premium", where, 0, LIMIT, default=0), 0)
         self.done(start)
         return Schedule(key, kind, bar, consolation, per_trick, per_undertrick=per_undertrick, slam=slam,
                         slam_against=slam_against, slam_against_undertricks=undertricks,
-                        shares=tuple(shares), failed_basket=failed_basket, by_rank=by_rank)
+                        shares=tuple(shares), failed_basket=failed_basket, by_rank=by_rank,
+                        failed_consolation=None if failed_by_rank else failed, failed_by_rank=failed_by_rank,
+                        premium=premium)
+
+    def flag(self, raw: dict, key: str, where: str) -> bool:
+        value = raw.get(key, False)
+        if not isinstance(value, bool):
+            raise self.fail(f"{where} {key}", _("must be true or false"))
+        return value
 
     def amount(self, raw: dict, key: str, where: str, ranks: dict[str, Rank]) -> tuple[int, dict[str, int]]:
         """A base amount: one whole number, or a table with one per rank."""
@@ -522,8 +556,10 @@ class _Reader:
                 raise self.fail(f"{where} {way}", _("unknown schedule {name!r}; [schedules] defines {known}",
                                                     name=name, known=", ".join(schedules)))
             schedule = schedules[name]
-            if schedule.by_rank:
-                gaps = [r for r in rank_keys if r not in schedule.by_rank]
+            for table in (schedule.by_rank, schedule.failed_by_rank):
+                if not table:
+                    continue
+                gaps = [r for r in rank_keys if r not in table]
                 if gaps or not rank_keys:
                     raise self.fail(f"[schedules.{name}]",
                                     _("its table has no value for rank {rank!r}, which {where} is played in",
@@ -549,11 +585,12 @@ class _Reader:
         where = f"[conditions.{key}]"
         if not isinstance(raw, dict):
             raise self.fail(where, _("must be a table"))
-        self.keys(raw, where, {"title", "seed", "set", "remove", "in_force"})
+        self.keys(raw, where, {"title", "seed", "set", "remove", "in_force", "names"})
         if "set" in raw and not isinstance(raw["set"], dict):
             raise self.fail(f"{where} set", _("must be a table of changes merged over the tariff"))
         self.words(raw, "remove", where)
         in_force = raw.get("in_force", False)
         if not isinstance(in_force, bool):
             raise self.fail(f"{where} in_force", _("must be true or false"))
-        return Condition(key, self.word(raw, "title", where), raw.get("seed", "") or "", in_force)
+        return Condition(key, self.word(raw, "title", where), raw.get("seed", "") or "", in_force,
+                         self.words(raw, "names", where))

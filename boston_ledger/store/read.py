@@ -18,7 +18,7 @@ from ..core.i18n import _
 from ..core.settlement import Settled
 from ..core.tariff_files import parse
 from .db import StorageError
-from .records import ENTRY, Correction, PaymentRecord, Recorded, Session, StoredDeal, entry_reader
+from .records import ENTRY, ENTRY_COLUMNS, Correction, PaymentRecord, Recorded, Session, StoredDeal, entry_reader
 
 STANDING = ("NOT EXISTS (SELECT 1 FROM undos u WHERE u.deal_id = d.id)"
             " AND NOT EXISTS (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id)")
@@ -179,7 +179,8 @@ def halfway(conn: sqlite3.Connection, session: Session) -> tuple[int, int]:
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:
     """The deals taken back with undo, with when, in the order they were entered."""
     deal_of = entry_reader(session)
-    return [(Recorded(id=r[0], number=r[1], entered_at=r[2], deal=deal_of(tuple(r[3:12])), transfers=()), r[12])
+    end = 3 + ENTRY_COLUMNS
+    return [(Recorded(id=r[0], number=r[1], entered_at=r[2], deal=deal_of(tuple(r[3:end])), transfers=()), r[end])
             for r in conn.execute(f"SELECT d.id, d.number, d.entered_at, {ENTRY}, u.undone_at FROM deals d"
                                   f" JOIN undos u ON u.deal_id = d.id WHERE d.session_id = ? ORDER BY d.id",
                                   (session.id,))]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from decimal import Decimal
 from typing import Callable, NamedTuple
@@ -36,7 +37,9 @@ class Session:
 
 
 # The columns of a deal as the players entered it, in the order of `StoredDeal.entry`.
-ENTRY = "d.contract, d.rank, d.declarer, d.partner, d.tricks, d.partner_tricks, d.boston, d.ace_turned, d.carte_blanche"
+ENTRY = ("d.contract, d.rank, d.declarer, d.partner, d.tricks, d.partner_tricks, d.boston, d.ace_turned, d.carte_blanche,"
+         " d.tricks_each")
+ENTRY_COLUMNS = ENTRY.count(",") + 1
 
 
 class StoredDeal(NamedTuple):
@@ -103,13 +106,26 @@ def entry_reader(session: Session) -> Callable[[tuple], Deal]:
     def deal(key: tuple) -> Deal:
         found = made.get(key)
         if found is None:
-            contract, rank, declarer, partner, tricks, partner_tricks, boston, ace_turned, blank = key
+            contract, rank, declarer, partner, tricks, partner_tricks, boston, ace_turned, blank, each = key
             found = Deal(contract=contract, declarer=seat(declarer), partner=seat(partner), tricks=tricks,
                          partner_tricks=partner_tricks, rank=rank, boston=seat(boston),
-                         ace_turned=bool(ace_turned), carte_blanche=seat(blank))
+                         ace_turned=bool(ace_turned), carte_blanche=seat(blank),
+                         tricks_each=None if each is None else tricks_each(each))
             if len(made) >= MEMO:
                 made.clear()
             made[key] = found
         return found
 
     return deal
+
+
+def tricks_each(text: str) -> tuple[int, ...]:
+    """Misère partout's tricks of each player, as stored (a JSON list of whole numbers); a damaged
+    value reads as no tricks at all, which the engine refuses (`check` reports the deal)."""
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return ()
+    if type(value) is not list or any(type(t) is not int for t in value):
+        return ()
+    return tuple(value)

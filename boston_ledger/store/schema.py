@@ -10,7 +10,7 @@ import sqlite3
 
 from ..core.engine import moves
 
-SCHEMA_VERSION = 3  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 4  # PRAGMA user_version after every migration has run
 
 APPEND_ONLY = ("sessions", "players", "deals", "transfers", "undos", "settlements")
 
@@ -133,6 +133,11 @@ def m003_payment_cancellations(db) -> None:
     """Migration 3: `paid --cancel ID` records a cancellation, never an update of the payment."""
     for statement in _statements(CANCELLATIONS_SCHEMA):
         db.execute(statement)
+# Misère partout: the tricks each player took in an all-pass played as a misère by everyone,
+# a JSON list in seat order (NULL for every other deal).
+TRICKS_EACH_SCHEMA = """
+ALTER TABLE deals ADD COLUMN tricks_each TEXT CHECK (tricks_each IS NULL OR json_valid(tricks_each));
+"""
 
 
 def _backfill_snapshots(conn: sqlite3.Connection) -> None:
@@ -173,6 +178,12 @@ def migrate(conn: sqlite3.Connection) -> None:
         _backfill_snapshots(conn)
 
     migrations(name="m003_payment_cancellations")(m003_payment_cancellations)
+
+    @migrations(name="m004_tricks_each")
+    def m004_tricks_each(db: Database) -> None:
+        for statement in _statements(TRICKS_EACH_SCHEMA):
+            db.execute(statement)
+
     migrations.apply(Database(conn))
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
 

@@ -48,12 +48,12 @@ def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: D
 
     cur = conn.execute(
         "INSERT INTO deals (session_id, number, contract, rank, declarer, partner, tricks,"
-        " partner_tricks, boston, ace_turned, carte_blanche, entered_at, correction_id, balances, basket)"
-        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        " partner_tricks, boston, ace_turned, carte_blanche, entered_at, correction_id, balances, basket,"
+        " tricks_each) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (session.id, number, deal.contract, deal.rank, player(deal.declarer), player(deal.partner),
          deal.tricks, deal.partner_tricks, player(deal.boston), int(deal.ace_turned),
          player(deal.carte_blanche), entered_at or now(), correction_id, json.dumps(after.balances),
-         after.basket),
+         after.basket, None if deal.tricks_each is None else json.dumps(list(deal.tricks_each))),
     )
     deal_id = cur.lastrowid
     conn.executemany(

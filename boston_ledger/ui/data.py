@@ -9,6 +9,7 @@ from ..app.money import Book
 from ..app.rescore import Rescored
 from ..app.sessions import Listed, Status
 from ..app.stats import PlayerStats, Stats
+from ..core import engine
 from ..core.i18n import N_
 from ..core.invariants import Problem
 from ..core.settlement import money
@@ -40,7 +41,7 @@ def status(s: Status) -> dict:
         "multiplier": pos.multiplier,
         "double": pos.double,
         "dealer": session.players[pos.dealer],
-        "stake_due": state.stake_due,
+        "stake_due": engine.stake_due(t, state),
         "chip_value": str(session.chip_value),
         "currency": session.currency,
         "settled": session.settled,

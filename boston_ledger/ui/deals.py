@@ -12,7 +12,7 @@ from rich.text import Text
 
 from ..core import engine
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
-from ..core.i18n import N_, _, contract_name, ngettext, quote, rank_name, reason
+from ..core.i18n import N_, _, condition_names, contract_name, ngettext, quote, rank_after_contract, reason
 from ..core.tariff import PASS, Tariff
 from ..app.deals import Entered
 from ..store.records import Session
@@ -20,16 +20,20 @@ from .text import amount, balance, basket_word, local_time, signed
 
 
 def describe(session: Session, deal: Deal, boston: bool = True) -> str:
-    """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'."""
-    if deal.contract == PASS:
-        return _("all pass")
+    """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'; 'solo senior Anna 9'."""
     name = session.players
+    if deal.contract == PASS:
+        if deal.tricks_each is not None:
+            return _("misère partout: {tricks}", tricks=", ".join(
+                f"{who} {t}" for who, t in zip(name, deal.tricks_each)))
+        return _("all pass")
     assert deal.declarer is not None
     contract = session.tariff.contracts.get(deal.contract)
     rank = deal.rank
     if rank is None and contract is not None and len(contract.ranks) > 1:
         rank = contract.ranks[0]
-    head = contract_name(session.tariff, deal.contract) + (f" {rank_name(session.tariff, rank)}" if rank and rank != deal.contract else "")
+    head = contract_name(session.tariff, deal.contract) + (
+        f" {rank_after_contract(session.tariff, rank)}" if rank and rank != deal.contract else "")
     who = f"{name[deal.declarer]} {deal.tricks}"
     if deal.partner is not None:
         who += f" + {name[deal.partner]} {deal.partner_tricks}"
@@ -128,7 +132,7 @@ def status_lines(session: Session, state: State) -> list[str]:
     t = session.tariff
     label = _("session {id}", id=session.id) + (f" {quote(session.name)}" if session.name else "")
     unit = _("chip") if t.has_basket else _("point")
-    conditions = _(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else ""
+    conditions = _(" with {conditions}", conditions=condition_names(t, t.applied)) if t.applied else ""
     lines = [
         f"{label}: {', '.join(session.players)} · " + _("tariff {name}", name=t.name) + f"{conditions} ({t.digest}) · "
         f"{unit} {amount(session.chip_value, session.currency)}",
@@ -151,7 +155,7 @@ def coming(session: Session, state: State) -> list[str]:
     t = session.tariff
     pos = engine.position(t, state.deals)
     lines = []
-    if state.stake_due and t.basket.stake:
+    if engine.stake_due(t, state) and t.basket.stake:
         if t.basket.stake_payer == "each":
             lines.append(_("the next deal opens with a stake of {stake} from each player", stake=t.basket.stake))
         else:

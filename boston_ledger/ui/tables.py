@@ -11,7 +11,7 @@ from ..app.money import Book
 from ..app.rescore import Rescored
 from ..app.sessions import Listed
 from ..app.stats import Stats
-from ..core.i18n import N_, _, contract_name, ngettext
+from ..core.i18n import N_, _, condition_names, contract_name, ngettext
 from ..core.tariff import Tariff
 from ..store.records import PaymentRecord
 from .text import amount, balance, basket_word, chips, local_time, signed
@@ -85,7 +85,7 @@ def covered(data: Stats) -> str:
 def rescore_table(r: Rescored) -> Table:
     t, session = r.tariff, r.session
     table = Table(title=_("Session {id} under {tariff}", id=session.id, tariff=t.name)
-                  + (_(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else "")
+                  + (_(" with {conditions}", conditions=condition_names(t, t.applied)) if t.applied else "")
                   + _(" instead of {tariff}", tariff=session.tariff.name), title_justify="left")
     for col in ("", _("recorded"), _("rescored"), _("difference")):
         table.add_column(col, justify="right" if col else "left")
@@ -116,7 +116,7 @@ def tariffs_table(found: Sequence[Tariff]) -> Table:
     for col in (N_("name"), N_("title"), N_("source"), N_("conditions")):
         table.add_column(_(col), no_wrap=col == "name")
     for t in found:
-        table.add_row(t.name, _(t.title), t.source, ", ".join(t.conditions))
+        table.add_row(t.name, _(t.title), t.source, condition_names(t, t.conditions))
     return table
 
 

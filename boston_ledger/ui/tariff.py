@@ -10,7 +10,7 @@ from rich.console import Console
 from rich.table import Table
 
 from ..core import engine
-from ..core.i18n import N_, _, contract_name, rank_name
+from ..core.i18n import N_, _, condition_name, condition_names, contract_name, rank_name
 from ..core.tariff import Schedule, Tariff
 
 
@@ -27,11 +27,19 @@ def schedule_row(schedule: Schedule, tricks: int, factor: int, rank: str | None 
     return out
 
 
-ALL_PASS = {"double": N_("all pass: the basket doubles"), "nothing": N_("all pass: nothing is paid")}
+ALL_PASS = {"double": N_("all pass: the basket doubles"), "nothing": N_("all pass: nothing is paid"),
+            "misere-partout": N_("all pass: everybody plays a misère (misère partout, deal pass --tricks-each); "
+                                 "who took the most tricks pays each other player {chips} per trick of difference, "
+                                 "players tied for the most share that and pay each other nothing; the basket "
+                                 "neither doubles nor is won")}
+STAKE_AT = {"start-and-award": N_("stake {stake} from {payer} at the first deal and after the basket is won"),
+            "every-deal": N_("stake {stake} from {payer} at every deal")}
 ALL_PASS_REMAINDER = {"dealer": N_("the dealer pays what does not divide when the basket doubles"),
                       "eldest": N_("the player after the dealer pays what does not divide when the basket doubles")}
 LABET_ODD_CHIP = {"declarer": N_("two failing partners split the labet, the declarer paying any odd chip"),
                   "partner": N_("two failing partners split the labet, the partner paying any odd chip")}
+PARTOUT_ODD_CHIP = N_("players tied for the most tricks of a misère partout share each payment, the earliest "
+                      "seat of them paying any odd chip")
 SHARE_REMAINDER = {"stays": N_("a basket shared out leaves what does not divide in the basket"),
                    "first": N_("a basket shared out gives what does not divide to the first sharer from the declarer")}
 
@@ -44,11 +52,12 @@ def _rules(t: Tariff) -> list[str]:
     else:
         rules = t.basket
         payer = _("each player") if rules.stake_payer == "each" else _("the dealer alone")
-        lines = [_("{players} players; stake {stake} from {payer} at the first deal and after the basket is won; "
-                   "{all_pass}; boston pays {boston} from each other player",
-                   players=t.players, stake=rules.stake, payer=payer, all_pass=_(ALL_PASS[rules.all_pass]),
-                   boston=t.boston)
-                 + (_(" (×{times} in a slam)", times=t.boston_slam) if t.boston_slam > 1 else "")]
+        lines = [_("{players} players; {stake}; {all_pass}; boston pays {boston} from each other player",
+                   players=t.players, stake=_(STAKE_AT[rules.stake_at], stake=rules.stake, payer=payer),
+                   all_pass=_(ALL_PASS[rules.all_pass], chips=rules.partout_per_trick), boston=t.boston)
+                 + ((_(" (×{times} in a slam)", times=t.boston_slam) if t.boston_slam_for == "anyone" else
+                     _(" (×{times} in a slam, when the slam's declaring side holds it)", times=t.boston_slam))
+                    if t.boston_slam > 1 else "")]
         if rules.remise:
             lines.append(_("remise: the dealer pays {chips} into the basket when the turned trump is an ace",
                            chips=rules.remise))
@@ -57,7 +66,22 @@ def _rules(t: Tariff) -> list[str]:
                            chips=t.carte_blanche))
         lines.append(_("odd chips: {rules}", rules="; ".join(
             ([_(ALL_PASS_REMAINDER[rules.all_pass_remainder])] if rules.all_pass == "double" else [])
+            + ([_(PARTOUT_ODD_CHIP)] if rules.all_pass == "misere-partout" else [])
             + [_(LABET_ODD_CHIP[rules.labet_odd_chip]), _(SHARE_REMAINDER[rules.share_remainder])])))
+    premiums = {}
+    for key, contract in t.contracts.items():
+        for schedule in (contract.with_partner, contract.alone):
+            if schedule is not None and schedule.premium:
+                premiums.setdefault(key, set()).add(schedule.premium)
+    if premiums:
+        lines.append(_("premium on every payment, made or failed (a slam does not double it): {premiums}",
+                       premiums=", ".join(f"{contract_name(t, key)} {'/'.join(map(str, sorted(values)))}"
+                                          for key, values in premiums.items())))
+    ladders = [" < ".join(contract_name(t, key) for key in ladder if key in t.contracts) for ladder in t.ladders]
+    ladders = [ladder for ladder in ladders if " < " in ladder]
+    if ladders:
+        lines.append(_("ladders, the lowest contract first (a higher one never pays less made nor costs less "
+                       "failed at the same tricks): {ladders}", ladders="; ".join(ladders)))
     if len(t.tours) > 1:
         multipliers = " ".join(str(m) for m in t.tours)
         lines.append(_("a partie is {tours} tours of {players} deals; tour multipliers {multipliers} "
@@ -76,7 +100,7 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
     contracts to a table, so that no number is cut.
     """
     out: list[Table | str] = [
-        f"{_(t.title)} — {t.name} ({t.digest})" + (_(", with {conditions}", conditions=", ".join(t.applied))
+        f"{_(t.title)} — {t.name} ({t.digest})" + (_(", with {conditions}", conditions=condition_names(t, t.applied))
                                                if t.applied else ""),
         _("source: {source}", source=t.source),
         *_rules(t),
@@ -105,7 +129,8 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
                 basket = _(FAILED_BASKET[schedule.failed_basket])
                 if schedule.kind == "null":
                     value = str(schedule.base(rank) * factor)
-                    nulls.add_row(label, value, value, *([basket] if t.has_basket else []))
+                    failed = _("{chips} per trick taken", chips=value) if schedule.failed_per_trick else value
+                    nulls.add_row(label, value, failed, *([basket] if t.has_basket else []))
                     continue
                 bar = str(schedule.bar) + (f" ({'+'.join(map(str, schedule.shares))})" if schedule.shares else "")
                 rows.append((label, bar, basket, schedule_row(schedule, t.tricks, factor, rank)))
@@ -124,7 +149,7 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
         conditions.add_column(_("what it changes"))
         for key, c in t.conditions.items():
             state = _(" (on)") if key in t.applied else _(" (already so in this tariff)") if c.in_force else ""
-            conditions.add_row(key + state, _(c.title))
+            conditions.add_row(condition_name(t, key) + state, _(c.title))
         out.append(conditions)
     return out
 
