@@ -197,16 +197,23 @@ def preview(conn: sqlite3.Connection, session: Session, deal: Deal) -> Entered:
     return _entered(conn, session, before, deal, outcome, recorded=False)
 
 
-def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None) -> Entered:
+def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None,
+          number: int | None = None) -> Entered:
     """Score a deal and record it, all in one transaction.
 
     `session_id` is the session whose players the deal's seats refer to (default: the current
     one), so a `new` in another terminal meanwhile cannot shift the deal into another session.
+    `number`, when given, is the deal's number as it was shown before it was confirmed: when
+    another deal came in meanwhile (from a terminal, or the same form sent twice), nothing is
+    recorded, since the deal falls elsewhere than was shown.
     """
     with writing(conn):
         session = current(conn, session_id)
         before = read.state(conn, session)
         open_for_deals(session, before.deals)
+        if number is not None and number != before.deals + 1:
+            raise LedgerError(_("deal {number} was entered meanwhile; nothing was recorded: look at this deal "
+                                "again, as deal {next}", number=before.deals, next=before.deals + 1))
         outcome = engine.play(session.tariff, before, deal)
         after = engine.advance(before, outcome)
         _fits(after)
@@ -258,8 +265,10 @@ class Undone:
     sheet: tuple[int, ...] | None  # on points, the score sheet after it
 
 
-def undo(conn: sqlite3.Connection, session_id: int | None = None) -> Undone:
-    """Take back the last standing deal; it stays on record as undone."""
+def undo(conn: sqlite3.Connection, session_id: int | None = None, number: int | None = None) -> Undone:
+    """Take back the last standing deal; it stays on record as undone. `number`, when given, is
+    the number of the deal asked to be taken back: when the last deal is another one by then,
+    nothing is taken back."""
     with writing(conn):
         session = current(conn, session_id)
         if session.settled:
@@ -268,6 +277,9 @@ def undo(conn: sqlite3.Connection, session_id: int | None = None) -> Undone:
         last = read.last_deal(conn, session)
         if last is None:
             raise LedgerError(_("there is no deal to take back in this session"))
+        if number is not None and number != last.number:
+            raise LedgerError(_("the last deal is deal {last} now, not {number}; nothing was taken back",
+                                last=last.number, number=number))
         write.record_undo(conn, last.id)
         after = _verify(conn, session)
     return Undone(session, last, after, None if session.tariff.has_basket else score_sheet(conn, session))

@@ -88,6 +88,15 @@ def step(session: Session, answers: Answers, defaults: Answers | None = None) ->
     return _walk(session, answers, defaults or {})[1]
 
 
+def answered(session: Session, answers: Answers, defaults: Answers | None = None) -> tuple[Item, ...]:
+    """The answers so far that the questions take, in their order, as the confirmation lists them."""
+    return _items(session, _walk(session, answers, defaults or {})[0])
+
+
+def _items(session: Session, asked: list[tuple[str, Question, object]]) -> tuple[Item, ...]:
+    return tuple(Item(f, q.label, _shown(session, q, v)) for f, q, v in asked)
+
+
 def back(session: Session, answers: Answers, field: str | None
          ) -> tuple[dict[str, str], dict[str, str]] | None:
     """Back one question from the question of `field` (None: from the confirmation): the answers
@@ -277,7 +286,7 @@ def _walk(session: Session, answers: Answers, defaults: Answers
         deal = deal_of(session, values)
     except LedgerError as e:
         return asked, _again(asked, _blamed(session, e.field, values) or "contract", str(e))
-    return asked, Ready(deal, tuple(Item(f, q.label, _shown(session, q, v)) for f, q, v in asked))
+    return asked, Ready(deal, _items(session, asked))
 
 
 def _blamed(session: Session, field: str | None, values: Mapping[str, object]) -> str | None:

@@ -655,8 +655,9 @@ def tariffs_new(name: str, source: str = "classic", force: bool = False) -> None
 
 
 def serve(session: str | None = None, port: str = "8765", lan: bool = False, token_file: Path | None = None,
-          db: str | None = None) -> int:
-    """Serve the session's sheet, read-only, to the phones at the table until Ctrl-C."""
+          entry: bool = False, db: str | None = None) -> int:
+    """Serve the session's sheet, read-only, to the phones at the table until Ctrl-C; with
+    `entry`, also a page that enters deals, behind a second link."""
     from ..serve import missing_extra
 
     if missing_extra():
@@ -675,20 +676,30 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
             raise LedgerError(_("no local network address found for --lan; is this machine on a network?"))
         host = found
     token = kept_token(Path(token_file).expanduser()) if token_file else new_token()
+    entry_token = new_token() if entry else None
     try:
-        served = Served(resolve_path(db), session_id, host, number, token, language())
+        served = Served(resolve_path(db), session_id, host, number, token, language(), entry_token=entry_token)
     except OSError as e:
         raise LedgerError(_("cannot listen on {host}:{port}: {error}; choose another port with --port N",
                             host=host, port=number, error=strerror(e))) from None
     try:
         if lan:
             print(_("Anyone on this network who has the link can read the evening."), file=sys.stderr)
+            if entry:
+                print(_("Anyone on this network who has the entry link can enter deals and take them back."),
+                      file=sys.stderr)
         print(_("Session {id} on the phones: {url}", id=served.evening.session_id, url=served.url), flush=True)
         import segno
 
         utf8 = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").startswith("utf")
         segno.make(served.url, error="m").terminal(out=sys.stdout, compact=utf8, border=2)
-        print(_("Read-only; Ctrl-C stops it."), flush=True)
+        if served.entry_url:
+            print(_("Entering deals from a phone, for the score-keeper only (a second link, its own key): {url}",
+                    url=served.entry_url), flush=True)
+            segno.make(served.entry_url, error="m").terminal(out=sys.stdout, compact=utf8, border=2)
+            print(_("Ctrl-C stops it."), flush=True)
+        else:
+            print(_("Read-only; Ctrl-C stops it."), flush=True)
         served.serve_forever()
     except KeyboardInterrupt:
         pass

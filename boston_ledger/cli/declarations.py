@@ -483,12 +483,16 @@ def serve(
     token_file: Annotated[Optional[Path], typer.Option("--token-file", metavar="FILE", show_default=False,
                                                        help="Keep the link's token in this file, the same at "
                                                             "every start \\[default: a new token each start].")] = None,
+    entry: Annotated[bool, typer.Option("--entry", help="Also let deals be entered (and the last one taken back) "
+                                                        "from a phone, through a second link with its own token, "
+                                                        "new each start.")] = False,
     db: DbOption = None,
 ) -> None:
     """Show the session's sheet on the players' phones: a read-only page that updates itself after each deal.
 
-    Needs pip install 'boston-ledger\\[serve]'. Prints the link and its QR code; Ctrl-C stops it.
+    Needs pip install 'boston-ledger\\[serve]'. Prints the link and its QR code (with --entry, then the
+    entry link and its code); Ctrl-C stops it.
 
     Example: boston-ledger serve --lan
     """
-    return commands.serve(session=session, port=port, lan=lan, token_file=token_file, db=db)
+    return commands.serve(session=session, port=port, lan=lan, token_file=token_file, entry=entry, db=db)
