@@ -1,4 +1,4 @@
-"""What both benchmarks time: the installed program as a user has it.
+"""What the benchmarks time: the installed program as a user has it.
 
 The console scripts beside this Python (not a version manager's shims, which add their own
 start-up), and the package's bytecode compiled, as `pip install` does: an editable install
@@ -8,9 +8,12 @@ under PYTHONDONTWRITEBYTECODE would otherwise compile every module on every star
 from __future__ import annotations
 
 import compileall
+import resource
 import shutil
+import subprocess
 import sys
 import sysconfig
+import time
 from pathlib import Path
 
 
@@ -27,3 +30,16 @@ def compile_package() -> None:
     import boston_ledger
 
     compileall.compile_dir(Path(boston_ledger.__file__).parent, quiet=1)
+
+
+def measured(cmd: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) -> tuple[float, float]:
+    """Wall seconds and CPU seconds (user and system, its own children included) of one whole
+    command. CPU time moves less than wall time when other work shares the machine."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode not in ok:
+        sys.exit(f"{' '.join(cmd)} failed: {done.stderr.decode().strip()}")
+    return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime

@@ -1,5 +1,6 @@
 """boston_ledger/export.py as it was before the export was made fast (kept verbatim but for
-the imports): test_export_bytes.py holds the export to it, byte for byte."""
+the imports, and for the spreadsheet-formula rule added since: `_safe`, written here apart from
+the export's own): test_export_bytes.py holds the export to it, byte for byte."""
 
 from __future__ import annotations
 
@@ -19,6 +20,20 @@ from boston_ledger.store.records import Session
 BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
 
 
+def _safe(row) -> list:
+    """OWASP's rule for CSV injection: a text cell starting with = + - @ tab or CR is prefixed
+    with ', unless the whole cell is a plain (decimal) number."""
+    out = []
+    for value in row:
+        if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+            body = value[1:] if value[0] in "+-" else None
+            digits = body is not None and body.replace(".", "", 1).isdigit() and body.isascii() \
+                and not body.startswith(".") and not body.endswith(".")
+            value = value if digits else "'" + value
+        out.append(value)
+    return out
+
+
 def _write(path: Path, header: list[str], rows: Iterable) -> None:
     """Write one CSV atomically: a temporary file beside it, then a rename."""
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
@@ -26,8 +41,8 @@ def _write(path: Path, header: list[str], rows: Iterable) -> None:
         with os.fdopen(fd, "w", encoding="utf-8", newline="", buffering=1 << 20) as f:
             f.write(BOM)
             writer = csv.writer(f)
-            writer.writerow(header)
-            writer.writerows(rows)
+            writer.writerow(_safe(header))
+            writer.writerows(_safe(row) for row in rows)
         os.replace(tmp, path)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -499,3 +499,156 @@ def test_bad_input_at_the_newer_doors(table, isolated: Path, args, words) -> Non
     assert_one_error_line(result.stdout, result.stderr)
     assert words in result.stderr, result.stderr
     assert dump(isolated) == before
+
+
+# ==== hostile text, look-alike names, input-caused internal errors (issue 12) ==================
+# Each case below once ended in an internal error (exit 1), was accepted though it should not be,
+# or printed a control sequence raw. The storage cases of the same issue have a block of their own.
+
+ZWJ, ESC = "\u200d", "\x1b"
+OSC52_TOML = "\\u001b]52;c;aGVsbG8=\\u0007"
+
+
+SIMPLE_SET = '[conditions.simple.set.basket]\nstake = 4\nstake_payer = "each"\nstake_at = "every-deal"\n'
+
+
+def changed(text: str, old: str, new: str) -> str:
+    """`text` with `old` replaced, which must be there (a case that changes nothing tests nothing)."""
+    assert old in text, old
+    return text.replace(old, new)
+
+
+@pytest.fixture
+def hostile(inputs: Path) -> Path:
+    """Tariff files that once crashed the reader, or a name that must be refused, beside `inputs`."""
+    classic = CLASSIC.read_text(encoding="utf-8")
+    files = {
+        "deep-array.toml": "x = " + "[" * 3000 + "]" * 3000,
+        "deep-table.toml": "x = " + "{a = " * 3000 + "1" + "}" * 3000,
+        "deep-dotted.toml": ".".join(["a"] * 3000) + " = 1\n",
+        "deep-header.toml": "[" + ".".join(["a"] * 3000) + "]\nb = 1\n",
+        "long-integer.toml": classic.replace("stake = 10", "stake = " + "9" * 5000),
+        "alone-table.toml": classic.replace('alone = "solo"', "alone = {x = 1}"),
+        "alone-list.toml": classic.replace('alone = "solo"', 'alone = ["solo"]'),
+        "tariff-array.toml": classic.replace("[tariff]", "[[tariff]]"),
+        "tariff-string.toml": 'tariff = "x"\n' + classic.replace("[tariff]\n", "[other]\n"),
+        "conditions-string.toml": classic.replace("tricks = 13\n", 'tricks = 13\nconditions = "simple"\n', 1),
+        "set-number.toml": changed(classic, SIMPLE_SET, "").replace("[conditions.simple]\n",
+                                                                    "[conditions.simple]\nset = 3\n"),
+        "set-tariff-string.toml": changed(classic, "[conditions.simple.set.basket]",
+                                          'conditions.simple.set.tariff = "x"\n[conditions.simple.set.basket]'),
+        "extends-nul.toml": '[tariff]\nextends = "a\\u0000b"\n',
+        "extends-long.toml": '[tariff]\nextends = "' + "x" * 5000 + '"\n',
+        "extends-nobody.toml": '[tariff]\nextends = "~nobody-at-all/x.toml"\n',
+        "name-osc52.toml": classic.replace('name = "classic"', f'name = "evil{OSC52_TOML}"'),
+        "name-spaces.toml": classic.replace('name = "classic"', 'name = "my club"'),
+    }
+    for name, text in files.items():
+        (inputs / name).write_text(text, encoding="utf-8")
+    for i in range(40):  # a chain of tariffs each extending the next, longer than any use
+        (inputs / f"chain{i}.toml").write_text(f'[tariff]\nextends = "chain{i + 1}.toml"\n', encoding="utf-8")
+    (inputs / "chain40.toml").write_text(classic, encoding="utf-8")
+    return inputs
+
+
+HOSTILE_TARIFFS = ["deep-array", "deep-table", "deep-dotted", "deep-header", "long-integer", "alone-table",
+                   "alone-list", "extends-nul", "extends-long", "extends-nobody", "name-osc52", "name-spaces",
+                   "chain0"]
+WITH_A_CONDITION = ["tariff-array", "tariff-string", "conditions-string", "set-number", "set-tariff-string"]
+
+HOSTILE_NEW_CASES = [
+    *(pytest.param((*NEW, "--tariff", f"{{in}}/{name}.toml"), id=f"tariff-{name}") for name in HOSTILE_TARIFFS),
+    *(pytest.param((*NEW, "--tariff", f"{{in}}/{name}.toml", "--condition", "simple"), id=f"tariff-{name}-condition")
+      for name in WITH_A_CONDITION),
+    pytest.param((*NEW, "--tariff", "~nobody-at-all/x.toml"), id="tariff-home-of-nobody"),
+    pytest.param((*NEW, "--currency", "\x1b[2J"), id="currency-escape"),
+    pytest.param((*NEW, "--currency", "\udcff"), id="currency-undecodable-byte"),
+    pytest.param((*NEW, "--currency", "€€"), id="currency-two-signs"),
+    pytest.param((*NEW, "--currency", "12"), id="currency-digits"),
+    pytest.param((*NEW, "--currency", "ABCDEFGHI"), id="currency-nine-letters"),
+    pytest.param((*NEW, "--currency", "E\u200bUR"), id="currency-zero-width-space"),
+    pytest.param(("new", "Anna", "Boris", "Vera", ZWJ), id="name-only-a-joiner"),
+    pytest.param(("new", "Anna", "Boris", "Vera", ZWJ * 3 + "\u034f"), id="name-only-ignorables"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "\u3164"), id="name-hangul-filler"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "\u0301\u0301"), id="name-only-marks"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "\u200b"), id="name-zero-width-space"),
+    pytest.param(("new", "Anna", "Boris", "Vera", f"An{ZWJ}na"), id="name-anna-with-a-joiner"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "Ａnna"), id="name-fullwidth-anna"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "ANNA\ufe0f"), id="name-anna-variation-selector"),
+    pytest.param(("new", "fiona", "Boris", "Vera", "ﬁona"), id="name-ligature-fi"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "G" + "\u0301" * 38), id="name-38-combining-marks"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "b\u200basket"), id="name-basket-zero-width"),
+    pytest.param(("new", "Anna", "Boris", "Vera", "ｂａｓｋｅｔ"), id="name-basket-fullwidth"),
+    pytest.param((*NEW, "--name", ZWJ), id="session-name-only-a-joiner"),
+    pytest.param((*NEW, "--name", "e" + "\u0308" * 20), id="session-name-marks"),
+]
+
+
+@pytest.mark.parametrize("args", HOSTILE_NEW_CASES)
+def test_hostile_new_creates_no_ledger(cli, isolated: Path, hostile: Path, tmp_path: Path, args):
+    files = snapshot(tmp_path)
+    result = cli(*expand(args, hostile), code=2)
+    assert_one_error_line(result.stdout, result.stderr)
+    assert ESC not in result.stderr
+    assert not isolated.exists() and ledger_files(isolated) == []
+    assert snapshot(tmp_path) == files
+
+
+@pytest.mark.parametrize("args", HOSTILE_NEW_CASES)
+def test_hostile_new_with_a_session(table, isolated: Path, hostile: Path, tmp_path: Path, args):
+    before, files = dump(isolated), snapshot(tmp_path, skip=isolated)
+    result = table(*expand(args, hostile), code=2)
+    assert_one_error_line(result.stdout, result.stderr)
+    assert dump(isolated) == before and snapshot(tmp_path, skip=isolated) == files
+
+
+HOSTILE_DOOR_CASES = [
+    *(pytest.param(("tariffs", "show", f"{{in}}/{name}.toml"), id=f"show-{name}") for name in HOSTILE_TARIFFS),
+    *(pytest.param(("tariffs", "show", f"{{in}}/{name}.toml", "--condition", "simple"), id=f"show-{name}-condition")
+      for name in WITH_A_CONDITION),
+    *(pytest.param(("rescore", "1", "--tariff", f"{{in}}/{name}.toml"), id=f"rescore-{name}")
+      for name in HOSTILE_TARIFFS),
+    *(pytest.param(("tariffs", "check", f"{{in}}/{name}.toml"), id=f"check-{name}")
+      for name in ("deep-array", "deep-table", "deep-dotted", "deep-header", "long-integer", "alone-table",
+                   "extends-nul", "extends-long", "extends-nobody", "name-osc52", "chain0")),
+    pytest.param(("tariffs", "check", "~nobody-at-all/x.toml"), id="check-home-of-nobody"),
+    pytest.param(("paid", "Anna", "Boris", "1", "--currency", "\x1b[2J"), id="paid-currency-escape"),
+    pytest.param(("paid", "Anna", "Boris", "1", "--currency", "\udcff"), id="paid-currency-undecodable"),
+    pytest.param(("paid", f"An{ZWJ}nna", "Boris", "1"), id="paid-nobody-like-that"),
+    pytest.param(("stats", "--player", "Zed\u200d"), id="stats-nobody"),
+    pytest.param(("demo", "--db", "~nobody-at-all/x.db"), id="demo-db-home-of-nobody"),
+    *(pytest.param(("tariffs", "new", name), id=f"tariffs-new-{label}") for label, name in [
+        ("tilde", "~"), ("empty", ""), ("dot", "."), ("dots", ".."), ("root", "/"), ("folder", "x/"),
+        ("suffix-only", ".toml"), ("home-of-nobody", "~nobody-at-all/club"), ("space", "my club"),
+        ("too-long", "x" * 41), ("dash-first", "-club"), ("escape", "club\x1b]52"), ("undecodable", "\udcff"),
+        ("dot-inside", "my.club"), ("long-folder", "x" * 300 + "/club")]),
+    pytest.param(("tariffs", "new", "club", "--from", "{in}/deep-array.toml"), id="tariffs-new-from-deep"),
+    pytest.param(("tariffs", "new", "club", "--from", "~nobody-at-all/x"), id="tariffs-new-from-nobody"),
+]
+
+
+@pytest.mark.parametrize("args", HOSTILE_DOOR_CASES)
+def test_hostile_input_at_other_doors(table, isolated: Path, hostile: Path, tmp_path: Path, args, monkeypatch):
+    table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
+    table("settle")
+    monkeypatch.chdir(hostile)  # `tariffs new` writes into the current folder
+    before, files = dump(isolated), snapshot(tmp_path, skip=isolated)
+    result = table(*expand(args, hostile), code=2)
+    assert_one_error_line(result.stdout, result.stderr)
+    assert ESC not in result.stderr
+    assert dump(isolated) == before and snapshot(tmp_path, skip=isolated) == files
+
+
+@pytest.mark.parametrize("answer", ["²", "①", "５", "٣", "1_0", "+-3", "0x5", "9" * 5000])
+def test_guided_digits_that_are_not_ascii_are_asked_again(table, answer: str) -> None:
+    """`str.isdigit` says yes to '²', '①' and '５': the prompt reads numbers as --tricks does."""
+    from typer.testing import CliRunner
+
+    from boston_ledger.cli.declarations import app
+
+    answers = f"solo\n{answer}\n1\n\n{answer}\n8\n\n\n"  # declarer '²' then 1 (Anna), rank, tricks, boston, yes
+    result = CliRunner().invoke(app, ["deal"], input=answers, env={"BOSTON_LEDGER_GUIDED": "1"})
+    assert result.exit_code == 0, result.output
+    assert "choose 1 to 4" in result.output and "a whole number from 0 to 13" in result.output
+    assert "internal error" not in result.output
+    assert table.json("status")["balances"]["Anna"] == 78  # solo made with 8: the deal as the good answers say

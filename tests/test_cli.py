@@ -270,3 +270,11 @@ def test_history_fits_a_narrow_terminal(table) -> None:
     assert all(len(line) <= 80 for line in narrow.splitlines())
     # a heading, a rule, the tour's heading, two lines for each deal: the changes over the standings
     assert len(narrow.splitlines()) == 7 and "→" not in narrow
+
+
+def test_names_are_shown_as_written_not_as_emoji(cli) -> None:
+    """rich reads `:fire:` as an emoji code unless told not to: a name is shown as it was typed."""
+    cli("new", ":fire:", "Boris", ":smile:", "Gleb")
+    shown = cli("deal", "solo", "--declarer", ":fire:", "--tricks", "9").stdout + cli("status").stdout
+    assert ":fire:" in shown and ":smile:" in shown
+    assert "\N{FIRE}" not in shown and "\N{SMILING FACE WITH OPEN MOUTH AND SMILING EYES}" not in shown

@@ -81,3 +81,45 @@ def test_a_second_export_leaves_no_stale_file(cli, tmp_path: Path) -> None:
     cli("export", str(tmp_path / "x"))
     assert not (tmp_path / "x" / "settlement.csv").exists() and not (tmp_path / "x" / "payments.csv").exists()
     assert (tmp_path / "x" / "corrections.csv").exists()
+
+
+FORMULAS = ['=HYPERLINK("http://x","y")', "+1+cmd|' /C calc'!A0", "@SUM(1)", "-2+3"]
+STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def formula_evening(cli, out: Path) -> None:
+    """An evening whose players' names, and a correction's reason, a spreadsheet would run as formulas:
+    every one of the seven files written."""
+    cli("new", "--chip-value", "0.10", "--currency", "RUB", "--", *FORMULAS)  # '-2+3' is no option
+    a, b, c, d = FORMULAS
+    cli("deal", "junior", f"--declarer={b}", f"--partner={d}", "--tricks", "5", "--partner-tricks", "4", f"--boston={c}")
+    cli("deal", "pass")
+    cli("deal", "solo", f"--declarer={c}", "--tricks", "7")
+    cli("undo")
+    cli("deal", "senior", f"--declarer={a}", "--tricks", "6")
+    cli("edit", "1", "junior", f"--declarer={b}", f"--partner={d}", "--tricks", "5", "--partner-tricks", "3",
+        "--reason", "=1+1 was wrong")
+    cli("settle")
+    cli("export", str(out))
+
+
+def test_no_cell_of_any_file_reads_as_a_formula(cli, tmp_path: Path) -> None:
+    out = tmp_path / "x"
+    formula_evening(cli, out)
+    names = sorted(p.name for p in out.iterdir())
+    assert names == sorted(["balances.csv", "corrections.csv", "deals.csv", "payments.csv", "settlement.csv",
+                            "transfers.csv", "undone.csv"])
+    seen, numbers = set(), 0
+    for name in names:
+        with (out / name).open(encoding="utf-8-sig", newline="") as f:
+            for row in csv.reader(f):  # the header row too
+                for value in row:
+                    if value.startswith(STARTS):  # only a plain number may start so
+                        Decimal(value)
+                        numbers += 1
+                    if value.startswith("'") and value[1:].startswith(STARTS):
+                        seen.add(value[1:])
+    assert set(FORMULAS) <= seen and "=1+1 was wrong" in seen
+    assert numbers > 10  # negative chips and money stay numbers
+    with (out / "balances.csv").open(encoding="utf-8-sig", newline="") as f:
+        assert next(csv.reader(f)) == ["deal", *("'" + n for n in FORMULAS), "basket"]

@@ -89,6 +89,20 @@ def test_a_chips_session_with_names_to_quote(chips: Path, tmp_path: Path) -> Non
     assert b'"Jo, ""the"" Man"' in files["transfers.csv"]
 
 
+HOSTILE = ['=HYPERLINK("http://x","y")', "+1+cmd|' /C calc'!A0", "@SUM(1)", "-2+3"]
+
+
+def test_names_a_spreadsheet_would_take_for_formulas(tmp_path: Path) -> None:
+    path = tmp_path / "formulas.db"
+    build(path, "classic", HOSTILE, 60, 3)  # deals taken back and corrected too
+    conn = open_db(path)
+    sessions.settle(conn)
+    conn.close()
+    files = exports(path, tmp_path)
+    assert len(files) == 7
+    assert b"'=HYPERLINK" in files["transfers.csv"] and b"'@SUM(1)" in files["balances.csv"]
+
+
 def test_a_points_session(tmp_path: Path) -> None:
     path = tmp_path / "points.db"
     build(path, "samouchitel", ["A", "B", "C", "D"], 40, 2)
@@ -131,6 +145,17 @@ def test_kept_balances_in_any_spelling(chips: Path, tmp_path: Path, kept) -> Non
     "UPDATE players SET name = 'a' || char(10) || 'b' WHERE id = 2",
     "UPDATE deals SET number = number + 1000 WHERE id % 9 = 0",
     "UPDATE deals SET number = -number WHERE id % 11 = 0",
+    "UPDATE deals SET entered_at = '=1+1' WHERE id % 3 = 0",
+    "UPDATE deals SET entered_at = '-12' WHERE id % 3 = 1",
+    "UPDATE deals SET entered_at = '-1.5' WHERE id % 3 = 2",
+    "UPDATE deals SET entered_at = '+x' WHERE id % 4 = 0",
+    "UPDATE deals SET entered_at = char(9) || 'tab' WHERE id % 5 = 0",
+    "UPDATE deals SET entered_at = char(13) || 'cr' WHERE id % 6 = 0",
+    "UPDATE deals SET entered_at = '@x' WHERE id % 7 = 0",
+    "UPDATE transfers SET reason = '=cmd|x' WHERE id % 3 = 0",
+    "UPDATE transfers SET reason = '-5' WHERE id % 4 = 0",
+    "UPDATE players SET name = '-7' WHERE id = 3",
+    "UPDATE players SET name = '-' WHERE id = 4",
 ])
 def test_texts_a_hand_could_leave(chips: Path, tmp_path: Path, statement: str) -> None:
     path = tmp_path / "odd.db"

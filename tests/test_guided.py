@@ -67,7 +67,7 @@ def test_wrong_answers_are_asked_again_with_the_reason(table) -> None:
     result = guided(["deal"], answers)
     assert result.exit_code == 0, result.output
     assert "the classic tariff has no contract 'grand-slam'" in result.output
-    assert "no player 'Zed' in this session" in result.output
+    assert "choose 1 to 4 or a name (Anna, Boris, Vera, Gleb)" in result.output
     assert "a whole number from 0 to 13" in result.output and "Nothing recorded." in result.output
     assert table.json("status")["deals"] == 0
 
@@ -120,9 +120,10 @@ def test_what_the_command_line_misses_is_asked(table) -> None:
 
 
 def test_a_wrong_option_is_asked_again_at_a_terminal(table) -> None:
-    result = guided(["deal", "junior", "--declarer", "Zed", "--tricks", "5"], "anna\n\n\n\n")
+    result = guided(["deal", "junior", "--declarer", "Zed", "--tricks", "5"], "anna\n\n\n")
     assert result.exit_code == 0, result.output
-    assert "no player 'Zed' in this session" in result.output
+    assert "choose 1 to 4 or a name (Anna, Boris, Vera, Gleb)" in result.output
+    assert "Partner" not in result.output  # his tricks and no partner: he played alone
     assert table.json("history")[0]["description"] == "junior Anna 5 alone"
 
 
@@ -216,3 +217,12 @@ def test_a_player_by_a_beginning_or_a_number(table, isolated, word, seat) -> Non
     assert isinstance(found, entry.Question) and found.field == "partner" and not found.error
     assert entry.step(session, {"contract": "junior", "declarer": word, "partner": "", "tricks": "5",
                                 "boston": ""}).deal.declarer == seat
+
+
+def test_a_typed_name_s_typo_or_ambiguity_is_said_as_the_command_line_says_it(cli) -> None:
+    cli("new", "Anna", "Andrei", "Vera", "Gleb")
+    result = guided(["deal"], "junior\nAnrdei\nan\nand\n\n5\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert "no player 'Anrdei' in this session; did you mean Andrei?" in result.output
+    assert "'an' could be Anna or Andrei; type more of it" in result.output
+    assert cli.json("history")[0]["description"] == "junior Andrei 5 alone"

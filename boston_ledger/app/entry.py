@@ -20,10 +20,10 @@ from typing import Mapping, Sequence
 from ..core.engine import Deal
 from ..core.errors import LedgerError
 from ..core.i18n import _, contract_name, rank_name
-from ..core.tariff import PASS, Contract
+from ..core.tariff import PASS, Contract, find
 from ..store.records import Session
 from .deals import contract_of, rank_of, split_matters, typed_deal
-from .inputs import name_key, nobody, seat_of
+from .inputs import name_key, nobody, player_key, seat_of
 
 FIELDS = ("contract", "declarer", "partner", "rank", "team_tricks", "tricks", "partner_tricks", "boston",
           "ace_turned", "carte_blanche")  # and `tricks_each.SEAT` (from 0): an all-pass played as misère partout
@@ -446,7 +446,14 @@ def _player(session: Session, values: Mapping[str, object], question: Question, 
     elif not text:
         raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players), names=", ".join(players)))
     else:
-        chosen = players[seat_of(session, text, None)]
+        try:
+            chosen = players[seat_of(session, text, None)]
+        except LedgerError:
+            found = find(text, ((p, ()) for p in players), key=player_key)
+            if found.candidates or found.close:  # an ambiguous beginning, a typo: said as they are
+                raise
+            raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players),
+                                names=", ".join(players))) from None
     if question.field == "partner" and chosen == values.get("declarer"):
         raise LedgerError(_("{name} is the declarer; choose the partner among the others", name=chosen))
     return chosen

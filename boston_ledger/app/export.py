@@ -1,6 +1,7 @@
 """CSV export of a session: deals, transfers, balances after each deal, and the settlement.
 
 UTF-8 with a byte-order mark, so spreadsheets read Cyrillic names right; one header row each.
+A text a spreadsheet would take for a formula is written behind an apostrophe (cell()).
 """
 
 from __future__ import annotations
@@ -20,9 +21,26 @@ from ..core.settlement import money
 from ..store import read
 from ..store.records import MEMO, Session, entry_reader
 from .deals import walk
-from .files import write_atomically
+from .files import write_new, write_set
 
 BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
+
+
+FORMULA = ("=", "+", "-", "@", "\t", "\r")  # how a formula starts, to Excel or LibreOffice (OWASP)
+_NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")  # a plain number, such as -12 chips or -0.50 money
+
+
+def cell(value: object) -> object:
+    """A CSV cell as it is written: a text starting like a formula (`=HYPERLINK(...)`, `+1+cmd|...`,
+    `@SUM(1)`, `-2+3`) behind a `'`, so that a spreadsheet shows it as text; a plain number as it is.
+    Every cell of every file goes through here, headers included."""
+    if isinstance(value, str) and value.startswith(FORMULA) and not _NUMBER.fullmatch(value):
+        return "'" + value
+    return value
+
+
+def _cells(row: Iterable) -> list:
+    return [cell(v) for v in row]
 
 
 class Text:
@@ -33,21 +51,22 @@ class Text:
 
 
 def _write(path: Path, header: list[str], rows: Iterable | Text) -> None:
-    """Write one CSV atomically: a temporary file beside it, then a rename."""
+    """Write one CSV, a new file in the folder write_set swaps in."""
     def write(f: TextIO) -> None:
         f.write(BOM)
         writer = csv.writer(f)
-        writer.writerow(header)
+        writer.writerow(_cells(header))
         if isinstance(rows, Text):
             for chunk in rows.chunks:
                 f.write(chunk)
         else:
-            writer.writerows(rows)
+            writer.writerows(map(_cells, rows))
 
-    write_atomically(path, write, newline="")
+    write_new(path, write, newline="")
 
 
-OPTIONAL = {"undone.csv", "corrections.csv", "settlement.csv", "payments.csv"}
+EXPORT_NAMES = frozenset({"deals.csv", "transfers.csv", "balances.csv",  # and as the session's state has them:
+                          "undone.csv", "corrections.csv", "settlement.csv", "payments.csv"})
 ENTERED = ["contract", "rank", "declarer", "partner", "tricks", "partner_tricks", "boston", "ace_turned",
            "carte_blanche"]
 
@@ -81,10 +100,10 @@ def _words(session: Session, d: Deal) -> str:
 
 
 def _line(row: list) -> str:
-    """One row as csv.writer writes it into `_write`'s files (a field's spelling depends on the
-    field alone, so rows can be written in parts)."""
+    """One row as csv.writer writes it into `_write`'s files, its cells as cell() writes them (a
+    field's spelling depends on the field alone, so rows can be written in parts)."""
     out = io.StringIO()
-    csv.writer(out).writerow(row)
+    csv.writer(out).writerow(_cells(row))
     return out.getvalue()
 
 
@@ -106,7 +125,7 @@ class _Once(dict):
         return found
 
 
-_PLAIN = re.compile(r"[^,\"\r\n]*")  # a text csv.writer writes as it is
+_PLAIN = re.compile(r"(?![-=+@\t])[^,\"\r\n]*")  # a text csv.writer and cell() write as it is
 _WHOLE = re.compile(r"\[(?:0|-?[1-9][0-9]*)(?:, (?:0|-?[1-9][0-9]*))*\]")  # json.dumps of whole numbers
 
 
@@ -172,15 +191,9 @@ def _transfer_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]
 
 
 def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[Path]:
-    """Write the session's CSV files into `directory` (made if missing); the paths written."""
-    try:
-        directory.mkdir(parents=True, exist_ok=True)
-    except OSError as e:
-        raise LedgerError(_("cannot make the folder {directory}: {strerror}", directory=directory, strerror=strerror(e))) from None
-    if not directory.is_dir():
-        raise LedgerError(_("{directory} is not a folder; give export a folder path", directory=directory))
+    """Write the session's CSV files as the folder `directory` (made if missing, or an earlier
+    export's, replaced as a whole: files.write_set); the paths written."""
     names = session.players
-
     deal_rows = Text(_deal_lines(conn, session))
     if session.tariff.has_basket:  # the balances are kept with each deal: read, not replayed
         balance_rows: Iterable | Text = Text(_balance_lines(conn, session))
@@ -188,35 +201,35 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         balance_rows = ([w.recorded.number, *w.sheet, w.after.basket]
                         for w in walk(session, read.deals(conn, session, transfers=False)))
     transfer_rows = Text(_transfer_lines(conn, session))
-    out = directory
     files = [
-        (out / "deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *_fields(session), "result", "entered_at"],
+        ("deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *_fields(session), "result", "entered_at"],
          deal_rows),
-        (out / "transfers.csv", ["deal", "from", "to", "chips", "reason"], transfer_rows),
-        (out / "balances.csv", ["deal", *names, "basket"], balance_rows),
+        ("transfers.csv", ["deal", "from", "to", "chips", "reason"], transfer_rows),
+        ("balances.csv", ["deal", *names, "basket"], balance_rows),
     ]
     taken_back = read.undone(conn, session)
     if taken_back:
-        files.append((out / "undone.csv", ["deal", *_fields(session), "entered_at", "undone_at"],
+        files.append(("undone.csv", ["deal", *_fields(session), "entered_at", "undone_at"],
                       [[r.number, *_entered(session, r.deal), r.entered_at, at] for r, at in taken_back]))
     audit = read.corrections(conn, session)
     if audit:
-        files.append((out / "corrections.csv", ["deal", "corrected_at", "reason", "was", "now"],
+        files.append(("corrections.csv", ["deal", "corrected_at", "reason", "was", "now"],
                       [[c.number, c.corrected_at, c.reason, _words(session, c.was), _words(session, c.now)]
                        for c in audit]))
     settled = read.settlement(conn, session) if session.settled else None
     if settled is not None:
-        files.append((out / "settlement.csv", ["player", "net_chips", "money", "currency"],
+        files.append(("settlement.csv", ["player", "net_chips", "money", "currency"],
                       [[n, chips, money(cents), session.currency]
                        for n, chips, cents in zip(settled.players, settled.net_chips, settled.cents)]))
-        files.append((out / "payments.csv", ["from", "to", "amount", "currency"],
+        files.append(("payments.csv", ["from", "to", "amount", "currency"],
                       [[names[p.payer], names[p.payee], money(p.cents), session.currency] for p in settled.payments]))
-    written = {path.name for path, _, _ in files}
+
+    def fill(folder: Path) -> None:
+        for name, header, rows in files:
+            _write(folder / name, header, rows)
+
     try:
-        for path, header, rows in files:
-            _write(path, header, rows)
-        for stale in OPTIONAL - written:  # left by an earlier export of another state of the session
-            (out / stale).unlink(missing_ok=True)
+        write_set(directory, EXPORT_NAMES, fill)
     except OSError as e:
         raise LedgerError(_("cannot write into {directory}: {strerror}", directory=directory, strerror=strerror(e))) from None
-    return [path for path, _, _ in files]
+    return [directory / name for name, _, _ in files]

@@ -17,6 +17,12 @@ RESERVED_NAMES = {"basket", "корзина"}
 MIN_CHIP_VALUE = Decimal("0.000001")
 MAX_CHIP_VALUE = Decimal("1000000")
 JOINERS = {"\u200c", "\u200d"}  # zero-width (non-)joiners inside emoji and some scripts
+MAX_MARKS = 4  # combining marks on one letter: enough for any script's accents, not for a smear
+# Unicode's Default_Ignorable_Code_Point (DerivedCoreProperties.txt, the same in 14.0 to 16.0):
+# characters a font shows as nothing (joiners, variation selectors, bidi marks, fillers, tags).
+IGNORABLE = re.compile("[\u00ad\u034f\u061c\u115f\u1160\u17b4\u17b5\u180b-\u180f\u200b-\u200f\u202a-\u202e"
+                       "\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0\ufff0-\ufff8\U0001bca0-\U0001bca3"
+                       "\U0001d173-\U0001d17a\U000e0000-\U000e0fff]")
 
 
 def clip(text: str, limit: int = 24) -> str:
@@ -39,14 +45,31 @@ def whole(text: str | None, option: str, low: int = 0, high: int = 13) -> int | 
 
 
 def clean_name(name: str) -> str:
-    """A name as stored and matched: NFC-normalised, inner whitespace collapsed."""
+    """A name as stored: NFC-normalised, inner whitespace collapsed."""
     return unicodedata.normalize("NFC", " ".join(name.split()))
 
 
 def name_key(text: str) -> str:
-    """What a name is compared by: compatibility forms folded (NFKC: 'Ａnna' is 'Anna'), case
-    folded, inner whitespace collapsed."""
-    return " ".join(unicodedata.normalize("NFKC", text).casefold().split())
+    """What a name is compared by: the same key for names that look the same. Compatibility
+    forms folded (NFKC: 'Ａnna' is 'Anna'), case folded, and the characters that show as
+    nothing (Default_Ignorable_Code_Point: 'An\u200dna' is 'Anna') left out."""
+    folded = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", IGNORABLE.sub("", text)).casefold())
+    return " ".join(IGNORABLE.sub("", folded).split())
+
+
+def _shows_something(key: str) -> bool:
+    """Whether a name's key has a letter, digit, punctuation or symbol (not only marks, spaces
+    and format characters)."""
+    return any(unicodedata.category(c)[0] in "LNPS" for c in key)
+
+
+def _most_marks(name: str) -> int:
+    """The longest run of combining marks in a name (on one letter, its accents decomposed)."""
+    most = run = 0
+    for c in unicodedata.normalize("NFD", name):
+        run = run + 1 if unicodedata.category(c)[0] == "M" else 0
+        most = max(most, run)
+    return most
 
 
 def player_key(text: str) -> str:
@@ -67,9 +90,12 @@ def chip_value(text: str) -> Decimal:
 
 
 def currency(text: str) -> str:
-    code = text.strip()
-    if not code or len(code) > 8 or any(c.isspace() for c in code):
-        raise LedgerError(_("--currency must be a short code such as EUR or RUB, not {text!r}", text=text))
+    """A currency as shown with money: 1 to 8 letters (EUR, RUB, руб), or one currency sign (€, ₽)."""
+    code = unicodedata.normalize("NFC", text.strip())
+    letters = 1 <= len(code) <= 8 and code.isalpha() and not IGNORABLE.search(code)
+    if not (letters or len(code) == 1 and unicodedata.category(code) == "Sc"):
+        raise LedgerError(_("--currency must be a code of 1 to 8 letters such as EUR or RUB, or one currency sign "
+                            "such as € or ₽; not {clip}", clip=clip(text)))
     return code.upper() if code.isascii() else code
 
 
@@ -87,11 +113,20 @@ def table_names(names: list[str], tariff: Tariff) -> list[str]:
             raise LedgerError(_("the name {name!r}... is too long; keep names under 40 characters", name=name[:20]))
         if not all(c.isprintable() or c in JOINERS for c in name):
             raise LedgerError(_("the name {name!r} has control characters; type a plain name", name=name))
-        key = name.casefold()
+        key = name_key(name)
+        if not _shows_something(key):
+            raise LedgerError(_("the name {name!r} shows nothing once its invisible characters are left out; "
+                                "give every player a visible name", name=name))
+        if _most_marks(name) > MAX_MARKS:
+            raise LedgerError(_("the name {name} piles more than {limit} marks on one letter; type a plain name",
+                                name=clip(name), limit=MAX_MARKS))
         if key in RESERVED_NAMES:
             raise LedgerError(_("{name!r} is the word for the pool in the middle; give the player another name", name=name))
         if key in seen:
-            raise LedgerError(_("{name!r} is named twice; every player needs a distinct name", name=name))
+            if seen[key] == name:
+                raise LedgerError(_("{name!r} is named twice; every player needs a distinct name", name=name))
+            raise LedgerError(_("{name!r} looks the same as {other!r}; every player needs a name that can be told "
+                                "apart", name=name, other=seen[key]))
         seen[key] = name
     return cleaned
 
@@ -101,7 +136,8 @@ def session_name(text: str | None) -> str | None:
     if text is None:
         return None
     name = clean_name(text)
-    if not name or len(name) > 80 or not all(c.isprintable() or c in JOINERS for c in name):
+    if (not name or len(name) > 80 or not all(c.isprintable() or c in JOINERS for c in name)
+            or not _shows_something(name_key(name)) or _most_marks(name) > MAX_MARKS):
         raise LedgerError(_("--name must be plain printable text of 1 to 80 characters, not {clip}", clip=clip(text)))
     return name
 

@@ -12,12 +12,22 @@ from ..core.settlement import Payment, fewest_payments
 from ..store import read, write
 from ..store.db import writing
 from ..store.records import PaymentRecord
-from .inputs import clean_name, clip, money_amount
+from .inputs import clip, currency, money_amount, name_key
+
+
+def people(conn: sqlite3.Connection) -> dict[str, str]:
+    """Everybody who has played in this ledger by name_key, with the name as first written."""
+    names = read.names_by_id(conn)
+    out: dict[str, str] = {}
+    for n in sorted(names):
+        out.setdefault(name_key(names[n]), names[n])
+    return out
+
 
 
 def person(conn: sqlite3.Connection, name: str, what: str) -> str:
     """Somebody who has played in this ledger, as his name was first written."""
-    found = read.people(conn).get(clean_name(name).casefold())
+    found = people(conn).get(name_key(name))
     if found is None:
         raise LedgerError(_("{what}: nobody called {clip} has played in this ledger", what=what, clip=clip(name)))
     return found
@@ -37,7 +47,7 @@ class Book:
 def books(conn: sqlite3.Connection) -> list[Book]:
     """Per currency, what each person is owed (+) or owes (-) over all settled sessions, less
     what has been paid since, and the fewest payments that clear it."""
-    names = read.people(conn)
+    names = people(conn)
     totals: dict[str, dict[str, int]] = {}
     for session in read.sessions(conn):
         if not session.settled:
@@ -45,7 +55,7 @@ def books(conn: sqlite3.Connection) -> list[Book]:
         result = read.settlement(conn, session)
         book = totals.setdefault(session.currency, {})
         for name, cents in zip(result.players, result.cents):
-            key = names[name.casefold()]
+            key = names[name_key(name)]
             book[key] = book.get(key, 0) + cents
     for p in read.payments(conn):
         if p.cancelled_at is not None:
@@ -55,9 +65,9 @@ def books(conn: sqlite3.Connection) -> list[Book]:
         book[p.payee] = book.get(p.payee, 0) - p.cents
     out = []
     for code, book in totals.items():
-        people = tuple(sorted(book, key=str.casefold))
-        cents = tuple(book[n] for n in people)
-        out.append(Book(code, people, cents, fewest_payments(cents)))
+        who = tuple(sorted(book, key=str.casefold))
+        cents = tuple(book[n] for n in who)
+        out.append(Book(code, who, cents, fewest_payments(cents)))
     return out
 
 
@@ -71,8 +81,8 @@ class Paid:
 
 
 def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str | None) -> Paid:
-    """Record a payment in the currency of the settled sessions it pays off (`code`, or the
-    only currency they use)."""
+    """Record a payment in the currency of the settled sessions it pays off (`code` as typed, or
+    the only currency they use)."""
     cents = money_amount(amount)
     with writing(conn):
         who, whom = person(conn, payer, _("FROM")), person(conn, payee, _("TO"))
@@ -84,7 +94,9 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
             if len(used) != 1:
                 raise LedgerError(_("the settled sessions use several currencies ({shown}); give --currency CODE", shown=shown))
             code = used[0]
-        elif code not in used:
+        else:
+            code = _currency_of(code, used)
+        if code not in used:
             raise LedgerError(_("no settled session is in {value}; the currencies are {shown}", value=code or _("(no currency)"), shown=shown))
         payment_id = write.record_payment(conn, who, whom, cents, code)
     return Paid(who, whom, cents, code, payment_id)
@@ -107,3 +119,13 @@ def cancel(conn: sqlite3.Connection, payment_id: int) -> PaymentRecord:
                                 id=payment_id))
         write.record_cancellation(conn, payment_id)
     return found
+
+
+def _currency_of(text: str, used: list[str]) -> str:
+    """A currency typed for a payment: none (blank), one of the settled sessions' (an earlier
+    boston-ledger took codes such as 'руб.' that `new` refuses today), or one as new reads it."""
+    code = text.strip()
+    if not code:
+        return ""
+    code = code.upper() if code.isascii() else code
+    return code if code in used else currency(text)

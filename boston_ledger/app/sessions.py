@@ -6,18 +6,21 @@ from __future__ import annotations
 import sqlite3
 from dataclasses import dataclass
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from ..core import engine
 from ..core.engine import Position, State
 from ..core.errors import LedgerError
 from ..core.i18n import _
-from ..core.settlement import Settled, settled
 from ..core.tariff import Tariff
 from ..store import read, write
 from ..store.db import reading, writing
 from ..store.records import Session
 from .deals import History, current, history, standing
 from .inputs import table_names
+
+if TYPE_CHECKING:  # `status` needs no settlement: its module is loaded by `settle` and `sessions`
+    from ..core.settlement import Settled
 
 
 def new(conn: sqlite3.Connection, names: list[str], tariff: Tariff, chip_value: Decimal, currency: str,
@@ -103,6 +106,8 @@ def settlement(conn: sqlite3.Connection, session_id: int | None = None) -> tuple
 
 
 def _settlement(conn: sqlite3.Connection, session: Session) -> Settled:
+    from ..core.settlement import settled  # here: a plain deal or status needs none of it
+
     state = read.state(conn, session)
     if not state.deals:
         raise LedgerError(_("session {id} has no deals yet; there is nothing to settle", id=session.id))

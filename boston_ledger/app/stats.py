@@ -11,7 +11,8 @@ from ..core import engine
 from ..core.tariff import PASS
 from ..store import read
 from ..store.records import entry_reader
-from .money import person
+from .inputs import name_key
+from .money import people, person
 
 
 @dataclass(frozen=True)
@@ -74,8 +75,12 @@ class Stats:
 def collect(conn: sqlite3.Connection, player: str | None = None, since: date | None = None,
             min_deals: int = MIN_PARTNERSHIP_DEALS) -> Stats:
     """Everything `stats` shows. Each deal's change per player is the difference of the balances
-    kept with it and with the deal before (the sum of its transfers, which `check` holds)."""
-    names = read.people(conn)
+    kept with it and with the deal before (the sum of its transfers, which `check` holds).
+
+    A session's deals are read once, as a stream, and each is looked at only for what differs
+    from deal to deal (the balances kept with it); what the players entered is counted by
+    distinct entry and scored once per entry, after the session's last deal."""
+    names = people(conn)
     wanted = None if player is None else person(conn, player, "--player")
     per: dict[str, PlayerStats] = {}
     pairs: dict[tuple[str, str], list[int]] = {}
@@ -92,44 +97,52 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
     for session in read.sessions(conn):
         if since is not None and date.fromisoformat(session.created_at[:10]) < since:
             continue
-        who = [names[p.casefold()] for p in session.players]
+        who = [names[name_key(p)] for p in session.players]
         stats = [entry(name) for name in who]
-        for e in stats:
-            e.sessions += 1
-        deal_of = entry_reader(session)
-        made_of: dict[tuple, bool | None] = {}
+        seats = range(len(who))
+        best = [0] * len(who)  # each seat's biggest gain in one deal of this session (0: none yet)...
+        best_at = [0] * len(who)  # ...and the deal where it came first
+        worst = [0] * len(who)
+        worst_at = [0] * len(who)
+        entered: dict[tuple, int] = {}  # how often each distinct entry was played, in order of first play
         before = (0,) * len(who)
         for row in read.deal_rows(conn, session):  # streamed
             after = read.kept(row.balances)
-            for seat, e in enumerate(stats):
-                e.deals += 1
+            for seat in seats:
                 change = after[seat] - before[seat]
-                if change > 0 and (e.biggest_win is None or change > e.biggest_win.chips):
-                    e.biggest_win = Swing(change, session.id, row.number)
-                elif change < 0 and (e.biggest_loss is None or change < e.biggest_loss.chips):
-                    e.biggest_loss = Swing(change, session.id, row.number)
+                if change > best[seat]:
+                    best[seat], best_at[seat] = change, row.number
+                elif change < worst[seat]:
+                    worst[seat], worst_at[seat] = change, row.number
             before = after
-            made = made_of.get(row.entry, False)
-            if made is False:
-                deal = deal_of(row.entry)
-                made = made_of[row.entry] = (None if deal.contract == PASS or deal.declarer is None
-                                             else bool(engine.made(session.tariff, deal)))
-            if made is None:
+            entered[row.entry] = entered.get(row.entry, 0) + 1
+        deals = sum(entered.values())
+        for seat, e in enumerate(stats):
+            e.sessions += 1
+            e.deals += deals
+            if best[seat] and (e.biggest_win is None or best[seat] > e.biggest_win.chips):
+                e.biggest_win = Swing(best[seat], session.id, best_at[seat])
+            if worst[seat] and (e.biggest_loss is None or worst[seat] < e.biggest_loss.chips):
+                e.biggest_loss = Swing(worst[seat], session.id, worst_at[seat])
+        deal_of = entry_reader(session)
+        for key, times in entered.items():
+            deal = deal_of(key)
+            if deal.contract == PASS or deal.declarer is None:
                 continue
-            deal = deal_of(row.entry)
+            made = int(bool(engine.made(session.tariff, deal)))
             e = stats[deal.declarer]
             kind = e.declared.get(deal.contract)
             if kind is None:
                 kind = e.declared[deal.contract] = Declared()
-            kind.declared += 1
-            kind.made += made
-            e.declared_total += 1
-            e.made_total += made
+            kind.declared += times
+            kind.made += made * times
+            e.declared_total += times
+            e.made_total += made * times
             if deal.partner is not None:
                 pair = tuple(sorted((who[deal.declarer], who[deal.partner]), key=str.casefold))
                 record = pairs.setdefault(pair, [0, 0])
-                record[0] += 1
-                record[1] += made
+                record[0] += times
+                record[1] += made * times
         if wanted is None or wanted in who:
             counted[session.settled] += 1
         if session.settled:  # chips and money both as the settlement has them
@@ -142,8 +155,8 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
         per = {wanted: per[wanted]}
         partnerships = [p for p in partnerships if wanted in p.players]
     ranked = sorted(partnerships, key=lambda p: (-p.success_rate, -p.deals, p.players))
-    best, worst = ranked_ends(ranked, min_deals)
-    return Stats(per, ranked, best, worst, min_deals, counted[1], counted[0])
+    best_pair, worst_pair = ranked_ends(ranked, min_deals)
+    return Stats(per, ranked, best_pair, worst_pair, min_deals, counted[1], counted[0])
 
 
 def ranked_ends(ranked: list[Partnership], min_deals: int) -> tuple[Partnership | None, Partnership | None]:

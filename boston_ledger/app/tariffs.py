@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 from ..core import ladders
 from ..core.i18n import _, strerror
 from ..core.tariff import Tariff, TariffError
-from ..core.tariff_files import check, copy_text, load, shipped, with_conditions
+from ..core.tariff_files import SLUG, check, copy_text, load, shipped, with_conditions
 
 __all__ = ["check", "ladder_warnings", "load", "new", "shipped_tariffs"]
 
@@ -46,11 +47,18 @@ def new(name: str, source: str, force: bool = False) -> Path:
     unless `force`."""
     from .files import write_atomically
 
-    path = Path(name if name.endswith(".toml") else f"{name}.toml").expanduser()
+    typed = name if name.endswith(".toml") else f"{name}.toml"
+    path = Path(os.path.expanduser(typed))  # `~user` of nobody stays as typed (Path.expanduser would raise)
     stem = path.stem
-    if not stem or not all(c.isalnum() or c in "-_." for c in stem):
+    if not SLUG.fullmatch(stem):
         raise TariffError(_("a tariff name is letters, digits, '-' and '_', not {name!r}", name=name))
-    if path.exists() and not force:
+    if typed.startswith("~") and os.path.expanduser(typed) == typed:
+        raise TariffError(_("cannot write {path}: {reason}", path=typed, reason=_("no such user's home folder")))
+    try:
+        there = path.exists()
+    except OSError as e:  # a folder's name too long...
+        raise TariffError(_("cannot write {path}: {reason}", path=path, reason=strerror(e))) from None
+    if there and not force:
         raise TariffError(_("{path} already exists; choose another name or add --force to replace it", path=path))
     text = copy_text(source, stem, str(path))
     try:

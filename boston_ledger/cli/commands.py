@@ -40,6 +40,13 @@ def _json(data) -> None:
     emit_json(data)
 
 
+def _say(text: object, err: bool = False) -> None:
+    """A plain line, as the console shows text (what a terminal would obey made visible)."""
+    from ..ui.text import say
+
+    say(text, err)
+
+
 # ---- the evening ---------------------------------------------------------------------------
 
 
@@ -136,6 +143,8 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
 
         asked = True
         answers = typed_answers(session, typed, ace_turned)
+        if tricks is not None and partner is None and partner_tricks is None and team_tricks is None:
+            answers["partner"] = "-"  # the declarer's tricks and no partner: he played alone
         picked = guided.deal(session, answers, lambda d: deal_table(deals_app.preview(conn, session, d)))
         if picked is None:
             _console().print(_("Nothing recorded."))
@@ -334,7 +343,7 @@ def check(all_sessions: bool = False, db: str | None = None, as_json: bool = Fal
         _json(data.problems(problems))
     else:
         for problem in problems:
-            print(problem)
+            _say(problem)
     return 1 if problems else 0
 
 
@@ -465,8 +474,7 @@ def paid(payer: str | None = None, payee: str | None = None, amount: str | None 
         raise LedgerError(_("paid needs FROM TO AMOUNT, e.g. `{prog} paid Vera Anna 4.00`; "
                             "`{prog} paid --cancel ID` cancels a payment", prog=PROG))
     conn = connect(db)
-    code = None if currency is None else read_currency(currency) if currency.strip() else ""
-    done = pay(conn, payer, payee, amount, code)
+    done = pay(conn, payer, payee, amount, currency)
     _console().print(_("Recorded payment {id}: {payer} paid {payee} {amount}.", id=done.id, payer=done.payer,
                        payee=done.payee, amount=shown(done.cents, done.currency)))
 
@@ -532,7 +540,7 @@ def sheet(html: Path | None = None, db: str | None = None, session: str | None =
     chosen = options.session_id(session)
     found = sessions_app.sheet(connect(db), chosen)
     if html is None:
-        sys.stdout.write(sheets.text(found))
+        _say(sheets.text(found).rstrip("\n"))
         return
     from .. import __version__
 
@@ -543,8 +551,12 @@ def demo(db: str | None = None) -> None:
     """Play a scripted classic evening deal by deal, then settle it."""
     import tempfile
 
+    try:
+        kept = Path(db).expanduser() if db else None
+    except RuntimeError:  # `~user` of nobody
+        raise LedgerError(_("no home folder for {path}; give --db another path", path=db)) from None
     with tempfile.TemporaryDirectory(prefix="boston-ledger-demo-") as tmp:
-        path = Path(db).expanduser() if db else Path(tmp) / "demo.db"
+        path = kept or Path(tmp) / "demo.db"
         conn = open_db(path, create=True)
         try:
             _demo(conn, path if db else None)
@@ -632,13 +644,13 @@ def tariffs_check(path: str) -> int:
     tariff, problems = checked(path)
     if problems:
         for problem in problems:
-            print(_("{prog}: error: {message}", prog=PROG, message=" ".join(problem.split())), file=sys.stderr)
+            _say(_("{prog}: error: {message}", prog=PROG, message=" ".join(problem.split())), err=True)
         return 2
     assert tariff is not None
-    print(_("ok: {path} is a valid tariff: {name}, {contracts} contracts, {conditions} conditions", path=path,
+    _say(_("ok: {path} is a valid tariff: {name}, {contracts} contracts, {conditions} conditions", path=path,
             name=tariff.name, contracts=len(tariff.contracts), conditions=len(tariff.conditions)))
     for warning in ladder_warnings(tariff):  # a tariff that plays, but may not be what its author meant
-        print(_("{prog}: warning: {message}", prog=PROG, message=warning), file=sys.stderr)
+        _say(_("{prog}: warning: {message}", prog=PROG, message=warning), err=True)
     return 0
 
 
@@ -647,7 +659,7 @@ def tariffs_new(name: str, source: str = "classic", force: bool = False) -> None
     from ..app.tariffs import new as write_copy
 
     path = write_copy(name, source, force)
-    print(_("wrote {path}: edit it, check it with `{prog} tariffs check {path}`, use it with "
+    _say(_("wrote {path}: edit it, check it with `{prog} tariffs check {path}`, use it with "
             "`{prog} new ... --tariff {path}`", path=path, prog=PROG))
 
 
@@ -684,10 +696,9 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
                             host=host, port=number, error=strerror(e))) from None
     try:
         if lan:
-            print(_("Anyone on this network who has the link can read the evening."), file=sys.stderr)
+            _say(_("Anyone on this network who has the link can read the evening."), err=True)
             if entry:
-                print(_("Anyone on this network who has the entry link can enter deals and take them back."),
-                      file=sys.stderr)
+                _say(_("Anyone on this network who has the entry link can enter deals and take them back."), err=True)
         print(_("Session {id} on the phones: {url}", id=served.evening.session_id, url=served.url), flush=True)
         import segno
 

@@ -12,6 +12,7 @@ from typing import Any, Callable
 
 from ..core.errors import LedgerError
 from ..core.i18n import N_, _, language, strerror
+from ..ui.text import say
 
 PROG = "boston-ledger"
 
@@ -34,7 +35,7 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
     except Exception as e:
         typer = sys.modules.get("typer")
         if typer is not None and isinstance(e, typer.Abort):
-            print(_("{prog}: aborted", prog=PROG), file=sys.stderr)
+            say(_("{prog}: aborted", prog=PROG), err=True)
             sys.exit(1)
         usage = getattr(typer, "TyperException", None) or getattr(typer, "ClickException", None)
         if usage is not None and isinstance(e, usage):  # unknown option, missing value...
@@ -47,9 +48,9 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
             fail(_("{message} (see `{command} --help`)", message=said.rstrip("."),
                    command=path))
         # a bug of ours: still one line, and the transaction was rolled back
-        print(_("{prog}: internal error: {kind}: {error}. Please report it with the command you ran; "
-                "`{prog} status` shows what is recorded.", prog=PROG, kind=type(e).__name__, error=e),
-              file=sys.stderr)
+        say(" ".join(_("{prog}: internal error: {kind}: {error}. Please report it with the command you ran; "
+                       "`{prog} status` shows what is recorded.", prog=PROG, kind=type(e).__name__,
+                       error=e).split()), err=True)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 
@@ -82,6 +83,6 @@ def usage_message(message: str) -> str:
 
 
 def fail(message: str) -> None:
-    """One clear line on stderr, exit status 2."""
-    print(_("{prog}: error: {message}", prog=PROG, message=" ".join(message.split())), file=sys.stderr)
+    """One clear line on stderr (what it quotes made visible), exit status 2."""
+    say(_("{prog}: error: {message}", prog=PROG, message=" ".join(message.split())), err=True)
     sys.exit(2)

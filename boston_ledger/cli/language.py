@@ -34,8 +34,9 @@ def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
         if word == "--lang" or word.startswith("--lang="):
             value = word.partition("=")[2] if "=" in word else next(words, "")
             if value.lower() not in LANGUAGES:
-                print(_("boston-ledger: error: --lang must be en or ru, not {value!r}", value=value),
-                      file=sys.stderr)
+                from ..ui.text import say
+
+                say(_("boston-ledger: error: --lang must be en or ru, not {value!r}", value=value), err=True)
                 sys.exit(2)
             chosen = value.lower()
             continue

@@ -4,12 +4,18 @@ functions typer calls (commands.py). Anything else goes to the full command line
 
 from __future__ import annotations
 
+import gc
 import os
 import sys
 
 
 def main() -> None:
     """Run boston-ledger; a terminal that cannot show a character gets a stand-in."""
+    # Loading the program makes many objects and no garbage, and the cycle collector would walk
+    # them again and again while the modules load: it waits until the full command line's command
+    # runs. A plain `deal` or `status` reads the end of a session only and is over in a moment; what
+    # little it leaves, reference counting frees, so it runs without the collector.
+    gc.disable()
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
@@ -27,4 +33,5 @@ def main() -> None:
             guarded(lambda: command(**values), lambda: f"{PROG} {args[0]}")
     from .declarations import app
 
+    gc.enable()
     app()

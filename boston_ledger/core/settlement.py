@@ -5,10 +5,12 @@ Pure arithmetic on exact fractions; money is in integer cents.
 
 from __future__ import annotations
 
+import bisect
+import heapq
+from collections import deque
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from functools import lru_cache
 from typing import Sequence
 
 
@@ -88,53 +90,167 @@ def to_cents(nets: Sequence[Fraction], chip_value: Decimal) -> tuple[int, ...]:
     return tuple(cents)
 
 
-def fewest_payments(cents: Sequence[int]) -> tuple[Payment, ...]:
-    """The fewest payments that bring every result to zero.
+# The work the exact search may do, in steps (one step: one person looked at in one group of
+# people): a count, not a time, so that the same results give the same payments on any machine.
+# 2**18 covers up to 14 people not at zero, after equal and opposite amounts are paired off.
+EXACT_STEPS = 1 << 18
+# The work the search for groups of three that cancel may do, in pairs of people looked at: all
+# pairs of 2,000 people; above that the search stops where the budget ends.
+TRIPLE_STEPS = 2_000_000
 
-    With k people not at zero, the minimum is k minus the largest number of groups the
-    results can be split into that each sum to zero; the search finds that split exactly
-    (cheap for a table of players), then each group of m settles in m - 1 payments.
+
+def fewest_payments(cents: Sequence[int]) -> tuple[Payment, ...]:
+    """The fewest payments that bring every result to zero, or close to it for a crowd.
+
+    With k people not at zero, k - g payments settle them, where g is the number of groups they
+    are split into that each sum to zero: each group of m settles in m - 1 payments, the biggest
+    debtor paying the biggest creditor. `zero_sum_groups` finds the most groups exactly for a
+    table of players, and as many as it can cheaply for a club's ledger: never more than
+    n - 1 payments, every result cleared to the cent, the same payments every time.
     """
     people = [i for i, c in enumerate(cents) if c]
-    groups = _best_split(tuple(cents[i] for i in people))
     payments: list[Payment] = []
-    for group in groups:
-        left = {people[i]: cents[people[i]] for i in group}
-        while any(left.values()):
-            debtor = min(left, key=lambda p: (left[p], p))
-            creditor = max(left, key=lambda p: (left[p], -p))
-            amount = min(-left[debtor], left[creditor])
-            payments.append(Payment(debtor, creditor, amount))
-            left[debtor] += amount
-            left[creditor] -= amount
+    for group in zero_sum_groups([cents[i] for i in people]):
+        payments += _pay_off([people[i] for i in group], cents)
     return tuple(payments)
 
 
-def _best_split(values: tuple[int, ...]) -> list[tuple[int, ...]]:
-    """The most groups of indices into `values` that each sum to zero and cover them all."""
+def _pay_off(group: list[int], cents: Sequence[int]) -> list[Payment]:
+    """The payments that clear a group whose results sum to zero: the biggest debtor pays the
+    biggest creditor what he can (ties: the earlier person), until all are at zero; each payment
+    clears one of the two, the last one both, so a group of m makes at most m - 1."""
+    debtors = [(cents[p], p) for p in group if cents[p] < 0]  # most owed first
+    creditors = [(-cents[p], p) for p in group if cents[p] > 0]  # most due first
+    heapq.heapify(debtors)
+    heapq.heapify(creditors)
+    out = []
+    while debtors:
+        owes, debtor = heapq.heappop(debtors)
+        due, creditor = heapq.heappop(creditors)
+        amount = min(-owes, -due)
+        out.append(Payment(debtor, creditor, amount))
+        if owes + amount:
+            heapq.heappush(debtors, (owes + amount, debtor))
+        if due + amount:
+            heapq.heappush(creditors, (due + amount, creditor))
+    assert not creditors, "results that do not sum to zero"
+    return out
 
-    @lru_cache(maxsize=None)
-    def best(mask: int) -> tuple[tuple[int, ...], ...]:
-        if not mask:
-            return ()
-        first = (mask & -mask).bit_length() - 1
-        rest = mask & ~(1 << first)
-        choice: tuple[tuple[int, ...], ...] | None = None
-        sub = rest
-        while True:  # every subset of `rest`, joined with `first`
-            group = sub | (1 << first)
-            members = tuple(i for i in range(len(values)) if group >> i & 1)
-            if sum(values[i] for i in members) == 0:
-                candidate = (members,) + best(mask & ~group)
-                if choice is None or len(candidate) > len(choice):
-                    choice = candidate
-            if sub == 0:
+
+def zero_sum_groups(values: Sequence[int]) -> list[tuple[int, ...]]:
+    """Indices into `values` (none zero, summing to zero) split into groups that each sum to
+    zero, as many as can be found, in the order of their first members.
+
+    1. Equal and opposite amounts are paired off: some best split always has such a pair as a
+       group of its own.
+    2. When what is left is small enough for the budget (EXACT_STEPS), the most groups are found
+       exactly, and the split is the best there is.
+    3. Otherwise groups of three that cancel are taken greedily, in the order of their members
+       (within TRIPLE_STEPS), then what is left is split exactly if it now fits the budget, or
+       else settles as one group.
+    """
+    assert sum(values) == 0, "results that do not sum to zero"
+    groups, left = _opposites(values)
+    if _fits(left):
+        return sorted(groups + _most_groups(values, left))
+    found, left = _triples(values, left)
+    groups += found
+    groups += _most_groups(values, left) if _fits(left) else [tuple(left)] if left else []
+    return sorted(groups)
+
+
+def _fits(left: list[int]) -> bool:
+    return len(left) * 2 ** len(left) <= EXACT_STEPS
+
+
+def _opposites(values: Sequence[int]) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Pairs of equal and opposite amounts, each person in order with the last one after him who
+    cancels him and is not paired yet; and everybody else, in order."""
+    waiting: dict[int, deque[int]] = {}  # by amount, the people of that amount not yet paired, in order
+    for i, v in enumerate(values):
+        waiting.setdefault(v, deque()).append(i)
+    paired: list[tuple[int, ...]] = []
+    rest: list[int] = []
+    taken: set[int] = set()
+    for i, v in enumerate(values):
+        if i in taken:  # paired with somebody before him
+            continue
+        waiting[v].popleft()  # himself: all before him are paired or left over
+        partners = waiting.get(-v)
+        if partners:
+            j = partners.pop()
+            taken.add(j)
+            paired.append((i, j))
+        else:
+            rest.append(i)
+    return paired, rest
+
+
+def _triples(values: Sequence[int], left: list[int]) -> tuple[list[tuple[int, ...]], list[int]]:
+    """Groups of three whose amounts cancel, taken greedily: each person in order with the first
+    two after him that complete a group (within TRIPLE_STEPS pairs looked at); and everybody
+    else, in order."""
+    where: dict[int, list[int]] = {}  # by amount, the people of that amount still free, in order
+    for i in left:
+        where.setdefault(values[i], []).append(i)
+    used: set[int] = set()
+    found: list[tuple[int, ...]] = []
+    steps = 0
+    for x, a in enumerate(left):
+        if a in used:
+            continue
+        for b in left[x + 1:]:
+            steps += 1
+            if steps > TRIPLE_STEPS:
                 break
-            sub = (sub - 1) & rest
-        assert choice is not None, "results that do not sum to zero"
-        return choice
+            if b in used:
+                continue
+            third = where.get(-values[a] - values[b], [])
+            at = bisect.bisect_right(third, b)
+            if at < len(third):
+                group = (a, b, third[at])
+                for i in group:
+                    where[values[i]].remove(i)
+                used.update(group)
+                found.append(group)
+                break
+        if steps > TRIPLE_STEPS:
+            break
+    return found, [i for i in left if i not in used]
 
-    return list(best((1 << len(values)) - 1))
+
+def _most_groups(values: Sequence[int], members: list[int]) -> list[tuple[int, ...]]:
+    """The most groups summing to zero that `members` (summing to zero) split into, exactly.
+
+    most[mask] is the most zero-sum groups that the people of `mask` make when it is peeled one
+    person at a time and each zero-sum mask on the way closes a group: the best over the masks
+    one person smaller, plus one when `mask` itself sums to zero (k * 2**k steps for k people).
+    Peeling everybody the best way passes the zero-sum masks whose differences are the groups.
+    """
+    k = len(members)
+    amounts = [values[i] for i in members]
+    total = [0] * (1 << k)
+    most = [0] * (1 << k)
+    for mask in range(1, 1 << k):
+        low = mask & -mask
+        total[mask] = total[mask ^ low] + amounts[low.bit_length() - 1]
+        best = 0
+        rest = mask
+        while rest:
+            bit = rest & -rest
+            if most[mask ^ bit] > best:
+                best = most[mask ^ bit]
+            rest ^= bit
+        most[mask] = best + (total[mask] == 0)
+    groups = []
+    mask = start = (1 << k) - 1
+    while mask:
+        bits = [1 << i for i in range(k) if mask >> i & 1]
+        mask ^= max(bits, key=lambda bit: most[mask ^ bit])  # the first of the best: the same every time
+        if total[mask] == 0:
+            groups.append(tuple(members[i] for i in range(k) if (start ^ mask) >> i & 1))
+            start = mask
+    return groups
 
 
 def settle(balances: Sequence[int], basket: int, chip_value: Decimal) -> Settlement:

@@ -8,8 +8,8 @@ turn on the file's `[conditions.NAME]`, each a set of changes merged over the ta
 from __future__ import annotations
 
 import copy
+import re
 import tomllib
-from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
@@ -17,6 +17,9 @@ from .i18n import _, shown_name, strerror
 from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET, LABET_ODD_CHIP,
                      LIMIT, PASS, SCORING, SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition, Contract, Rank,
                      Schedule, Tariff, TariffError, ambiguous, did_you_mean, find)
+
+SLUG = re.compile(r"[^\W_][\w-]{0,39}")  # a tariff's name: letters and digits, '-' and '_' inside
+DEPTH = 24  # tables and lists nested in a tariff file, at most (the shipped ones go 7 deep)
 
 # ---- finding and reading files -----------------------------------------------------------------
 
@@ -41,12 +44,18 @@ def locate(name_or_path: str, relative_to: Path | None = None) -> Path:
     files = shipped()
     if name_or_path in files:
         return files[name_or_path]
-    path = Path(name_or_path).expanduser()
-    if relative_to is not None and not path.is_absolute():
-        path = relative_to / path
-    if path.is_file():
-        return path
-    if path.is_dir():
+    try:
+        path = Path(name_or_path).expanduser()
+        if relative_to is not None and not path.is_absolute():
+            path = relative_to / path
+        if path.is_file():
+            return path
+        folder = path.is_dir()
+    except (RuntimeError, OSError, ValueError) as e:  # ~user of nobody, a name too long, a NUL byte
+        reason = (strerror(e) if isinstance(e, OSError) else _("no such user's home folder")
+                  if isinstance(e, RuntimeError) else _("not a file name"))
+        raise TariffError(_("no tariff {name}: {reason}", name=repr(name_or_path[:60]), reason=reason)) from None
+    if folder:
         raise TariffError(_("{path} is a folder; give the path of a tariff's TOML file", path=path))
     known = ", ".join(sorted(files)) or _("none")
     raise TariffError(_("no tariff {name!r}: give a shipped tariff ({known}) or the path of a TOML file",
@@ -65,9 +74,30 @@ def _read(path: Path) -> tuple[dict, str]:
 
 def _toml(text: str, origin: str) -> dict:
     try:
-        return tomllib.loads(text)
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise TariffError(f"{origin}: " + _("not valid TOML: {error}", error=e)) from None
+    except RecursionError:
+        data = None
+    except ValueError:  # an integer of more digits than Python converts
+        raise TariffError(f"{origin}: " + _("a number too long to read; a tariff's numbers are at most {limit}",
+                                            limit=LIMIT)) from None
+    if data is None or _depth(data) > DEPTH:
+        raise TariffError(f"{origin}: " + _("tables and lists nested more than {depth} deep; a tariff needs a few",
+                                            depth=DEPTH))
+    return data
+
+
+def _depth(data: Any) -> int:
+    """How deep tables and lists are nested in `data` (without recursion: any depth is measured)."""
+    deepest, stack = 0, [(data, 1)]
+    while stack:
+        node, level = stack.pop()
+        deepest = max(deepest, level)
+        if level <= DEPTH:  # deeper than that is enough to know
+            stack.extend((v, level + 1) for v in (node.values() if isinstance(node, dict) else node)
+                         if isinstance(v, (dict, list)))
+    return deepest
 
 
 def merge(base: dict, over: dict) -> dict:
@@ -105,6 +135,9 @@ def _resolve(data: dict, origin: str, folder: Path | None, seen: tuple[str, ...]
         raise TariffError(f"{origin}: [tariff] extends: " + _("must name a shipped tariff or a file"))
     if base_name in seen:
         raise TariffError(f"{origin}: [tariff] extends: " + _("{name!r} extends itself in a loop", name=base_name))
+    if len(seen) >= DEPTH:
+        raise TariffError(f"{origin}: [tariff] extends: " + _("a chain of more than {depth} tariffs; a tariff "
+                                                              "needs a base or two", depth=DEPTH))
     try:
         path = locate(base_name, relative_to=folder)
     except TariffError as e:
@@ -130,13 +163,25 @@ def apply_conditions(data: dict, names: Iterable[str], origin: str) -> dict:
     """The tariff with the named conditions turned on, in order."""
     table = data.get("conditions", {})
     out = copy.deepcopy(data)
-    applied = list(out.get("tariff", {}).get("conditions", []))
+    head = out.setdefault("tariff", {})
+    if not isinstance(head, dict):
+        raise TariffError(f"{origin}: [tariff]: " + _("[{key}] must be a table", key="tariff"))
+    applied = head.get("conditions", [])
+    if not isinstance(applied, list) or not all(isinstance(a, str) for a in applied):
+        raise TariffError(f"{origin}: [tariff] conditions: " + _("must be a list of non-empty strings"))
+    applied = list(applied)
     for word in names:
         name = condition_key(table, word)
         condition = table[name]
         if name in applied:
             raise TariffError(_("condition {name!r} is named twice; give each condition once", name=name))
-        out = merge(out, condition.get("set", {}))
+        changes = condition.get("set", {})
+        if not isinstance(changes, dict):
+            raise TariffError(f"{origin}: [conditions.{name}] set: "
+                              + _("must be a table of changes merged over the tariff"))
+        out = merge(out, changes)
+        if not isinstance(out.get("tariff"), dict):
+            raise TariffError(f"{origin}: [conditions.{name}] set: " + _("[{key}] must be a table", key="tariff"))
         _remove(out, condition.get("remove", []), f"{origin}: [conditions.{name}]")
         applied.append(name)
     out.setdefault("tariff", {})["conditions"] = applied
@@ -196,13 +241,29 @@ def _condition_problems(data: dict, text: str, origin: str, skip: Iterable[str] 
     return problems
 
 
-@lru_cache(maxsize=8)  # a command reads its session's stored tariff more than once; a Tariff is not changed
+_PARSED: dict[str, Tariff] = {}  # tariffs read from their text, by the text (a few at a time)
+
+
 def parse(text: str, origin: str = "<tariff>") -> Tariff:
-    """A tariff from its TOML text (as stored with a session, or a user's file)."""
+    """A tariff from its TOML text (as stored with a session, or a user's file).
+
+    A command reads its session's stored tariff more than once, and `ledger` or `stats` the
+    tariffs of every session, most of them the same text: each text is read once (a Tariff is
+    not changed; `origin` only names it in an error). A text that `extends` another is read
+    anew each time, since the tariff in force it makes names its origin.
+    """
+    found = _PARSED.get(text)
+    if found is not None:
+        return found
     data, extended = _resolve(_toml(text, origin), origin, None)
     if extended:
-        text = effective_text(data, f"boston-ledger: the tariff in force: {origin}")
-    return build(data, text, origin)
+        return build(data, effective_text(data, f"boston-ledger: the tariff in force: {origin}"), origin,
+                     stored=True)
+    found = build(data, text, origin, stored=True)
+    if len(_PARSED) >= 32:
+        _PARSED.clear()
+    _PARSED[text] = found
+    return found
 
 
 def with_conditions(tariff: Tariff, names: Iterable[str]) -> Tariff:
@@ -213,7 +274,7 @@ def with_conditions(tariff: Tariff, names: Iterable[str]) -> Tariff:
     data = apply_conditions(_toml(tariff.text, tariff.name), names, tariff.name)
     text = effective_text(data, f"boston-ledger: the tariff in force: {tariff.name} with conditions "
                                 f"{', '.join(data['tariff']['conditions'])}")
-    return build(data, text, tariff.name)
+    return build(data, text, tariff.name, stored=True)
 
 
 def check(path_text: str) -> tuple[Tariff | None, list[str]]:
@@ -236,7 +297,9 @@ def copy_text(source: str, name: str, target: str) -> str:
     origin = locate(source)
     data, unused = _read(origin)
     data, unused = _resolve(data, str(origin), origin.parent)
-    data.setdefault("tariff", {})["name"] = name
+    if not isinstance(data.setdefault("tariff", {}), dict):
+        raise TariffError(f"{origin}: " + _("[{key}] must be a table", key="tariff"))
+    data["tariff"]["name"] = name
     data["tariff"].pop("conditions", None)
     text = effective_text(data, f"boston-ledger tariff {name!r}, a copy of {origin.name} to edit. "
                                 "Check it with `boston-ledger tariffs check FILE`.")
@@ -244,8 +307,10 @@ def copy_text(source: str, name: str, target: str) -> str:
     return text
 
 
-def build(data: dict, text: str, origin: str) -> Tariff:
-    reader = _Reader(origin, collect=True)
+def build(data: dict, text: str, origin: str, stored: bool = False) -> Tariff:
+    """The Tariff of resolved data; `stored` for one kept with a session (read as it was
+    accepted then: its name is not held to today's rule, and is shown escaped)."""
+    reader = _Reader(origin, collect=True, stored=stored)
     tariff = reader.tariff(data, text)
     if reader.problems:
         more = len(reader.problems) - 1
@@ -272,8 +337,9 @@ class _Reader:
     Each table is checked on its own, so one run finds a problem in every table that has one.
     """
 
-    def __init__(self, origin: str, collect: bool = False):
+    def __init__(self, origin: str, collect: bool = False, stored: bool = False):
         self.origin = origin
+        self.stored = stored
         self.problems: list[str] = []
 
     def fail(self, where: str, message: str) -> _Problem:
@@ -400,6 +466,10 @@ class _Reader:
         self.keys(head, "[tariff]", {"name", "title", "source", "scoring", "players", "tricks", "conditions"})
         for key in ("name", "title", "source"):
             self.guard(lambda: self.word(head, key, "[tariff]"))
+        name = head.get("name")
+        if isinstance(name, str) and name.strip() and not SLUG.fullmatch(name) and not self.stored:
+            self.problems.append(f"{self.origin}: [tariff] name: " + _(
+                "must be a short name of letters, digits, '-' and '_' such as my-club, not {value!r}", value=name))
         return head
 
     def rank(self, key: str, raw: Any) -> Rank:
@@ -550,6 +620,8 @@ class _Reader:
             if name is None:
                 found[way] = None
                 continue
+            if not isinstance(name, str):
+                raise self.fail(f"{where} {way}", _("must be the name of a schedule, not {value!r}", value=name))
             if name in broken:
                 raise _Skip()
             if name not in schedules:

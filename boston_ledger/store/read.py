@@ -10,15 +10,17 @@ from __future__ import annotations
 import json
 import sqlite3
 from decimal import Decimal
-from typing import Iterator
+from typing import TYPE_CHECKING, Iterator
 
 from ..core import engine
 from ..core.engine import State, Transfer
 from ..core.i18n import _
-from ..core.settlement import Settled
 from ..core.tariff_files import parse
 from .db import StorageError
 from .records import ENTRY, ENTRY_COLUMNS, Correction, PaymentRecord, Recorded, Session, StoredDeal, entry_reader
+
+if TYPE_CHECKING:  # loaded by the readers of settlements only: `deal` and `status` need none
+    from ..core.settlement import Settled
 
 STANDING = ("NOT EXISTS (SELECT 1 FROM undos u WHERE u.deal_id = d.id)"
             " AND NOT EXISTS (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id)")
@@ -59,14 +61,6 @@ def sessions(conn: sqlite3.Connection) -> list[Session]:
 
 def session_ids(conn: sqlite3.Connection) -> list[int]:
     return [row[0] for row in conn.execute("SELECT id FROM sessions ORDER BY id")]
-
-
-def people(conn: sqlite3.Connection) -> dict[str, str]:
-    """Everybody who has played, by the casefolded name, with the name as first written."""
-    out: dict[str, str] = {}
-    for (name,) in conn.execute("SELECT name FROM players ORDER BY id"):
-        out.setdefault(name.casefold(), name)
-    return out
 
 
 def names_by_id(conn: sqlite3.Connection) -> dict[int, str]:
@@ -227,12 +221,16 @@ def corrections(conn: sqlite3.Connection, session: Session) -> list[Correction]:
 def settlements(conn: sqlite3.Connection, session: Session) -> list[tuple[str, Settled]]:
     """Every settlement of a session, the earliest first: (when, settlement). A reopened session
     has one for each time it was settled."""
+    from ..core.settlement import Settled
+
     return [(row[0], Settled.from_record(session.players, json.loads(row[1]))) for row in conn.execute(
         "SELECT settled_at, result FROM settlements WHERE session_id = ? ORDER BY id", (session.id,))]
 
 
 def settlement(conn: sqlite3.Connection, session: Session) -> Settled | None:
     """The session's last settlement."""
+    from ..core.settlement import Settled
+
     row = conn.execute(
         "SELECT result FROM settlements WHERE session_id = ? ORDER BY id DESC LIMIT 1", (session.id,)
     ).fetchone()

@@ -6,12 +6,15 @@ from __future__ import annotations
 import json
 import sqlite3
 from decimal import Decimal
+from typing import TYPE_CHECKING
 
 from ..core.engine import Deal, Outcome, State
-from ..core.settlement import Settled
 from ..core.tariff import Tariff
 from .db import now
 from .records import Session
+
+if TYPE_CHECKING:  # a deal needs no settlement: its module stays unloaded until one is read or made
+    from ..core.settlement import Settled
 
 
 def create_session(conn: sqlite3.Connection, players: list[str], tariff: Tariff,

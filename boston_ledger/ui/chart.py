@@ -6,6 +6,7 @@ from html import escape
 from typing import Sequence
 
 from ..core.i18n import _
+from .text import visible
 
 BARS = "▁▂▃▄▅▆▇█"
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -38,7 +39,8 @@ def terminal(names: Sequence[str], series: Sequence[Sequence[int]], width: int =
 
 def svg(title: str, names: Sequence[str], series: Sequence[Sequence[int]], width: int = 720,
         height: int = 360) -> str:
-    """A self-contained SVG line chart: one line per player, the zero line, axes and a legend."""
+    """A self-contained SVG line chart: one line per player, the zero line, axes and a legend (its
+    texts as visible() shows them: XML holds no control character)."""
     left, right, top, bottom = 60, 140, 40, 40
     plot_w, plot_h = width - left - right, height - top - bottom
     every = [v for s in series for v in s] or [0]
@@ -56,7 +58,7 @@ def svg(title: str, names: Sequence[str], series: Sequence[Sequence[int]], width
         f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
         f'viewBox="0 0 {width} {height}" font-family="sans-serif" font-size="12">',
         f'<rect width="{width}" height="{height}" fill="white"/>',
-        f'<text x="{left}" y="24" font-size="16">{escape(title)}</text>',
+        f'<text x="{left}" y="24" font-size="16">{escape(visible(title))}</text>',
         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="black"/>',
         f'<line x1="{left}" y1="{y(0):.1f}" x2="{left + plot_w}" y2="{y(0):.1f}" stroke="#999" stroke-dasharray="4 3"/>',
         f'<text x="{left - 6}" y="{top + 4}" text-anchor="end">{high}</text>',
@@ -71,6 +73,6 @@ def svg(title: str, names: Sequence[str], series: Sequence[Sequence[int]], width
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
         ly = top + 18 * k + 10
         parts.append(f'<rect x="{left + plot_w + 16}" y="{ly - 9}" width="12" height="12" fill="{colour}"/>')
-        parts.append(f'<text x="{left + plot_w + 34}" y="{ly + 2}">{escape(name)} ({values[-1]})</text>')
+        parts.append(f'<text x="{left + plot_w + 34}" y="{ly + 2}">{escape(visible(name))} ({values[-1]})</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

@@ -6,7 +6,7 @@ from __future__ import annotations
 from typing import Iterable, Sequence
 
 from rich import box
-from rich.console import Console, Group
+from rich.console import Group
 from rich.table import Table
 from rich.text import Text
 
@@ -16,7 +16,7 @@ from ..core.i18n import N_, _, condition_names, contract_name, ngettext, quote, 
 from ..core.tariff import PASS, Tariff
 from ..app.deals import Entered
 from ..store.records import Session
-from .text import amount, balance, basket_word, local_time, signed
+from .text import amount, balance, basket_word, console as shown_console, local_time, signed
 
 
 def describe(session: Session, deal: Deal, boston: bool = True) -> str:
@@ -196,7 +196,7 @@ def history_table(session: Session, rows: Sequence, width: int = 200) -> Table:
     line does not wrap when it can be helped."""
     from rich.measure import Measurement
 
-    console = Console(width=10_000)  # to measure the table unbounded
+    console = shown_console(width=10_000)  # to measure the table unbounded, as it is shown
     table = _history(session, rows, dealer=True, holder=True, stacked=False)
     for dealer, holder, stacked in ((False, True, False), (False, False, False), (False, False, True)):
         if Measurement.get(console, console.options, table).maximum <= width:

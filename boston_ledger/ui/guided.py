@@ -13,6 +13,7 @@ from ..core.engine import Deal
 from ..core.errors import LedgerError
 from ..core.i18n import _
 from ..store.records import Session
+from .text import say, visible
 
 
 def interactive() -> bool:
@@ -28,15 +29,15 @@ def prompt(text: str) -> str:
     if sys.stdin.isatty():
         import readline  # noqa: F401  (line editing and history for input())
     try:
-        return input(text).strip()
+        return input(visible(text)).strip()
     except EOFError:
-        print()
+        say()
         raise LedgerError(_("the answers ended before the dialogue did; nothing was recorded")) from None
 
 
 def tell(text: str) -> None:
     """A line for the person at the terminal about an answer (stderr, indented)."""
-    print(f"  {text}", file=sys.stderr, flush=True)
+    say(f"  {text}", err=True)
 
 
 def ask(question: str, parse: Callable[[str], object], default: str | None = None) -> object:
@@ -92,7 +93,7 @@ def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal],
             if found.error:
                 tell(found.error)
             if found.kind == "player":
-                print(menu(found))
+                say(menu(found))
             text = prompt(line(found))
             if flow.is_back(text):
                 moved = flow.back(session, given, found.field)
@@ -138,7 +139,7 @@ def _confirmation(items: tuple[flow.Item, ...], same: bool) -> str | int | None:
                 return said
             continue
         for i, item in enumerate(items, 1):
-            print(f"  {i}) {item.label}: {item.value}")
+            say(f"  {i}) {item.label}: {item.value}")
         words = _("Change which answer? 1 to {count}; Enter leaves the deal as it is", count=count) if same else \
             _("Change which answer? 1 to {count}; Enter records nothing", count=count)
         text = prompt(words + ": ")

@@ -1,0 +1,178 @@
+"""Any TOML text gives a Tariff or a TariffError, never another exception: random text, random
+documents of the tariff's own words, and the shipped tariffs with their values replaced, keys
+dropped and conditions turned on. A tariff that is read is then shown and played without error.
+
+Derandomized, without deadlines: the same few hundred cases every run, however busy the machine."""
+
+from __future__ import annotations
+
+import copy
+import json
+import tempfile
+import tomllib
+from datetime import date, timezone
+from pathlib import Path
+
+import tomli_w
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from boston_ledger.core import engine
+from boston_ledger.core.tariff import Tariff, TariffError
+from boston_ledger.core.tariff_files import check, load, parse, with_conditions
+from boston_ledger.ui.tariff import tariff_data, tariff_tables
+from strategies import deals
+
+TARIFFS = Path(__file__).resolve().parent.parent / "tariffs"
+SHIPPED = {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in sorted(TARIFFS.glob("*.toml"))}
+FUZZ = settings(deadline=None, derandomize=True, database=None, suppress_health_check=list(HealthCheck))
+TRIED: dict[str, int] = {}  # cases per kind, for the record
+
+WORDS = sorted({"tariff", "name", "title", "source", "scoring", "players", "tricks", "conditions", "extends",
+                "ranks", "names", "multiplier", "partie", "tours", "basket", "stake", "stake_payer", "remise",
+                "all_pass", "pass_names", "all_pass_remainder", "labet_odd_chip", "share_remainder", "boston",
+                "amount", "slam_multiplier", "bonuses", "carte_blanche", "schedules", "kind", "bar", "shares",
+                "consolation", "per_trick", "per_undertrick", "slam", "slam_against", "slam_against_undertricks",
+                "failed_basket", "value", "contracts", "default_rank", "alone", "with_partner", "boston_made",
+                "boston_failed", "seed", "set", "remove", "in_force", "notes", "junior", "senior", "solo", "pass",
+                "classic", "chips", "points", "tricks", "null", "holder", "none", "each", "dealer", "double",
+                "nothing", "labet"})
+HOSTILE_TEXT = ["", " ", "\x1b]52;c;aGk=\x07", "\u202e", "\x00", "a" * 300, "classic", "samouchitel.toml",
+                "contracts.junior", "~nobody/x", "../x", "\udcff".encode("utf-8", "surrogatepass").decode("latin-1")]
+
+scalars = st.one_of(
+    st.integers(-2**63, 2**63 - 1), st.sampled_from([0, 1, 2, 4, 8, 13, 52, 100, 10**6, 10**6 + 1, -1]),
+    st.floats(allow_nan=True, allow_infinity=True), st.booleans(),
+    st.text(max_size=12), st.sampled_from(WORDS), st.sampled_from(HOSTILE_TEXT),
+    st.dates(min_value=date(1, 1, 1)), st.times(), st.datetimes(timezones=st.just(timezone.utc)),
+)
+keys = st.one_of(st.sampled_from(WORDS), st.text(min_size=1, max_size=8))
+values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4) | st.dictionaries(keys, inner, max_size=5),
+                      max_leaves=30)
+
+
+def outcome(text: str, conditions: tuple[str, ...] = ()) -> Tariff | None:
+    """Read the text every way a tariff is read; the Tariff, or None when it is refused. Any other
+    exception fails the test."""
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "t.toml"
+        path.write_text(text, encoding="utf-8", errors="surrogatepass")
+        found, problems = check(str(path))
+        assert (found is None) == bool(problems)
+        assert all(isinstance(p, str) and p for p in problems)
+        try:
+            parsed = parse(text, "t.toml")
+        except TariffError:
+            parsed = None
+        try:
+            loaded = load(str(path), conditions)
+        except TariffError:
+            loaded = None
+    if loaded is not None or parsed is not None:
+        use(loaded or parsed)
+    return loaded
+
+
+def use(t: Tariff) -> None:
+    """Show the tariff and play a few deals of it: a tariff that reads must work."""
+    json.dumps(tariff_data(t))
+    tariff_tables(t, 100)
+    for name in t.conditions:
+        try:
+            with_conditions(t, [name])
+        except TariffError:
+            pass
+
+
+def as_toml(data: dict) -> str | None:
+    try:
+        return tomli_w.dumps(data)
+    except (TypeError, ValueError):  # something TOML cannot write (a lone surrogate...)
+        return None
+
+
+@settings(FUZZ, max_examples=200)
+@given(st.text(max_size=200))
+def test_any_text(text: str) -> None:
+    TRIED["text"] = TRIED.get("text", 0) + 1
+    outcome(text)
+
+
+@settings(FUZZ, max_examples=200)
+@given(st.dictionaries(keys, values, max_size=8))
+def test_any_document_of_tariff_words(data: dict) -> None:
+    text = as_toml(data)
+    if text is not None:
+        TRIED["document"] = TRIED.get("document", 0) + 1
+        outcome(text)
+
+
+@st.composite
+def mutated(draw) -> tuple[str, dict, tuple[str, ...]]:
+    """A shipped tariff with some values replaced and some keys removed, and conditions to turn on."""
+    name = draw(st.sampled_from(sorted(SHIPPED)))
+    data = copy.deepcopy(SHIPPED[name])
+    for _ in range(draw(st.integers(1, 4))):
+        node, path = data, []
+        while isinstance(node, dict) and node and draw(st.booleans()):
+            key = draw(st.sampled_from(sorted(node)))
+            path.append(key)
+            if not isinstance(node[key], dict):
+                break
+            node = node[key]
+        if not path:
+            continue
+        parent = data
+        for key in path[:-1]:
+            parent = parent[key]
+        if draw(st.integers(0, 3)) == 0:
+            del parent[path[-1]]
+        else:
+            parent[path[-1]] = draw(values)
+    conditions = tuple(draw(st.lists(st.sampled_from(["simple", "remise", "labet", "nosuch", "solo"]), max_size=2)))
+    return name, data, conditions
+
+
+@settings(FUZZ, max_examples=300)
+@given(mutated())
+def test_a_shipped_tariff_changed_anywhere(case) -> None:
+    name, data, conditions = case
+    text = as_toml(data)
+    if text is not None:
+        TRIED["mutated"] = TRIED.get("mutated", 0) + 1
+        t = outcome(text, conditions)
+        if t is not None:
+            TRIED["mutated and valid"] = TRIED.get("mutated and valid", 0) + 1
+
+
+@settings(FUZZ, max_examples=150)
+@given(st.data())
+def test_a_valid_changed_tariff_plays(data) -> None:
+    """A shipped tariff with one number changed (most stay valid): its deals play without error."""
+    name = data.draw(st.sampled_from(sorted(SHIPPED)))
+    doc = copy.deepcopy(SHIPPED[name])
+    table = data.draw(st.sampled_from([k for k in ("schedules", "basket", "boston", "tariff") if k in doc]))
+    entry = doc[table] if table != "schedules" else doc[table][data.draw(st.sampled_from(sorted(doc[table])))]
+    numbers = [k for k, v in entry.items() if isinstance(v, int) and not isinstance(v, bool)]
+    if numbers:
+        entry[data.draw(st.sampled_from(numbers))] = data.draw(st.integers(0, 60))
+    try:
+        t = parse(tomli_w.dumps(doc), f"{name}.toml")
+    except TariffError:
+        return
+    TRIED["played"] = TRIED.get("played", 0) + 1
+    state = engine.State.start(t.players)
+    for d in data.draw(st.lists(deals(t), max_size=8)):
+        try:
+            out = engine.play(t, state, d)
+        except engine.DealError:
+            continue
+        state = engine.advance(state, out)
+        assert sum(state.balances) + state.basket == 0
+
+
+def test_the_figures() -> None:
+    """Runs after the fuzz tests above (file order): they tried what they say."""
+    print(TRIED)
+    if TRIED:  # when this file runs whole
+        assert TRIED.get("text", 0) >= 190 and TRIED.get("mutated", 0) >= 250, TRIED
