@@ -243,3 +243,18 @@ def test_completion_offers_russian_contracts_players_and_sessions(tmp_path: Path
     assert complete(db, "boston-ledger deal па") == ["пас", "пасуют"]
     assert complete(db, "boston-ledger deal junior --declarer бо") == ["борис"]  # found in any case
     assert complete(db, "boston-ledger use ") == ["1", "2"]
+    assert complete(db, "boston-ledger status --session ") == ["1", "2"]
+    assert complete(db, "boston-ledger deal --session 1 junior --declarer B") == ["Boris"]  # that session's players
+
+
+def test_a_complete_deal_imports_no_question_of_guided_entry(table) -> None:
+    """A plain `deal` (the quick path) never loads the question flow: it starts as fast as before."""
+    import sys
+
+    probe = ("import sys\nfrom boston_ledger.cli.main import main\nsys.argv = ['boston-ledger'] + sys.argv[1:]\n"
+             "try:\n    main()\nexcept SystemExit:\n    pass\n"
+             "print([m for m in sys.modules if m in ('boston_ledger.app.entry', 'boston_ledger.ui.guided', 'difflib')],"
+             " file=sys.stderr)\n")
+    for args in (["deal", "pass"], ["deal", "junior", "--declarer", "bor", "--tricks", "5"]):
+        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True)
+        assert done.stderr.strip() == "[]", (args, done.stderr)

@@ -119,7 +119,6 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
          session: str | None = None) -> None:
     """Record one deal of the session and show what moved and why (`deal --help`)."""
     from ..store import read
-    from ..ui import guided
     from ..ui.deals import banners, deal_table, next_lines
 
     chosen = options.session_id(session)
@@ -137,6 +136,8 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
                                  partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston,
                                  ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each)
     except LedgerError as e:  # at a terminal, what is missing or wrong is asked; every other answer stays
+        from ..ui import guided  # here: a complete deal imports no question of guided entry
+
         if e.field is None or not guided.interactive():
             raise
         from ..app.entry import typed_answers
