@@ -159,6 +159,18 @@ def test_an_edit_changes_only_what_is_given(table) -> None:
     assert len(table.json("history", "--corrections")) == 6
 
 
+def test_an_edit_s_wrong_option_is_said_as_the_command_line_says_it(table) -> None:
+    table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
+    for args, said in ((("--tricks", "99"), "--tricks must be a whole number from 0 to 13, not 99"),
+                       (("--boston", "Zed"), "--boston: no player 'Zed' in this session; the players are"),
+                       (("--partner", "Boris"), "the partner cannot be the declarer"),
+                       (("--rank", "x"), "the deal (junior) takes no --rank; drop it"),
+                       (("--partner-tricks", "9"), "declarer and partner took 5 + 9 tricks")):
+        err = table("edit", "1", *args, "--reason", "r", code=2).stderr
+        assert said in err and err.count("\n") == 1, (args, err)
+    assert table.json("history", "--corrections") == []
+
+
 def test_an_edit_to_a_contract_that_needs_more_says_what(table) -> None:
     table("deal", "junior", "--declarer", "Boris", "--tricks", "5")
     err = table("edit", "1", "--partner", "Gleb", "--reason", "r", code=2).stderr

@@ -23,7 +23,7 @@ from ..core.i18n import _, contract_name, rank_name
 from ..core.tariff import PASS, Contract, find
 from ..store.records import Session
 from .deals import contract_of, rank_of, split_matters, typed_deal
-from .inputs import name_key, nobody, player_key, seat_of
+from .inputs import name_key, nobody, player_key, seat_of, whole
 
 FIELDS = ("contract", "declarer", "partner", "rank", "team_tricks", "tricks", "partner_tricks", "boston",
           "ace_turned", "carte_blanche")  # and `tricks_each.SEAT` (from 0): an all-pass played as misère partout
@@ -222,7 +222,7 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
     too (a partial edit's option that does not belong to the deal)."""
     answered = dict(answers)
     while True:
-        asked, found = _walk(session, answered, {})
+        asked, found = _walk(session, answered, {}, typed=True)
         if isinstance(found, Ready):
             break
         if found.error:
@@ -255,10 +255,11 @@ def deal_of(session: Session, values: Mapping[str, object]) -> Deal:
 # ---- the questions, in order -------------------------------------------------------------------
 
 
-def _walk(session: Session, answers: Answers, defaults: Answers
+def _walk(session: Session, answers: Answers, defaults: Answers, typed: bool = False
           ) -> tuple[list[tuple[str, Question, object]], Question | Ready]:
     """The questions answered (field, question, value) in the order they are asked, and then
-    the next question or the deal."""
+    the next question or the deal. `typed`: the answers are a command line's options, and a
+    wrong one is said as the command line says it."""
     values: dict[str, object] = {}
     asked: list[tuple[str, Question, object]] = []
     while True:
@@ -272,7 +273,7 @@ def _walk(session: Session, answers: Answers, defaults: Answers
         if not text and question.default is not None:
             text = question.default
         try:
-            values[field] = _value(session, values, question, text)
+            values[field] = _value(session, values, question, text, typed)
         except LedgerError as e:
             return asked, replace(question, error=str(e))
         asked.append((field, question, values[field]))
@@ -406,19 +407,24 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
     raise ValueError(field)
 
 
-def _value(session: Session, values: Mapping[str, object], question: Question, text: str) -> object:
+def _value(session: Session, values: Mapping[str, object], question: Question, text: str,
+           typed: bool = False) -> object:
     """What an answer to the question means (a contract's or rank's key, a player's name or None,
-    a number as text, yes or no), or LedgerError saying what is wrong and what to answer."""
+    a number as text, yes or no), or LedgerError saying what is wrong and what to answer: at a
+    question, in the words of its choices; `typed` (an option), as the command line says it."""
     t = session.tariff
     field = question.field
+    name = option(field).split()[0]
     if question.kind == "word":
         if field == "contract":
             return contract_of(t, text)
-        return rank_of(t, text, [c.answer for c in question.choices], option=None)
+        return rank_of(t, text, [c.answer for c in question.choices], option=name if typed else None)
     if question.kind == "number":
         high = int(question.choices[-1].answer)
         last = field == f"{EACH}{len(session.players) - 1}"
-        if not re.fullmatch("[0-9]{1,2}", text) or int(text) > (t.tricks if last else high):  # not '²', '①', '５'
+        if typed:
+            whole(text, name, 0, t.tricks if last else high)
+        elif not re.fullmatch("[0-9]{1,2}", text) or int(text) > (t.tricks if last else high):  # not '²', '①'
             raise LedgerError(_("a whole number from 0 to {high}", high=high))
         if last and int(text) != high:  # every player's tricks: all the deal's
             raise LedgerError(_("the tricks add up to {total}, not {tricks}", total=t.tricks - high + int(text),
@@ -431,13 +437,17 @@ def _value(session: Session, values: Mapping[str, object], question: Question, t
         if word in NO:
             return False
         raise LedgerError(_("answer y or n"))
-    return _player(session, values, question, text)
-
-
-def _player(session: Session, values: Mapping[str, object], question: Question, text: str) -> str | None:
     players = session.players
     if question.optional and (not text or nobody(text) and name_key(text) not in map(name_key, players)):
         return None
+    if typed:  # a name as --declarer takes it; the engine refuses a declarer as his own partner
+        return players[seat_of(session, text, name)]
+    return _player(session, values, question, text)
+
+
+def _player(session: Session, values: Mapping[str, object], question: Question, text: str) -> str:
+    """The player an answer to a question names: by his number in the menu or his name."""
+    players = session.players
     if re.fullmatch("[0-9]{1,2}", text):
         if not 1 <= int(text) <= len(players):
             raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players),
