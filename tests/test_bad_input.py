@@ -182,6 +182,9 @@ DEAL_CASES = [
     pytest.param(("status", "--db", "{in}/foreign.sqlite"), id="status-db-foreign-sqlite"),
     pytest.param(("deal", "pass", "--db", "{in}/foreign.sqlite"), id="deal-db-foreign-sqlite"),
     pytest.param(("export", "{in}/junk.db"), id="export-into-a-file"),
+    pytest.param(("status", "--db", ":memory:"), id="status-db-memory"),
+    pytest.param(("deal", "pass", "--db", "file:{in}/x.db?mode=memory"), id="deal-db-uri"),
+    pytest.param(("deal", "pass", "--db", "~nosuchuser12345/ledger.db"), id="deal-db-unknown-user"),
 ]
 
 NEW = ("new", *PLAYERS)
@@ -239,6 +242,9 @@ NEW_CASES = [
     pytest.param((*NEW, "--db", "{in}/folder"), id="new-db-folder"),
     pytest.param((*NEW, "--db", "{in}/junk.db"), id="new-db-junk"),
     pytest.param((*NEW, "--db", "{in}/junk.db/sub/ledger.db"), id="new-db-under-a-file"),
+    pytest.param((*NEW, "--db", ":memory:"), id="new-db-memory"),
+    pytest.param((*NEW, "--db", "file::memory:"), id="new-db-memory-uri"),
+    pytest.param((*NEW, "--db", "~nosuchuser12345/ledger.db"), id="new-db-unknown-user"),
 ]
 
 BEFORE_NEW_CASES = [

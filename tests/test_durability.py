@@ -61,22 +61,67 @@ def standing(path: Path, session: int) -> list[int]:
         conn.close()
 
 
-def kill_loop(folder: Path, seed: int, rounds: int) -> tuple[int, int]:
-    """Start a writer, SIGKILL it at a random moment, check the ledger; `rounds` times."""
+# The same child, recording deals for ever (it never ends by itself), that reaches a kill point:
+# its k-th SQL statement after opening the ledger (SQLite's trace callback). There it says "at";
+# "stop" also stops it right there (SIGSTOP), before that statement runs, for the test to kill it
+# at exactly that point; "go" carries on, to be killed wherever the test's SIGKILL finds it
+# (inside a commit's writes, say), but never before the point. `limit` bytes: the child's files
+# may not grow past that offset, and it dies (SIGXFSZ) at the write that would cross it.
+KILLABLE = r"""
+import os, resource, signal, sys
+from pathlib import Path
+from boston_ledger.app import deals as table
+from boston_ledger.app.demo import SCRIPT
+from boston_ledger.store.db import open_db
+path, session, k, how = Path(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+if how == "limit":
+    signal.signal(signal.SIGXFSZ, signal.SIG_DFL)
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (k, k))
+conn = open_db(path)
+count = 0
+def reached(statement):
+    global count
+    count += 1
+    if count == k and how != "limit":
+        os.write(1, b"at\n")
+        if how == "stop":
+            os.kill(os.getpid(), signal.SIGSTOP)
+conn.set_trace_callback(reached)
+deals = [d for d, __ in SCRIPT if d.contract != "pass"]  # no endless doubling of the basket
+i = 0
+while True:
+    table.enter(conn, deals[i % len(deals)], session)
+    i += 1
+    print(i, flush=True)
+"""
+STATEMENTS = 12 * 25  # kill points among the first dozen deals (a deal takes some 25 statements)
+
+
+def kill_loop(folder: Path, seed: int, rounds: int, how: str) -> tuple[int, int]:
+    """Start a writer, kill it at a point it reports having reached (or as its writes reach a
+    byte offset), check the ledger; `rounds` times. Returns (kills, deals recorded)."""
     folder.mkdir()
     path, session = fresh(folder)
     rng = random.Random(seed)
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
     total = kills = 0
-    for _ in range(rounds):
-        child = subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(session), "1000"],
+    for __ in range(rounds):
+        mode = how if how == "limit" else rng.choice(("stop", "go"))
+        k = rng.randint(1, 400 * 1024) if how == "limit" else rng.randint(1, STATEMENTS)
+        child = subprocess.Popen([sys.executable, "-c", KILLABLE, str(path), str(session), str(k), mode],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        time.sleep(rng.uniform(0.08, 0.4))
-        child.send_signal(signal.SIGKILL)
-        out, err = child.communicate()
+        reported = 0
+        if how != "limit":
+            while (line := child.stdout.readline()) != "at\n":  # it has reached its kill point
+                assert line, child.communicate()[1]  # (it never ends by itself)
+                reported = int(line)
+            child.send_signal(signal.SIGKILL)
+        out, err = child.stdout.read(), child.stderr.read()  # through the buffers readline() filled
+        child.wait()
         assert "database is locked" not in err and "Traceback" not in err, err
-        kills += child.returncode == -signal.SIGKILL
-        reported = int(out.split()[-1]) if out.split() else 0
+        kills += child.returncode == (-signal.SIGXFSZ if how == "limit" else -signal.SIGKILL)
+        reported = int(out.split()[-1]) if out.split() else reported
         numbers = standing(path, session)
         # every deal reported as recorded is there; at most the one in flight more; none half-written
         assert total + reported <= len(numbers) <= total + reported + 1
@@ -87,14 +132,30 @@ def kill_loop(folder: Path, seed: int, rounds: int) -> tuple[int, int]:
 
 @pytest.mark.slow
 def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
+    """200 SIGKILLs, each after the writer reports reaching its kill point: half of them exactly
+    there, before one of its statements (of its reads, inserts, commits); half wherever the kill
+    finds it after that point. Nothing depends on how fast the machine is."""
     from concurrent.futures import ThreadPoolExecutor
 
     with ThreadPoolExecutor(2) as pool:  # two ledgers at once: one per core
-        results = list(pool.map(lambda k: kill_loop(tmp_path / f"l{k}", 20261130 + k, 100), range(2)))
+        results = list(pool.map(lambda k: kill_loop(tmp_path / f"l{k}", 20261130 + k, 100, "point"), range(2)))
     kills = sum(k for k, _ in results)
     total = sum(t for _, t in results)
     assert kills == 200 and all(t > 0 for _, t in results)
     print(f"{kills} kills survived, {total} deals recorded, none lost")
+
+
+@pytest.mark.slow
+def test_killed_as_a_write_reaches_a_byte_offset_loses_nothing(tmp_path: Path) -> None:
+    """60 writers killed (SIGXFSZ) at the write that crosses a random byte offset of 0..400 KiB
+    of the -wal (or of the -shm, or of the ledger as it is checkpointed): a torn write."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        results = list(pool.map(lambda k: kill_loop(tmp_path / f"l{k}", 20261202 + k, 30, "limit"), range(2)))
+    kills = sum(k for k, _ in results)
+    assert kills == 60 and all(t > 0 for _, t in results)
+    print(f"{kills} torn writes survived, {sum(t for _, t in results)} deals recorded, none lost")
 
 
 @pytest.mark.slow

@@ -10,6 +10,7 @@ from ..core.engine import Deal
 from ..core.i18n import N_, _, contract_name, rank_name
 from ..core.tariff import Tariff
 from ..core.tariff_files import load
+from ..store.records import Session
 from . import deals, sessions
 from .deals import Entered
 
@@ -64,12 +65,16 @@ SCRIPT: list[tuple[Deal, str]] = [
 ]
 
 
-def play(conn: sqlite3.Connection) -> Iterator[tuple[Entered, str]]:
-    """Play the script into the ledger `conn` as a new session: each deal as entered, with its note."""
+def start(conn: sqlite3.Connection) -> Session:
+    """The demo's session, started in the ledger `conn`."""
     players = [_(name) for name in PLAYERS]
-    sessions.new(conn, players, load("classic"), Decimal("0.10"), "", _("demo evening"))
+    return sessions.new(conn, players, load("classic"), Decimal("0.10"), "", _("demo evening"))
+
+
+def play(conn: sqlite3.Connection, session: Session) -> Iterator[tuple[Entered, str]]:
+    """Play the script into the demo's session: each deal as entered, with its note."""
     for deal, note in SCRIPT:
-        yield deals.enter(conn, deal), note
+        yield deals.enter(conn, deal, session.id), note
 
 
 def command_line(players: tuple[str, ...], deal: Deal, tariff: Tariff) -> str:

@@ -65,10 +65,17 @@ class Listed:
 
 
 def listing(conn: sqlite3.Connection) -> list[Listed]:
-    """Every session of the ledger, with its deals and settlement."""
-    now = read.current_session_id(conn)
+    """Every session of the ledger, with its deals and settlement (none of them current when the
+    ledger's choice of the current one is damaged: this listing says what to `use`)."""
+    found = read.sessions(conn)
+    try:
+        now = read.current_session_id(conn)
+    except LedgerError:
+        if not found:
+            raise
+        now = None
     return [Listed(s, read.state(conn, s).deals, s.id == now, read.settlement(conn, s) if s.settled else None)
-            for s in read.sessions(conn)]
+            for s in found]
 
 
 @dataclass(frozen=True)

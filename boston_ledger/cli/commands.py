@@ -18,14 +18,15 @@ from ..app.inputs import currency as read_currency
 from ..app.inputs import reason_text, session_name, whole
 from ..core.errors import LedgerError
 from ..core.i18n import _, condition_names, ngettext, strerror
-from ..store.db import open_db, resolve_path
-from .guard import PROG
+from ..store.db import create_ledger, open_db, resolve_path
+from ..store.records import Session
+from .guard import PROG, waiting
 from . import options
 from .options import SESSION_ENV
 
 
-def connect(db: str | None, create: bool = False) -> sqlite3.Connection:
-    return open_db(resolve_path(db), create=create)
+def connect(db: str | None) -> sqlite3.Connection:
+    return open_db(resolve_path(db), waiting=waiting)
 
 
 def _console():
@@ -67,23 +68,33 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
     names = table_names(players, t)
     label = session_name(name)
     here = options.session_id(None)  # the session this terminal plays, if it chooses one
-    conn = connect(db, create=True)
-    left = sessions_app.open_evening(conn, here)
     out = _console()
-    if left is not None and not yes:
-        was, played = left
-        said = ngettext("session {id} ({names}) is open: {n} deal played and not settled",
-                        "session {id} ({names}) is open: {n} deals played and not settled", played, id=was.id,
-                        names=", ".join(was.players))
-        if not guided.interactive():
-            raise LedgerError(_("{said}; settle it first (`{prog} settle`), or start another evening anyway with "
-                                "`{prog} new ... --yes` (`{prog} use {id}` goes back to it)", said=said, prog=PROG,
-                                id=was.id))
-        out.print(said[:1].upper() + said[1:] + ".")
-        if not guided.confirm(_("Start another evening anyway?")):
-            out.print(_("Nothing started; `{prog} settle` ends that evening.", prog=PROG))
-            return
-    session = sessions_app.new(conn, names, t, value, code, label, agreed)
+
+    def start(conn: sqlite3.Connection) -> tuple[Session | None, tuple[Session, int] | None]:
+        """The new session (None when the person at the terminal keeps the open evening), and the
+        evening it leaves open."""
+        left = sessions_app.open_evening(conn, here)
+        if left is not None and not yes:
+            was, played = left
+            said = ngettext("session {id} ({names}) is open: {n} deal played and not settled",
+                            "session {id} ({names}) is open: {n} deals played and not settled", played, id=was.id,
+                            names=", ".join(was.players))
+            if not guided.interactive():
+                raise LedgerError(_("{said}; settle it first (`{prog} settle`), or start another evening anyway with "
+                                    "`{prog} new ... --yes` (`{prog} use {id}` goes back to it)", said=said,
+                                    prog=PROG, id=was.id))
+            out.print(said[:1].upper() + said[1:] + ".")
+            if not guided.confirm(_("Start another evening anyway?")):
+                return None, left
+        return sessions_app.new(conn, names, t, value, code, label, agreed), left
+
+    # everything typed is checked by now: a ledger that does not exist yet appears with this session in it
+    started = create_ledger(resolve_path(db), start, waiting=waiting)
+    assert started is not None
+    session, left = started
+    if session is None:
+        out.print(_("Nothing started; `{prog} settle` ends that evening.", prog=PROG))
+        return
     out.print(_("Session {id} started: {names} (seat order; {name} deals first).", id=session.id,
                 names=", ".join(names), name=names[0]))
     from ..ui.text import amount
@@ -552,20 +563,20 @@ def demo(db: str | None = None) -> None:
     """Play a scripted classic evening deal by deal, then settle it."""
     import tempfile
 
-    try:
-        kept = Path(db).expanduser() if db else None
-    except RuntimeError:  # `~user` of nobody
-        raise LedgerError(_("no home folder for {path}; give --db another path", path=db)) from None
+    from ..app import demo as script
+
     with tempfile.TemporaryDirectory(prefix="boston-ledger-demo-") as tmp:
-        path = kept or Path(tmp) / "demo.db"
-        conn = open_db(path, create=True)
+        path = resolve_path(db) if db else Path(tmp) / "demo.db"  # `~user` of nobody is one line there
+        session = create_ledger(path, script.start, waiting=waiting)
+        assert session is not None
+        conn = open_db(path, waiting=waiting)
         try:
-            _demo(conn, path if db else None)
+            _demo(conn, session, path if db else None)
         finally:
             conn.close()
 
 
-def _demo(conn: sqlite3.Connection, kept: Path | None) -> None:
+def _demo(conn: sqlite3.Connection, session: Session, kept: Path | None) -> None:
     from rich.text import Text
 
     from ..app import demo as script
@@ -578,7 +589,7 @@ def _demo(conn: sqlite3.Connection, kept: Path | None) -> None:
     out.print(Text(_("A classic Boston evening: {names} ({first} deals first), tariff {tariff}, one chip = 0.10.",
                      names=", ".join(players), first=players[0], tariff="classic"), style="bold"))
     out.print(_("Each line is what one player would type; notable deals show what moved and why.") + "\n")
-    for entered, note in script.play(conn):
+    for entered, note in script.play(conn, session):
         session = entered.session
         command = script.command_line(session.players, entered.deal, session.tariff)
         for banner in banners(session.tariff, entered.position):

@@ -13,7 +13,7 @@ from typer.core import TyperGroup
 
 from ..core.i18n import N_
 from . import commands, completion
-from .guard import PROG, guarded
+from .guard import PROG, OutputClosed, guarded
 from .options import prepare
 from .patches import real_metavars, speak_help, usage_prefix
 
@@ -31,6 +31,12 @@ class _Group(TyperGroup):
         guarded(lambda: super(_Group, self).main(args=words, prog_name=PROG, complete_var=complete_var,
                                                  standalone_mode=False, **extra),
                 lambda: f"{PROG} {words[0]}" if words and words[0] in self.commands else PROG)
+
+    def invoke(self, ctx: Any) -> Any:
+        try:
+            return super().invoke(ctx)
+        except BrokenPipeError:  # click would turn it into exit 1, even after a commit
+            raise OutputClosed() from None
 
 
 usage_prefix()

@@ -1,6 +1,7 @@
 """The error guard: every failure a user can cause ends as one line on stderr and exit status 2;
 a bug of ours as one line and exit status 1. Nothing is half-written: each command is one
-transaction, rolled back on any error."""
+transaction, rolled back on any error. Once a command has committed, a reader that went away
+(`boston-ledger deal pass | true`) no longer makes it fail: what was recorded stays recorded."""
 
 from __future__ import annotations
 
@@ -12,22 +13,29 @@ from typing import Any, Callable
 
 from ..core.errors import LedgerError
 from ..core.i18n import N_, _, language, strerror
+from ..store.db import commits
 from ..ui.text import say
 
 PROG = "boston-ledger"
 
 
+class OutputClosed(Exception):
+    """Our output's reader went away (a BrokenPipeError, carried past click, which would exit 1)."""
+
+
 def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PROG) -> None:
     """Run a command; every failure a user can cause ends as one line on stderr and exit 2."""
+    committed = commits()
     try:
         code = run()
+        sys.stdout.flush()  # here, not at exit, where a closed pipe could no longer be told apart
     except LedgerError as e:
         fail(str(e))
     except sqlite3.Error as e:
         fail(_("the ledger database failed: {error}; nothing was recorded", error=e))
-    except BrokenPipeError:  # the reader of our output went away (`| head`): quietly, as click does
-        sys.stderr = open(os.devnull, "w")
-        sys.exit(1)
+    except (BrokenPipeError, OutputClosed):  # the reader of our output went away (`| head`): quietly
+        _discard_output()
+        sys.exit(0 if commits() > committed else 1)  # what was committed stands: a retry would repeat it
     except OSError as e:
         fail(strerror(e) + (f": {e.filename}" if e.filename else ""))
     except KeyboardInterrupt:
@@ -80,6 +88,26 @@ def usage_message(message: str) -> str:
             hint = found.pop("hint2", None) or hint
             return _(template, **found) + (_("; did you mean {hint}?", hint=hint) if hint else "")
     return message
+
+
+def _discard_output() -> None:
+    """Whatever is still buffered for stdout goes nowhere (the interpreter flushes it at exit)."""
+    sys.stderr = open(os.devnull, "w")
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):  # no file descriptor (a test's captured output)
+        pass
+
+
+def waiting(path: object) -> None:
+    """Said once, on stderr, when another writer has kept the ledger for a while."""
+    try:  # (stderr is line-buffered: the line is out as soon as it is said)
+        say(_("{prog}: waiting for another boston-ledger that is writing to {path} (Ctrl-C stops waiting; "
+              "nothing is recorded then)", prog=PROG, path=path), err=True)
+    except (OSError, ValueError):  # nobody reads stderr: wait all the same
+        pass
 
 
 def fail(message: str) -> None:

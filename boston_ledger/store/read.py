@@ -33,7 +33,12 @@ def current_session_id(conn: sqlite3.Connection) -> int:
     row = conn.execute("SELECT value FROM settings WHERE key = 'current_session'").fetchone()
     if row is None:
         raise StorageError(_("no session yet; start one with `boston-ledger new NAME NAME NAME NAME`"))
-    return int(row[0])
+    value = row[0]
+    if type(value) is not str or not value.isascii() or not value.isdigit() or len(value) > 18:
+        raise StorageError(_("the ledger's current session is damaged (it reads {value!r}, not a session number); "
+                             "choose one with `boston-ledger use ID` (`boston-ledger sessions` lists them)",
+                             value=value if type(value) is not str else value[:24]))
+    return int(value)
 
 
 def session(conn: sqlite3.Connection, session_id: int) -> Session:

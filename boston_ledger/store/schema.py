@@ -1,16 +1,27 @@
-"""The ledger's schema and its migrations, applied when a ledger is opened.
+"""The ledger's schema and its migrations, applied when a ledger is opened, and how a ledger is
+told from any other SQLite file.
 
 History is append-only: triggers refuse updates and deletes of the tables that hold it.
+
+Every ledger carries APPLICATION_ID in its header (`PRAGMA application_id`, where file(1) and
+other tools look). Ledgers made before the mark existed (application id 0) are recognised by
+their exact schema, one of the states the migrations below pass through, and are marked in the
+same transaction as their migration.
 """
 
 from __future__ import annotations
 
 import json
+import re
 import sqlite3
+from functools import cache
+from typing import Any, Callable, NamedTuple
 
 from ..core.engine import moves
 
 SCHEMA_VERSION = 4  # PRAGMA user_version after every migration has run
+APPLICATION_ID = int.from_bytes(b"BsLg", "big")  # PRAGMA application_id of every ledger
+MIGRATION_SET = "boston_ledger"
 
 APPEND_ONLY = ("sessions", "players", "deals", "transfers", "undos", "settlements")
 
@@ -160,32 +171,139 @@ def _backfill_snapshots(conn: sqlite3.Connection) -> None:
     conn.execute(_trigger("deals", "UPDATE"))
 
 
-def migrate(conn: sqlite3.Connection) -> None:
-    """Apply pending migrations with sqlite-utils (imported only when there are some)."""
-    from sqlite_utils import Database, Migrations
+def _steps(conn: sqlite3.Connection) -> list[tuple[str, Callable[[Any], None]]]:
+    """The migrations in order, each with its name as recorded in `_sqlite_migrations`."""
 
-    migrations = Migrations("boston_ledger")
-
-    @migrations(name="m001_initial")
-    def m001_initial(db: Database) -> None:
+    def m001_initial(db: Any) -> None:
         for statement in _statements(INITIAL_SCHEMA):
             db.execute(statement)
 
-    @migrations(name="m002_corrections")
-    def m002_corrections(db: Database) -> None:
+    def m002_corrections(db: Any) -> None:
         for statement in _statements(CORRECTIONS_SCHEMA):
             db.execute(statement)
         _backfill_snapshots(conn)
 
-    migrations(name="m003_payment_cancellations")(m003_payment_cancellations)
-
-    @migrations(name="m004_tricks_each")
-    def m004_tricks_each(db: Database) -> None:
+    def m004_tricks_each(db: Any) -> None:
         for statement in _statements(TRICKS_EACH_SCHEMA):
             db.execute(statement)
 
-    migrations.apply(Database(conn))
+    return [("m001_initial", m001_initial), ("m002_corrections", m002_corrections),
+            ("m003_payment_cancellations", m003_payment_cancellations), ("m004_tricks_each", m004_tricks_each)]
+
+
+def _migrations(conn: sqlite3.Connection, steps: int | None = None) -> tuple[Any, Any]:
+    """sqlite-utils' migrations (the first `steps` of ours) and its database over `conn`."""
+    from sqlite_utils import Database, Migrations
+
+    migrations = Migrations(MIGRATION_SET)
+    for name, step in _steps(conn)[:steps]:
+        migrations(name=name)(step)
+    return migrations, Database(conn, execute_plugins=False)
+
+
+def migrate(conn: sqlite3.Connection) -> None:
+    """Bring a ledger of ours, or a blank database, to the current schema, version and mark.
+
+    Runs inside the caller's transaction (sqlite-utils nests each migration in it as a
+    savepoint), so that the schema, `user_version` and `application_id` commit together with
+    whatever else the caller writes, or not at all."""
+    migrations, db = _migrations(conn)
+    # sqlite-utils made its table and then its index in two transactions: between them, a ledger
+    # of an earlier version that was cut short has the (empty) table alone; start it again
+    if ("_sqlite_migrations" in _objects(conn)
+            and "idx__sqlite_migrations_migration_set_name" not in _objects(conn)):
+        conn.execute('DROP TABLE "_sqlite_migrations"')
+    migrations.apply(db)
     conn.execute(f"PRAGMA user_version = {SCHEMA_VERSION}")
+    conn.execute(f"PRAGMA application_id = {APPLICATION_ID}")
+
+
+# ---- telling a ledger from another SQLite file ----------------------------------------------------
+
+
+class Kind(NamedTuple):
+    """What an SQLite database is to boston-ledger."""
+
+    what: str  # "ours", "newer", "old" (ours, unmarked), "blank" (nothing in it) or "foreign"
+    version: int  # its user_version
+
+
+def recognise(conn: sqlite3.Connection) -> Kind:
+    """What the database of `conn` is, read without writing: a ledger marked as ours (of this
+    version or an earlier one, or of a newer boston-ledger), an unmarked ledger of an earlier
+    version (exactly one of the schemas the migrations pass through), a blank database, or
+    anything else. Read in one transaction: a migration that another process commits
+    meanwhile is seen whole or not at all."""
+    if conn.in_transaction:
+        return _recognise(conn)
+    conn.execute("BEGIN")
+    try:
+        return _recognise(conn)
+    finally:
+        conn.execute("ROLLBACK")
+
+
+def _recognise(conn: sqlite3.Connection) -> Kind:
+    app = conn.execute("PRAGMA application_id").fetchone()[0]
+    version = conn.execute("PRAGMA user_version").fetchone()[0]
+    if app == APPLICATION_ID:
+        return Kind("newer" if version > SCHEMA_VERSION else "ours", version)
+    if app != 0:
+        return Kind("foreign", version)
+    objects = _objects(conn)
+    if not objects:
+        return Kind("blank" if version == 0 else "foreign", version)
+    for state in _states():
+        if objects == state.objects and version in state.versions and _applied(conn, state) == state.applied:
+            return Kind("old", version)
+    return Kind("foreign", version)
+
+
+class _State(NamedTuple):
+    objects: dict[str, tuple[bytes, bytes, bytes]]  # name -> (type, table, SQL as compared)
+    versions: frozenset[int]  # the user_version a ledger in this state can have
+    applied: tuple[bytes, ...]  # the migrations recorded in it
+
+
+def _objects(conn: sqlite3.Connection) -> dict[str, tuple[bytes, bytes, bytes]]:
+    """The schema's tables, indexes and triggers (not SQLite's own), their SQL with whitespace and
+    quotes evened out; read as bytes, so that text which is not UTF-8 is simply different."""
+    rows = conn.execute("SELECT CAST(name AS BLOB), CAST(type AS BLOB), CAST(tbl_name AS BLOB), CAST(sql AS BLOB)"
+                        " FROM sqlite_master WHERE name NOT LIKE 'sqlite^_%' ESCAPE '^'").fetchall()
+    return {name.decode("utf-8", "replace"): (kind, table, _even(sql)) for name, kind, table, sql in rows}
+
+
+def _even(sql: bytes | None) -> bytes:
+    return b" ".join(re.sub(rb'["`\[\]]', b" ", sql or b"").split())
+
+
+def _applied(conn: sqlite3.Connection, state: _State) -> tuple[bytes, ...]:
+    if "_sqlite_migrations" not in state.objects:
+        return ()
+    return tuple(r[0] for r in conn.execute(
+        "SELECT CAST(name AS BLOB) FROM _sqlite_migrations WHERE migration_set = ? ORDER BY rowid", (MIGRATION_SET,)))
+
+
+@cache
+def _states() -> tuple[_State, ...]:
+    """The schemas a ledger of ours passes through as the migrations run, made in memory by the
+    migrations themselves: sqlite-utils' table, then its index, then each migration."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        states = []
+        migrations, db = _migrations(conn, 0)
+        migrations.ensure_migrations_table(db)
+        both = _objects(conn)
+        states.append(_State({k: v for k, v in both.items() if v[0] == b"table"}, frozenset({0}), ()))
+        states.append(_State(both, frozenset({0}), ()))
+        names = [name.encode() for name, __ in _steps(conn)]
+        for steps in range(1, len(names) + 1):
+            migrations, db = _migrations(conn, steps)
+            migrations.apply(db)
+            states.append(_State(_objects(conn), frozenset(range(steps + 1)), tuple(names[:steps])))
+        return tuple(states)
+    finally:
+        conn.close()
 
 
 def _statements(script: str) -> list[str]:

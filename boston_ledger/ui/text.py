@@ -80,6 +80,12 @@ def _console_class() -> type:
         def render_str(self, text: str, **options: Any) -> Any:
             return super().render_str(visible(text), **options)
 
+        def on_broken_pipe(self) -> None:
+            """The reader of our output went away: print no more, and leave the exit status to
+            the guard (rich would exit 1, even after a command has recorded what it was asked to)."""
+            self.quiet = True
+            raise BrokenPipeError
+
     return VisibleConsole
 
 

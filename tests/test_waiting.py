@@ -1,0 +1,191 @@
+"""Writers wait for each other: a held lock is said on stderr after a while (English or
+Russian) and then simply waited for; Ctrl-C meanwhile leaves nothing half-done; several `new`
+on a fresh path, or several opens of a ledger that needs its migration, all succeed in turn.
+
+Nothing here depends on timing: each step waits for what a child reports (the line it says
+when it starts waiting, the point where it stopped), never for a number of seconds.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import sqlite3
+import subprocess
+from pathlib import Path
+
+import pytest
+
+import faults
+from boston_ledger.store.schema import SCHEMA_VERSION
+from conftest import PLAYERS
+from test_foreign_files import v1_ledger
+
+NEW = ["new", *PLAYERS]
+NOTICE = "boston-ledger: waiting for another boston-ledger that is writing to "
+
+
+def count(path: Path, table: str) -> int:
+    conn = sqlite3.connect(path)
+    try:
+        return conn.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0]
+    finally:
+        conn.close()
+
+
+def sound(cli, path: Path) -> None:
+    result = cli("check", "--all", "--db", str(path))
+    assert result.stdout == "" and result.stderr == ""
+
+
+def waiting_child(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, str]:
+    """Start the installed program; return once it says that it waits (its first stderr line)."""
+    child = subprocess.Popen(["boston-ledger", *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env)
+    return child, child.stderr.readline()
+
+
+@pytest.mark.parametrize("args", [["deal", "pass"], ["undo"], ["new", "W", "X", "Y", "Z", "--yes"]],
+                         ids=["quick-path", "typer-path", "new"])
+def test_a_held_lock_is_said_and_waited_for(cli, tmp_path: Path, args) -> None:
+    path = tmp_path / "l.db"
+    cli(*NEW, "--db", str(path))
+    cli("deal", "pass", "--db", str(path))
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")  # another writer, in the middle of its transaction
+    child, said = waiting_child(args, faults.env(path))
+    assert said == NOTICE + f"{path} (Ctrl-C stops waiting; nothing is recorded then)\n"
+    holder.execute("COMMIT")
+    out, err = child.communicate()
+    assert child.returncode == 0 and err == "", err
+    assert count(path, "deals") == 1 + (args == ["deal", "pass"])
+    assert count(path, "undos") == (args == ["undo"])
+    assert count(path, "sessions") == 1 + (args[0] == "new")
+    sound(cli, path)
+
+
+def test_the_notice_speaks_russian(cli, tmp_path: Path) -> None:
+    path = tmp_path / "l.db"
+    cli(*NEW, "--db", str(path))
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    child, said = waiting_child(["deal", "pass", "--lang", "ru"], faults.env(path))
+    assert said.startswith("boston-ledger: ждём другой boston-ledger, который пишет в ")
+    holder.execute("ROLLBACK")
+    child.communicate()
+    assert child.returncode == 0
+
+
+@pytest.mark.parametrize("args", [["deal", "pass"], ["undo"], ["settle"], ["new", "W", "X", "Y", "Z", "--yes"]])
+def test_ctrl_c_while_waiting_leaves_nothing_half_done(cli, tmp_path: Path, args) -> None:
+    path = tmp_path / "l.db"
+    cli(*NEW, "--db", str(path))
+    cli("deal", "pass", "--db", str(path))
+    before = list(sqlite3.connect(path).iterdump())
+    holder = sqlite3.connect(path, isolation_level=None)
+    holder.execute("BEGIN IMMEDIATE")
+    child, said = waiting_child(args, faults.env(path))
+    assert said.startswith(NOTICE)
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate()
+    assert child.returncode != 0 and "Traceback" not in err, err
+    holder.execute("ROLLBACK")
+    holder.close()
+    assert list(sqlite3.connect(path).iterdump()) == before
+    sound(cli, path)
+
+
+def released_together(args_of: list[list[str]], env: dict[str, str]) -> list[faults.Child]:
+    """Children that start together: each waits on a pipe that closing releases them all at once."""
+    gate_r, gate_w = os.pipe()
+    children = [faults.start(args, environ=env, barrier=gate_r, wait=False) for args in args_of]
+    os.close(gate_r)
+    os.close(gate_w)
+    return [faults.settle(c) for c in children]
+
+
+def only_waiting(stderr: str) -> bool:
+    return all(line.startswith(NOTICE) for line in stderr.splitlines())
+
+
+def test_several_new_on_a_fresh_path_at_once(cli, tmp_path: Path) -> None:
+    rounds, each = 3, 6
+    for r in range(rounds):
+        path = tmp_path / f"round-{r}" / "club" / "l.db"  # the folders are raced for too
+        children = released_together([["new", f"A{i}", f"B{i}", f"C{i}", f"D{i}"] for i in range(each)],
+                                     faults.env(path))
+        for child in children:
+            assert child.process.returncode == 0 and only_waiting(child.stderr), child.stderr
+        assert count(path, "sessions") == each
+        sound(cli, path)
+    print(f"{rounds} rounds of {each} `new` at once on a fresh path")
+
+
+def test_several_opens_of_an_old_ledger_at_once(cli, tmp_path: Path) -> None:
+    rounds, each = 3, 6
+    for r in range(rounds):
+        path = tmp_path / f"round-{r}.db"
+        v1_ledger(path)
+        args = [["status"], ["deal", "pass"]] * (each // 2)  # its current session is one of points
+        children = released_together(args, faults.env(path))
+        for child in children:
+            assert child.process.returncode == 0 and only_waiting(child.stderr), child.stderr
+        assert count(path, "_sqlite_migrations") == SCHEMA_VERSION  # each migration once
+        assert count(path, "deals") == 5 + each // 2
+        sound(cli, path)
+    print(f"{rounds} rounds of {each} opens at once of a ledger of schema 1")
+
+
+# ---- the same races, each at its worst moment ----------------------------------------------------
+
+
+def test_a_new_about_to_appear_finds_another_first_and_joins_it(cli, tmp_path: Path) -> None:
+    """`new` stopped just before its file appears; another `new` makes the ledger meanwhile: the
+    first then writes its session into that one."""
+    path = tmp_path / "l.db"
+    link = faults.run(NEW, "io", 10**9, faults.env(tmp_path / "count.db")).point("link")
+    first = faults.start(NEW, "io", link, faults.env(path))
+    assert first.stopped and first.said.endswith("link")
+    cli("new", "W", "X", "Y", "Z", "--db", str(path))
+    assert first.resume() == 0, first.stderr
+    assert count(path, "sessions") == 2
+    assert cli.json("status", "--db", str(path))["players"] == PLAYERS  # the later one is current
+    sound(cli, path)
+
+
+def test_new_on_an_empty_file_waits_for_another_making_it_a_ledger(cli, tmp_path: Path) -> None:
+    """Two `new` on one empty file: the second waits while the first holds it (stopped at its
+    COMMIT), then adds its session to the ledger the first made."""
+    path = tmp_path / "l.db"
+    (tmp_path / "count.db").write_bytes(b"")
+    commit = faults.run(NEW, "sql", 10**9, faults.env(tmp_path / "count.db")).point("COMMIT", after="BEGIN_IMMEDIATE")
+    path.write_bytes(b"")
+    first = faults.start(NEW, "sql", commit, faults.env(path))
+    assert first.stopped
+    second, said = waiting_child(["new", "W", "X", "Y", "Z"], faults.env(path))
+    assert said.startswith(NOTICE)
+    assert first.resume() == 0, first.stderr
+    out, err = second.communicate()
+    assert second.returncode == 0 and err == "", err
+    assert count(path, "sessions") == 2
+    sound(cli, path)
+
+
+def test_opens_of_an_old_ledger_wait_for_its_migration(cli, tmp_path: Path) -> None:
+    """One `status` stopped at the COMMIT of the migration it makes; others wait, then find the
+    ledger migrated: no "table already exists", no "database is locked"."""
+    path = tmp_path / "old.db"
+    v1_ledger(tmp_path / "count.db")
+    commit = faults.run(["status"], "sql", 10**9, faults.env(tmp_path / "count.db")).point("COMMIT", after="BEGIN_IMMEDIATE")
+    v1_ledger(path)
+    first = faults.start(["status"], "sql", commit, faults.env(path))
+    assert first.stopped
+    others = [waiting_child(args, faults.env(path)) for args in (["status"], ["deal", "pass"], ["sessions"])]
+    for __, said in others:
+        assert said.startswith(NOTICE)
+    assert first.resume() == 0, first.stderr
+    for child, __ in others:
+        out, err = child.communicate()
+        assert child.returncode == 0 and err == "", err
+    assert count(path, "_sqlite_migrations") == SCHEMA_VERSION  # each migration once
+    sound(cli, path)
