@@ -3,7 +3,9 @@ headless Chromium from the system (as the browser test drives it).
 
 Run: python docs/serve_screenshots.py
 
-serve.png: English, light, the evening in its double tours; serve.ru.png: Russian, dark, settled.
+serve.png: English, light, the evening in its double tours; serve.ru.png: Russian, dark, settled;
+serve-entry.png: the entry page of `serve --entry` (English, light) asking a pair's tricks, after
+a tap on the contract, the declarer and the partner.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from boston_ledger.app import demo, sessions  # noqa: E402
 from boston_ledger.core import i18n  # noqa: E402
 from boston_ledger.store.db import open_db  # noqa: E402
 from browser import missing, phone  # noqa: E402
-from serving import HANG, serve  # noqa: E402
+from serving import HANG, entry_link, serve  # noqa: E402
 
 SHOTS = [  # file, language, dark, settled
     ("serve.png", "en", False, False),
@@ -53,6 +55,32 @@ def shot(name: str, lang: str, dark: bool, settled: bool, tmp: Path) -> Path:
         program.stop()
 
 
+def entry_shot(tmp: Path, name: str = "serve-entry.png", taps: tuple[str, ...] = ("junior", "Boris", "Gleb")) -> Path:
+    """The entry page after these taps, in the demo evening."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    db = tmp / f"{name}.db"
+    conn = open_db(db, create=True)
+    for __ in demo.play(conn):
+        pass
+    conn.close()
+    program = serve(db, "--entry")
+    driver = phone(tmp / f"profile-{name}")
+    try:
+        driver.get(entry_link(program))
+        for words in taps:
+            page = driver.find_element(By.TAG_NAME, "main")
+            driver.find_element(By.XPATH, f"//button[normalize-space()='{words}']").click()
+            WebDriverWait(driver, HANG).until(lambda d: d.find_element(By.TAG_NAME, "main") != page)
+        out = HERE / name
+        driver.save_screenshot(str(out))
+        return out
+    finally:
+        driver.quit()
+        program.stop()
+
+
 def main() -> None:
     reason = missing()
     if reason:
@@ -60,6 +88,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         for name, lang, dark, settled in SHOTS:
             print(shot(name, lang, dark, settled, Path(tmp)))
+        print(entry_shot(Path(tmp)))
 
 
 if __name__ == "__main__":

@@ -150,3 +150,18 @@ def port_of(url: str) -> int:
 
 
 PY = sys.executable
+
+
+ENTRY_URL = re.compile(r"http://(?P<host>[0-9.]+):(?P<port>\d+)/entry\?t=(?P<token>[A-Za-z0-9_-]+)")
+
+
+def entry_link(program: Program) -> str:
+    """The entry link that `serve --entry` prints after the view link and its code."""
+    assert program.proc.stdout is not None
+    while True:
+        line = program.proc.stdout.readline()
+        if not line:
+            raise AssertionError("the program ended before it printed the entry link")
+        found = ENTRY_URL.search(line)
+        if found is not None:
+            return found.group(0)

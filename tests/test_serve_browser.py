@@ -1,5 +1,6 @@
 """The evening page in a real browser at a phone's size: a deal entered at the terminal appears
-on the page without a reload, and the page breaks none of its own security policy."""
+on the page without a reload, a deal is entered by tapping through the entry page's questions,
+and the pages break none of their own security policy."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from browser import missing, phone
-from serving import HANG, JUNIOR, PASS, play, serve
+from serving import HANG, JUNIOR, PASS, entry_link, play, serve
 
 pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
 
@@ -57,3 +58,47 @@ def test_a_deal_from_the_terminal_appears_on_the_phone(table, isolated: Path, tm
         driver.quit()
         code, __, err = program.stop()
     assert code == 0 and err == ""
+
+
+def test_a_deal_entered_by_tapping_through_the_questions(table, isolated: Path, tmp_path: Path) -> None:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    program = serve(isolated, "--entry")
+    driver = phone(tmp_path / "profile")
+    try:
+        driver.get(entry_link(program))
+        assert driver.execute_script("return [innerWidth, innerHeight]") == [360, 780]
+
+        def tap(words: str, then: str) -> None:
+            question = driver.find_element(By.TAG_NAME, "main")
+            driver.find_element(By.XPATH, f"//button[normalize-space()='{words}']").click()
+            WebDriverWait(driver, HANG).until(lambda d: question != d.find_element(By.TAG_NAME, "main")
+                                              and then in d.find_element(By.TAG_NAME, "main").text)
+
+        assert driver.find_element(By.CSS_SELECTOR, "h2.question").text == "Contract"
+        tap("junior", "Declarer")
+        tap("Boris", "Partner")
+        tap("Gleb", "Tricks taken by Boris and Gleb together")
+        numbers = driver.find_elements(By.CSS_SELECTOR, ".choices.numbers .choice")
+        assert [b.text for b in numbers] == [str(n) for n in range(14)]
+        for b in numbers:  # large enough for a thumb, all within the phone's width
+            assert b.size["height"] >= 48 and b.size["width"] >= 48, b.text
+            assert b.location["x"] + b.size["width"] <= 360
+        assert driver.execute_script("return document.documentElement.scrollWidth") <= 360
+        driver.save_screenshot(str(tmp_path / "entry.png"))
+        tap("9", "Who held the boston")
+        tap("Vera", "Record this deal")
+        assert "junior Boris 5 + Gleb 4, boston Vera" in driver.find_element(By.TAG_NAME, "main").text
+        tap("Record this deal", "Deal 1 recorded.")
+        assert "Next: deal 2, dealt by Boris." in driver.find_element(By.TAG_NAME, "main").text
+        logged = [entry["message"] for entry in driver.get_log("browser")]
+        assert not [m for m in logged if "Content Security Policy" in m or "Refused" in m], logged
+    finally:
+        driver.quit()
+        code, __, err = program.stop()
+    assert code == 0 and err == ""
+    env = {**os.environ, "BOSTON_LEDGER_DB": str(isolated)}
+    status = json.loads(subprocess.run(["boston-ledger", "status", "--json"], env=env, check=True,
+                                       capture_output=True).stdout)
+    assert status["deals"] == 1 and status["balances"] == {"Anna": -20, "Boris": 16, "Vera": -12, "Gleb": 16}

@@ -9,17 +9,20 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import dataclass
-from typing import Iterable, Iterator
+from dataclasses import dataclass, replace
+from typing import Callable, Iterable, Iterator, Sequence, TypeVar
 
 from ..core import engine, invariants
 from ..core.engine import Deal, Outcome, Position, State
 from ..core.errors import LedgerError
-from ..core.i18n import _, contract_names, rank_name
+from ..core.i18n import _, contract_name, contract_names, rank_name
+from ..core.tariff import PASS, Schedule, Tariff, ambiguous, did_you_mean
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
 from ..store.records import Recorded, Session
 from .inputs import seat_of, whole
+
+T = TypeVar("T")
 
 
 def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
@@ -32,30 +35,126 @@ def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
 def typed_deal(session: Session, contract: str, declarer: str | None = None, partner: str | None = None,
                tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
                boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-               tricks_each: str | None = None) -> Deal:
-    """The deal a user typed, with names and words resolved against the session and its tariff."""
+               team_tricks: str | None = None, tricks_each: str | None = None) -> Deal:
+    """The deal a user typed, with names and words resolved against the session and its tariff,
+    checked by the engine. Each error names the field that is wrong (LedgerError.field).
+
+    `team_tricks`, with a partner, is the pair's tricks together: the declarer's and the
+    partner's own follow from it and one of them (`team_split`)."""
     t = session.tariff
-    key = t.contract_key(contract)
-    if key is None:
-        raise LedgerError(_("the {tariff} tariff has no contract {contract!r}; use one of {choices} or pass",
-                            tariff=t.name, contract=contract, choices=contract_names(t)))
-    rank_key = None
-    if rank is not None:
-        rank_key = t.rank_key(rank)
-        if rank_key is None:
-            raise LedgerError(_("--rank must be one of {choices}, not {rank!r}", choices=", ".join(rank_name(t, r) for r in t.ranks),
-                                rank=rank))
+    key = contract_of(t, contract)
 
     def seat(name: str | None, option: str) -> int | None:
-        return None if name is None else seat_of(session, name, option)
+        return None if name is None else tagged(option, lambda: seat_of(session, name, option))
 
-    return Deal(
+    def count(text: str | None, option: str) -> int | None:
+        return tagged(option, lambda: whole(text, option, 0, t.tricks))
+
+    deal = Deal(
         contract=key, declarer=seat(declarer, "--declarer"), partner=seat(partner, "--partner"),
-        tricks=whole(tricks, "--tricks", 0, t.tricks),
-        partner_tricks=whole(partner_tricks, "--partner-tricks", 0, t.tricks),
-        rank=rank_key, boston=seat(boston, "--boston"), ace_turned=ace_turned,
-        carte_blanche=seat(carte_blanche, "--carte-blanche"), tricks_each=each_tricks(tricks_each, t.tricks),
+        tricks=count(tricks, "--tricks"), partner_tricks=count(partner_tricks, "--partner-tricks"),
+        rank=None if rank is None else rank_of(t, rank), boston=seat(boston, "--boston"), ace_turned=ace_turned,
+        carte_blanche=seat(carte_blanche, "--carte-blanche"),
+        tricks_each=tagged("--tricks-each", lambda: each_tricks(tricks_each, t.tricks)),
     )
+    team = count(team_tricks, "--team-tricks")
+    if team is not None:
+        deal = team_split(session, deal, team)
+    engine.validate(t, deal)
+    return deal
+
+
+def tagged(option: str, read: Callable[[], T]) -> T:
+    """What `read` reads from an option's value; its error names the option's field of the deal."""
+    try:
+        return read()
+    except LedgerError as e:
+        raise LedgerError(str(e), option[2:].replace("-", "_")) from None
+
+
+def contract_of(tariff: Tariff, word: str) -> str:
+    """The contract (or pass) a user's word names: any unique beginning of one of its names;
+    else an error naming the candidates, or the contract a typo looks like."""
+    found = tariff.find_contract(word)
+    if found.key is not None:
+        return found.key
+    message = ambiguous(found, word, lambda key: _("pass") if key == PASS else contract_name(tariff, key)) or (
+        _("the {tariff} tariff has no contract {contract!r}{hint}", tariff=tariff.name, contract=word,
+          hint=did_you_mean(found)) if found.close else
+        _("the {tariff} tariff has no contract {contract!r}; use one of {choices} or pass", tariff=tariff.name,
+          contract=word, choices=contract_names(tariff)))
+    raise LedgerError(message, "contract")
+
+
+def rank_of(tariff: Tariff, word: str, among: Sequence[str] | None = None, option: str | None = "--rank") -> str:
+    """The suit rank a user's word names (only those `among`, when given), as contract_of();
+    the error begins with the option when there is one."""
+    found = tariff.find_rank(word, among)
+    if found.key is not None:
+        return found.key
+    choices = ", ".join(rank_name(tariff, r) for r in (tariff.ranks if among is None else among))
+    message = ambiguous(found, word, lambda key: rank_name(tariff, key)) or (
+        (_("--rank must be one of {choices}, not {rank!r}", choices=choices, rank=word) if option else
+         _("choose one of {choices}", choices=choices)) + did_you_mean(found))
+    raise LedgerError(message, "rank")
+
+
+def team_split(session: Session, deal: Deal, team: int) -> Deal:
+    """The deal with the pair's tricks together (`--team-tricks`) split between the two.
+
+    With one of the two's own tricks given, the other's are the rest. Without: when the pair
+    made the contract, or failed it where both pay alike (no shares), the split changes no
+    payment, and it is recorded as the declarer's own share (his bar: 5 of the classic 8) and
+    the rest to the partner; when the pair failed a contract of shares, it decides who pays, and
+    the declarer's own tricks are needed (`--tricks`)."""
+    t = session.tariff
+    if deal.partner is None:
+        raise LedgerError(_("--team-tricks is the tricks of a pair together; add --partner NAME, or give "
+                            "--tricks N when the declarer plays alone"), "partner")
+    names = session.players
+    mine, theirs = deal.tricks, deal.partner_tricks
+    if mine is not None and theirs is not None and mine + theirs != team:
+        raise LedgerError(_("{declarer} {tricks} + {partner} {partner_tricks} is not {team} tricks together; give "
+                            "--team-tricks or the tricks of each, not both", declarer=names[deal.declarer or 0],
+                            partner=names[deal.partner], tricks=mine, partner_tricks=theirs, team=team),
+                          "team_tricks")
+    for own, who in ((mine, deal.declarer), (theirs, deal.partner)):
+        if own is not None and own > team:
+            raise LedgerError(_("{name} cannot have taken {own} of the pair's {team} tricks", name=names[who or 0],
+                                own=own, team=team), "tricks" if who == deal.declarer else "partner_tricks")
+    if mine is None and theirs is not None:
+        mine = team - theirs
+    elif mine is None:
+        if split_matters(t, deal.contract, team):
+            bar = _pair_schedule(t, deal.contract).bar
+            raise LedgerError(_("{declarer} and {partner} took {team} tricks together, fewer than the {bar} they needed, "
+                                "so who took how many decides who pays: give {declarer}'s own tricks with --tricks N",
+                                declarer=names[deal.declarer or 0], partner=names[deal.partner], team=team, bar=bar),
+                              "tricks")
+        mine = min(team, declarers_share(t, deal.contract))
+    return replace(deal, tricks=mine, partner_tricks=team - mine)
+
+
+def _pair_schedule(tariff: Tariff, contract: str) -> Schedule:
+    found = tariff.contracts[contract].with_partner if contract in tariff.contracts else None
+    if found is None:
+        raise LedgerError(_("{contract} is played alone; drop --partner", contract=contract_name(tariff, contract)),
+                          "partner")
+    return found
+
+
+def split_matters(tariff: Tariff, contract: str, team: int) -> bool:
+    """Whether a pair's `team` tricks together leave the payments to how they are split: only
+    when the pair failed a contract whose members answer each for his own share."""
+    schedule = _pair_schedule(tariff, contract)
+    return bool(schedule.shares) and not engine.lines(schedule, team, tariff.tricks)[0]
+
+
+def declarers_share(tariff: Tariff, contract: str) -> int:
+    """The tricks a declarer answers for in a pair (his bar): his share, else what he would owe alone."""
+    schedule = _pair_schedule(tariff, contract)
+    alone = tariff.contracts[contract].alone
+    return schedule.shares[0] if schedule.shares else alone.bar if alone is not None else schedule.bar
 
 
 def each_tricks(text: str | None, tricks: int) -> tuple[int, ...] | None:
@@ -98,16 +197,23 @@ def preview(conn: sqlite3.Connection, session: Session, deal: Deal) -> Entered:
     return _entered(conn, session, before, deal, outcome, recorded=False)
 
 
-def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None) -> Entered:
+def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None,
+          number: int | None = None) -> Entered:
     """Score a deal and record it, all in one transaction.
 
     `session_id` is the session whose players the deal's seats refer to (default: the current
     one), so a `new` in another terminal meanwhile cannot shift the deal into another session.
+    `number`, when given, is the deal's number as it was shown before it was confirmed: when
+    another deal came in meanwhile (from a terminal, or the same form sent twice), nothing is
+    recorded, since the deal falls elsewhere than was shown.
     """
     with writing(conn):
         session = current(conn, session_id)
         before = read.state(conn, session)
         open_for_deals(session, before.deals)
+        if number is not None and number != before.deals + 1:
+            raise LedgerError(_("deal {number} was entered meanwhile; nothing was recorded: look at this deal "
+                                "again, as deal {next}", number=before.deals, next=before.deals + 1))
         outcome = engine.play(session.tariff, before, deal)
         after = engine.advance(before, outcome)
         _fits(after)
@@ -159,8 +265,10 @@ class Undone:
     sheet: tuple[int, ...] | None  # on points, the score sheet after it
 
 
-def undo(conn: sqlite3.Connection, session_id: int | None = None) -> Undone:
-    """Take back the last standing deal; it stays on record as undone."""
+def undo(conn: sqlite3.Connection, session_id: int | None = None, number: int | None = None) -> Undone:
+    """Take back the last standing deal; it stays on record as undone. `number`, when given, is
+    the number of the deal asked to be taken back: when the last deal is another one by then,
+    nothing is taken back."""
     with writing(conn):
         session = current(conn, session_id)
         if session.settled:
@@ -169,6 +277,9 @@ def undo(conn: sqlite3.Connection, session_id: int | None = None) -> Undone:
         last = read.last_deal(conn, session)
         if last is None:
             raise LedgerError(_("there is no deal to take back in this session"))
+        if number is not None and number != last.number:
+            raise LedgerError(_("the last deal is deal {last} now, not {number}; nothing was taken back",
+                                last=last.number, number=number))
         write.record_undo(conn, last.id)
         after = _verify(conn, session)
     return Undone(session, last, after, None if session.tariff.has_basket else score_sheet(conn, session))
@@ -263,6 +374,21 @@ class Corrected:
     basket: tuple[int, int]  # before and after
 
 
+def _numbered(conn: sqlite3.Connection, session: Session, number: int) -> list[Recorded]:
+    """The session's standing deals, which have a deal `number` (else a clear error)."""
+    standing_deals = list(read.deals(conn, session, transfers=False))
+    if not 1 <= number <= len(standing_deals):
+        raise LedgerError(_("there is no deal {number} in session {id}; its deals are 1 to {count}",
+                            number=number, id=session.id, count=len(standing_deals)) if standing_deals else
+                          _("session {id} has no deals yet", id=session.id))
+    return standing_deals
+
+
+def entered_deal(conn: sqlite3.Connection, session: Session, number: int) -> Deal:
+    """Deal `number` of the session as it stands (an edit starts from it)."""
+    return _numbered(conn, session, number)[number - 1].deal
+
+
 def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
             session_id: int | None = None) -> Corrected:
     """Replace deal `number` and replay every deal after it (the basket, labets and double tours
@@ -271,11 +397,7 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
         session = current(conn, session_id)
         if session.settled:
             raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal", id=session.id))
-        standing_deals = list(read.deals(conn, session, transfers=False))
-        if not 1 <= number <= len(standing_deals):
-            raise LedgerError(_("there is no deal {number} in session {id}; its deals are 1 to {count}",
-                                number=number, id=session.id, count=len(standing_deals)) if standing_deals else
-                              _("session {id} has no deals yet", id=session.id))
+        standing_deals = _numbered(conn, session, number)
         if deal == standing_deals[number - 1].deal:
             raise LedgerError(_("deal {number} was entered just so; there is nothing to correct", number=number))
         before = read.state(conn, session)

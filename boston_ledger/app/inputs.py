@@ -10,7 +10,7 @@ from decimal import Decimal, InvalidOperation
 
 from ..core.errors import LedgerError
 from ..core.i18n import _, echo
-from ..core.tariff import Tariff
+from ..core.tariff import Tariff, ambiguous, did_you_mean, find
 from ..store.records import Session
 
 RESERVED_NAMES = {"basket", "корзина"}
@@ -70,6 +70,11 @@ def _most_marks(name: str) -> int:
         run = run + 1 if unicodedata.category(c)[0] == "M" else 0
         most = max(most, run)
     return most
+
+
+def player_key(text: str) -> str:
+    """How a typed name finds a player: the name's key with ё read as е (`алена` finds Алёна)."""
+    return name_key(text).replace("ё", "е")
 
 
 def chip_value(text: str) -> Decimal:
@@ -137,15 +142,33 @@ def session_name(text: str | None) -> str | None:
     return name
 
 
-def seat_of(session: Session, name: str, what: str) -> int:
-    """The seat of the player a user named (exactly, else by name_key: case, look-alike forms)."""
+def seat_of(session: Session, name: str, what: str | None) -> int:
+    """The seat of the player a user named: exactly, else by the names' comparison key, else by
+    any unique beginning of a name (`bor`, `Бор`); a clear error naming the candidates of an
+    ambiguous beginning, or the player a typo looks like. `what` (an option such as `--declarer`)
+    begins the error when given."""
     wanted = clean_name(name)
     if wanted in session.players:
         return session.players.index(wanted)
     keys = [name_key(p) for p in session.players]
-    if name_key(wanted) in keys:
+    if keys.count(name_key(wanted)) == 1:
         return keys.index(name_key(wanted))
-    raise LedgerError(_("{what}: no player {clip} in this session; the players are {names}", what=what, clip=clip(name), names=', '.join(session.players)))
+    found = find(wanted, ((p, ()) for p in session.players), key=player_key)
+    if found.key is not None:
+        return session.players.index(found.key)
+    message = ambiguous(found, wanted) or (
+        _("no player {clip} in this session{hint}", clip=clip(name), hint=did_you_mean(found)) if found.close else
+        _("no player {clip} in this session; the players are {names}", clip=clip(name),
+          names=", ".join(session.players)))
+    raise LedgerError(f"{what}: {message}" if what else message)
+
+
+NOBODY = ("-", "nobody", "none", "никто", "нет")  # what a user may answer for "no player" (a name first)
+
+
+def nobody(text: str) -> bool:
+    """Whether a user's answer says "no player" (unless a player has that name, which is looked up first)."""
+    return name_key(text) in NOBODY
 
 
 def money_amount(text: str) -> int:

@@ -126,62 +126,69 @@ def _still_chosen(here: int | None, made_current: int) -> None:
 def deal(contract: str | None = None, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         tricks_each: str | None = None, db: str | None = None, session: str | None = None) -> None:
+         team_tricks: str | None = None, tricks_each: str | None = None, db: str | None = None,
+         session: str | None = None) -> None:
     """Record one deal of the session and show what moved and why (`deal --help`)."""
     from ..store import read
-    from ..ui import guided
-    from ..ui.deals import banners, deal_table
+    from ..ui.deals import banners, deal_table, next_lines
 
     chosen = options.session_id(session)
     conn = connect(db)
     session = deals_app.current(conn, chosen)
     deals_app.open_for_deals(session, read.state(conn, session).deals)
-    t = session.tariff
-    passed = contract is not None and t.contract_key(contract) == "pass"
-    partout = t.basket.all_pass == "misere-partout"
-    asking = guided.interactive() and (contract is None or (tricks_each is None and partout if passed else
-                                                            tricks is None))
-    if asking:
-        values = guided.fill(session, dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                                           partner_tricks=partner_tricks, rank=rank, boston=boston,
-                                           tricks_each=tricks_each))
-        contract, declarer, partner, tricks, partner_tricks, rank, boston, tricks_each = (
-            values[k] for k in ("contract", "declarer", "partner", "tricks", "partner_tricks", "rank", "boston",
-                                "tricks_each"))
-    elif contract is None:
-        raise LedgerError(_("deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`"))
-    assert contract is not None
-    d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                             partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned,
-                             carte_blanche=carte_blanche, tricks_each=tricks_each)
-    out = _console()
-    if asking:
-        shown = deals_app.preview(conn, session, d)
-        out.print(deal_table(shown))
-        if not guided.confirm(_("Record this deal?")):
-            out.print(_("Nothing recorded."))
+    typed = dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks,
+                 team_tricks=team_tricks, rank=rank, boston=boston, carte_blanche=carte_blanche, tricks_each=tricks_each)
+    asked = False
+    try:
+        if contract is None:
+            raise LedgerError(_("deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`"),
+                              "contract")
+        d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
+                                 partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston,
+                                 ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each)
+    except LedgerError as e:  # at a terminal, what is missing or wrong is asked; every other answer stays
+        from ..ui import guided  # here: a complete deal imports no question of guided entry
+
+        if e.field is None or not guided.interactive():
+            raise
+        from ..app.entry import typed_answers
+
+        asked = True
+        answers = typed_answers(session, typed, ace_turned)
+        if tricks is not None and partner is None and partner_tricks is None and team_tricks is None:
+            answers["partner"] = "-"  # the declarer's tricks and no partner: he played alone
+        picked = guided.deal(session, answers, lambda d: deal_table(deals_app.preview(conn, session, d)))
+        if picked is None:
+            _console().print(_("Nothing recorded."))
             return
+        d = picked
     entered = deals_app.enter(conn, d, session.id)
-    if asking:
+    out = _console()
+    if asked:
         out.print(_("Deal {number} recorded.", number=entered.number))
     else:
         out.print(deal_table(entered))
-    for banner in banners(t, entered.position):
+    for banner in banners(session.tariff, entered.position):
         out.print(banner, style="bold yellow")
-    if asking:
-        return
-    if t.boston and d.boston is None and d.contract in t.contracts and "holder" in (
+    for line in next_lines(entered.session, entered.after):
+        out.print(line)
+    t = session.tariff
+    if not asked and t.boston and d.boston is None and d.contract in t.contracts and "holder" in (
             t.contracts[d.contract].boston_made, t.contracts[d.contract].boston_failed):
-        out.print(_("No boston claimed. If somebody held it, `boston-ledger undo` and enter the deal "
-                    "again with --boston NAME."), style="dim")
+        out.print(_("No boston claimed. If somebody held it: `{prog} edit {number} --boston NAME`.", prog=PROG,
+                    number=entered.number), style="dim")
 
 
-def edit(number: str, contract: str, declarer: str | None = None, partner: str | None = None,
+def edit(number: str, contract: str | None = None, declarer: str | None = None, partner: str | None = None,
          tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
          boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         tricks_each: str | None = None, reason: str | None = None, db: str | None = None,
-         session: str | None = None) -> None:
-    """Correct an earlier deal: every deal after it is replayed; the old entry stays on record."""
+         team_tricks: str | None = None, tricks_each: str | None = None, reason: str | None = None,
+         db: str | None = None, session: str | None = None) -> None:
+    """Correct an earlier deal: what is given replaces what deal N had, the rest stays; every
+    deal after it is replayed; the old entry stays on record. At a terminal, `edit N` alone
+    asks what to change."""
+    from ..app import entry
+    from ..ui import guided
     from ..ui.deals import change_table, describe
 
     chosen = options.session_id(session)
@@ -189,11 +196,33 @@ def edit(number: str, contract: str, declarer: str | None = None, partner: str |
     session = deals_app.current(conn, chosen)
     n = whole(number, "N", 1, 10**9)
     assert n is not None
-    if reason is None:
+    asking = guided.interactive()
+    if reason is None and not asking:
         reason_text(reason)
-    d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                             partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned,
-                             carte_blanche=carte_blanche, tricks_each=tricks_each)
+    old = deals_app.entered_deal(conn, session, n)
+    given = entry.typed_answers(session, dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
+                                              partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank,
+                                              boston=boston, carte_blanche=carte_blanche, tricks_each=tricks_each),
+                                ace_turned)
+    answers = entry.edited(session, old, given)
+    d = None
+    if given or not asking:
+        try:
+            d = entry.complete(session, answers, [f for f in given if f != "contract"])
+        except LedgerError as e:  # at a terminal, what is missing or wrong is asked; the rest stays
+            if not asking or e.field is None:
+                raise
+    if asking and (d is None or d == old):
+        def shown(d: object) -> str:
+            return _("Deal {number}: {was} → {now}", number=n, was=describe(session, old), now=describe(session, d))
+
+        d = guided.deal(session, answers, shown, unchanged=old)
+        if d is None:
+            _console().print(_("Nothing corrected."))
+            return
+    assert d is not None
+    if reason is None:
+        reason = str(guided.ask(_("Why is deal {number} corrected?", number=n), reason_text))
     done = deals_app.correct(conn, n, d, reason_text(reason), session.id)
     out = _console()
     out.print(_("Deal {number} corrected: {was} → {now}; the old entry stays on record.", number=n,
@@ -650,8 +679,9 @@ def tariffs_new(name: str, source: str = "classic", force: bool = False) -> None
 
 
 def serve(session: str | None = None, port: str = "8765", lan: bool = False, token_file: Path | None = None,
-          db: str | None = None) -> int:
-    """Serve the session's sheet, read-only, to the phones at the table until Ctrl-C."""
+          entry: bool = False, db: str | None = None) -> int:
+    """Serve the session's sheet, read-only, to the phones at the table until Ctrl-C; with
+    `entry`, also a page that enters deals, behind a second link."""
     from ..serve import missing_extra
 
     if missing_extra():
@@ -670,20 +700,29 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
             raise LedgerError(_("no local network address found for --lan; is this machine on a network?"))
         host = found
     token = kept_token(Path(token_file).expanduser()) if token_file else new_token()
+    entry_token = new_token() if entry else None
     try:
-        served = Served(resolve_path(db), session_id, host, number, token, language())
+        served = Served(resolve_path(db), session_id, host, number, token, language(), entry_token=entry_token)
     except OSError as e:
         raise LedgerError(_("cannot listen on {host}:{port}: {error}; choose another port with --port N",
                             host=host, port=number, error=strerror(e))) from None
     try:
         if lan:
             _say(_("Anyone on this network who has the link can read the evening."), err=True)
+            if entry:
+                _say(_("Anyone on this network who has the entry link can enter deals and take them back."), err=True)
         print(_("Session {id} on the phones: {url}", id=served.evening.session_id, url=served.url), flush=True)
         import segno
 
         utf8 = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").startswith("utf")
         segno.make(served.url, error="m").terminal(out=sys.stdout, compact=utf8, border=2)
-        print(_("Read-only; Ctrl-C stops it."), flush=True)
+        if served.entry_url:
+            print(_("Entering deals from a phone, for the score-keeper only (a second link, its own key): {url}",
+                    url=served.entry_url), flush=True)
+            segno.make(served.entry_url, error="m").terminal(out=sys.stdout, compact=utf8, border=2)
+            print(_("Ctrl-C stops it."), flush=True)
+        else:
+            print(_("Read-only; Ctrl-C stops it."), flush=True)
         served.serve_forever()
     except KeyboardInterrupt:
         pass

@@ -94,7 +94,8 @@ def _tariffs(ctx: typer.Context) -> None:
 
 
 DbOption = Annotated[Optional[str], typer.Option("--db", metavar="PATH", show_default=False, help=DB_HELP)]
-SessionOption = Annotated[Optional[str], typer.Option("--session", metavar="ID", help=SESSION_HELP)]
+SessionOption = Annotated[Optional[str], typer.Option("--session", metavar="ID", help=SESSION_HELP,
+                                                     autocompletion=completion.sessions)]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 
 
@@ -109,6 +110,10 @@ PartnerOpt = Annotated[Optional[str], typer.Option("--partner", help="Who suppor
 TricksOpt = Annotated[Optional[str], typer.Option("--tricks", metavar="N", help="The declarer's own tricks, 0..13.")]
 PartnerTricksOpt = Annotated[Optional[str], typer.Option("--partner-tricks", metavar="N",
                                                          help="The partner's own tricks, 0..13.")]
+TeamTricksOpt = Annotated[Optional[str], typer.Option("--team-tricks", metavar="N",
+                                                      help="With --partner: the pair's tricks together, 0..13, "
+                                                           "instead of each one's; when the pair failed, add "
+                                                           "--tricks (the declarer's own).")]
 RankOpt = Annotated[Optional[str], typer.Option("--rank", metavar="RANK",
                                                 help="The suit's rank: junior|senior for solo and nine "
                                                      "\\[default: junior]; first|second|third on samouchitel.",
@@ -157,34 +162,37 @@ def new(
 @app.command()
 def deal(
     contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
-    partner_tricks: PartnerTricksOpt = None, rank: RankOpt = None, boston: BostonOpt = None,
-    ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None, tricks_each: TricksEachOpt = None,
-    db: DbOption = None, session: SessionOption = None,
+    partner_tricks: PartnerTricksOpt = None, team_tricks: TeamTricksOpt = None, rank: RankOpt = None,
+    boston: BostonOpt = None, ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None,
+    tricks_each: TricksEachOpt = None, db: DbOption = None, session: SessionOption = None,
 ) -> None:
     """Record one deal of the current session and show what moved and why. At a terminal,
-    what is missing is asked for, and the deal is shown before it is recorded.
+    what is missing or wrong is asked for, and the deal is shown before it is recorded.
 
-    Example: boston-ledger deal junior --declarer Boris --partner Gleb --tricks 5 --partner-tricks 4
+    Example: boston-ledger deal junior --declarer Boris --partner Gleb --team-tricks 9 --boston Vera
     """
-    return commands.deal(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each, db=db, session=session)
+    return commands.deal(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each, db=db, session=session)
 
 
 
 @app.command()
 def edit(
     number: Annotated[str, typer.Argument(metavar="N", help="The number of the deal to correct (see history).")],
-    contract: ContractArg, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
-    partner_tricks: PartnerTricksOpt = None, rank: RankOpt = None, boston: BostonOpt = None,
-    ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None, tricks_each: TricksEachOpt = None,
+    contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None,
+    tricks: TricksOpt = None, partner_tricks: PartnerTricksOpt = None, team_tricks: TeamTricksOpt = None,
+    rank: RankOpt = None, boston: BostonOpt = None, ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None,
+    tricks_each: TricksEachOpt = None,
     reason: Annotated[Optional[str], typer.Option("--reason", metavar="TEXT", help="Why the deal is corrected.")] = None,
     db: DbOption = None,
     session: SessionOption = None,
 ) -> None:
-    """Correct an earlier deal: every deal after it is replayed; the old entry stays on record.
+    """Correct an earlier deal: what you give replaces what deal N had, the rest stays (--partner
+    none: alone; --boston none: nobody's). Every deal after it is replayed; the old entry stays
+    on record. At a terminal, `edit N` alone asks what to change.
 
-    Example: boston-ledger edit 3 senior --declarer Anna --tricks 7 --reason "Anna took 7, not 6"
+    Example: boston-ledger edit 3 --tricks 7 --reason "Anna took 7, not 6"
     """
-    return commands.edit(number=number, contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each, reason=reason, db=db, session=session)
+    return commands.edit(number=number, contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each, reason=reason, db=db, session=session)
 
 
 
@@ -277,7 +285,8 @@ def sessions(db: DbOption = None, as_json: JsonOption = False) -> None:
 
 @app.command()
 def use(
-    session_id: Annotated[str, typer.Argument(metavar="ID", help="The session to make current (see sessions).")],
+    session_id: Annotated[str, typer.Argument(metavar="ID", help="The session to make current (see sessions).",
+                                              autocompletion=completion.sessions)],
     db: DbOption = None,
 ) -> None:
     """Make another session current.
@@ -480,12 +489,16 @@ def serve(
     token_file: Annotated[Optional[Path], typer.Option("--token-file", metavar="FILE", show_default=False,
                                                        help="Keep the link's token in this file, the same at "
                                                             "every start \\[default: a new token each start].")] = None,
+    entry: Annotated[bool, typer.Option("--entry", help="Also let deals be entered (and the last one taken back) "
+                                                        "from a phone, through a second link with its own token, "
+                                                        "new each start.")] = False,
     db: DbOption = None,
 ) -> None:
     """Show the session's sheet on the players' phones: a read-only page that updates itself after each deal.
 
-    Needs pip install 'boston-ledger\\[serve]'. Prints the link and its QR code; Ctrl-C stops it.
+    Needs pip install 'boston-ledger\\[serve]'. Prints the link and its QR code (with --entry, then the
+    entry link and its code); Ctrl-C stops it.
 
     Example: boston-ledger serve --lan
     """
-    return commands.serve(session=session, port=port, lan=lan, token_file=token_file, db=db)
+    return commands.serve(session=session, port=port, lan=lan, token_file=token_file, entry=entry, db=db)

@@ -8,9 +8,10 @@ from __future__ import annotations
 QUICK: dict[str, tuple[str | None, dict[str, tuple[str, bool]]]] = {
     "deal": ("contract", {
         "--declarer": ("declarer", True), "--partner": ("partner", True), "--tricks": ("tricks", True),
-        "--partner-tricks": ("partner_tricks", True), "--rank": ("rank", True), "--boston": ("boston", True),
-        "--ace-turned": ("ace_turned", False), "--carte-blanche": ("carte_blanche", True),
-        "--tricks-each": ("tricks_each", True), "--db": ("db", True), "--session": ("session", True),
+        "--partner-tricks": ("partner_tricks", True), "--team-tricks": ("team_tricks", True),
+        "--rank": ("rank", True), "--boston": ("boston", True), "--ace-turned": ("ace_turned", False),
+        "--carte-blanche": ("carte_blanche", True), "--tricks-each": ("tricks_each", True), "--db": ("db", True),
+        "--session": ("session", True),
     }),
     "status": (None, {"--db": ("db", True), "--session": ("session", True), "--json": ("as_json", False)}),
 }

@@ -130,13 +130,16 @@ def validate(tariff: Tariff, deal: Deal) -> None:
              ("carte-blanche", deal.carte_blanche)]
     for what, seat in seats:
         if seat is not None and not 0 <= seat < n:
-            raise DealError(_("{what} seat {seat} is not at this table of {n}", what=what, seat=seat, n=n))
+            raise DealError(_("{what} seat {seat} is not at this table of {n}", what=what, seat=seat, n=n),
+                            what.replace("-", "_"))
     if deal.ace_turned and not tariff.basket.remise:
-        raise DealError(_("--ace-turned counts only with the remise condition, which this session does not play; drop it"))
+        raise DealError(_("--ace-turned counts only with the remise condition, which this session does not play; drop it"),
+                        "ace_turned")
     if deal.carte_blanche is not None and not tariff.carte_blanche:
-        raise DealError(_("the {name} tariff pays nothing for a blank hand; drop --carte-blanche", name=tariff.name))
+        raise DealError(_("the {name} tariff pays nothing for a blank hand; drop --carte-blanche", name=tariff.name),
+                        "carte_blanche")
     if deal.boston is not None and not tariff.boston:
-        raise DealError(_("the {name} tariff pays no boston; drop --boston", name=tariff.name))
+        raise DealError(_("the {name} tariff pays no boston; drop --boston", name=tariff.name), "boston")
     if deal.contract == PASS:
         extra = [name for name, value in (
             ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
@@ -146,45 +149,55 @@ def validate(tariff: Tariff, deal: Deal) -> None:
             raise DealError(_("an all-pass is not played, so it takes no {extra}; drop it", extra=extra[0])
                             if tariff.basket.all_pass != "misere-partout" else
                             _("an all-pass is played as misère partout, with no {extra}; give each player's tricks "
-                              "with --tricks-each and drop {extra}", extra=extra[0]))
+                              "with --tricks-each and drop {extra}", extra=extra[0]), "contract")
         _validate_partout(tariff, deal.tricks_each)
         return
     if deal.tricks_each is not None:
-        raise DealError(_("--tricks-each is for an all-pass played as misère partout; drop it"))
+        raise DealError(_("--tricks-each is for an all-pass played as misère partout; drop it"), "tricks_each")
     contract = tariff.contracts.get(deal.contract)
     if contract is None:
-        raise DealError(_("the {name} tariff has no contract {contract!r}; it has {names} and pass", name=tariff.name, contract=contract_name(tariff, deal.contract), names=contract_names(tariff)))
+        raise DealError(_("the {name} tariff has no contract {contract!r}; it has {names} and pass", name=tariff.name, contract=contract_name(tariff, deal.contract), names=contract_names(tariff)),
+                        "contract")
     if deal.declarer is None:
-        raise DealError(_("{contract} needs --declarer NAME", contract=contract_name(tariff, deal.contract)))
+        raise DealError(_("{contract} needs --declarer NAME", contract=contract_name(tariff, deal.contract)), "declarer")
     if deal.partner is not None:
         if deal.partner == deal.declarer:
-            raise DealError(_("the partner cannot be the declarer; name another player or drop --partner"))
+            raise DealError(_("the partner cannot be the declarer; name another player or drop --partner"), "partner")
         if contract.with_partner is None:
-            raise DealError(_("{contract} is played alone; drop --partner", contract=contract_name(tariff, deal.contract)))
+            raise DealError(_("{contract} is played alone; drop --partner", contract=contract_name(tariff, deal.contract)),
+                            "partner")
         if deal.partner_tricks is None:
-            raise DealError(_("a deal with a partner needs --partner-tricks N (the partner's own tricks)"))
+            raise DealError(_("a deal with a partner needs --partner-tricks N (the partner's own tricks)"),
+                            "partner_tricks")
     else:
         if contract.alone is None:
-            raise DealError(_("{contract} is played with a partner; add --partner NAME", contract=contract_name(tariff, deal.contract)))
+            raise DealError(_("{contract} is played with a partner; add --partner NAME", contract=contract_name(tariff, deal.contract)),
+                            "partner")
         if deal.partner_tricks is not None:
-            raise DealError(_("--partner-tricks needs --partner NAME; drop it when the declarer plays alone"))
+            raise DealError(_("--partner-tricks needs --partner NAME; drop it when the declarer plays alone"),
+                            "partner_tricks")
     if deal.tricks is None:
-        raise DealError(_("{contract} needs --tricks N (the declarer's own tricks)", contract=contract_name(tariff, deal.contract)))
+        raise DealError(_("{contract} needs --tricks N (the declarer's own tricks)", contract=contract_name(tariff, deal.contract)),
+                        "tricks")
     for what, t in (("--tricks", deal.tricks), ("--partner-tricks", deal.partner_tricks)):
         if t is not None and not 0 <= t <= tariff.tricks:
-            raise DealError(_("{what} must be a whole number from 0 to {tricks}, not {t}", what=what, tricks=tariff.tricks, t=t))
+            raise DealError(_("{what} must be a whole number from 0 to {tricks}, not {t}", what=what, tricks=tariff.tricks, t=t),
+                            what[2:].replace("-", "_"))
     if (deal.tricks or 0) + (deal.partner_tricks or 0) > tariff.tricks:
-        raise DealError(_("declarer and partner took {tricks} + {partner_tricks} tricks, more than the {deal_tricks} of a deal", tricks=deal.tricks, partner_tricks=deal.partner_tricks, deal_tricks=tariff.tricks))
+        raise DealError(_("declarer and partner took {tricks} + {partner_tricks} tricks, more than the {deal_tricks} of a deal", tricks=deal.tricks, partner_tricks=deal.partner_tricks, deal_tricks=tariff.tricks),
+                        "partner_tricks")
     if deal.rank is not None and deal.rank not in contract.ranks:
         allowed = ", ".join(rank_name(tariff, r) for r in contract.ranks)
         raise DealError(_("{contract} has no rank {rank!r}; it is played as {allowed}", contract=contract_name(tariff, deal.contract),
                           rank=rank_name(tariff, deal.rank), allowed=allowed) if allowed else
                         _("{contract} has no rank {rank!r}; it is played without a rank; drop --rank",
-                          contract=contract_name(tariff, deal.contract), rank=rank_name(tariff, deal.rank)))
+                          contract=contract_name(tariff, deal.contract), rank=rank_name(tariff, deal.rank)), "rank")
     if deal.rank is None and contract.ranks and contract.default_rank is None:
-        raise DealError(_("{contract} needs --rank ({names})", contract=contract_name(tariff, deal.contract), names=", ".join(rank_name(tariff, r) for r in contract.ranks)))
+        raise DealError(_("{contract} needs --rank ({names})", contract=contract_name(tariff, deal.contract), names=", ".join(rank_name(tariff, r) for r in contract.ranks)),
+                        "rank")
     if deal.boston is not None and "holder" not in (contract.boston_made, contract.boston_failed):
-        raise DealError(_("{contract} is played without boston; drop --boston", contract=contract_name(tariff, deal.contract)))
+        raise DealError(_("{contract} is played without boston; drop --boston", contract=contract_name(tariff, deal.contract)),
+                        "boston")
 
 
 def _validate_partout(tariff: Tariff, tricks_each: tuple[int, ...] | None) -> None:
@@ -193,17 +206,18 @@ def _validate_partout(tariff: Tariff, tricks_each: tuple[int, ...] | None) -> No
     if tariff.basket.all_pass != "misere-partout":
         if tricks_each is not None:
             raise DealError(_("--tricks-each counts only with the misère partout condition, which this session "
-                              "does not play; drop it"))
+                              "does not play; drop it"), "tricks_each")
         return
     if tricks_each is None:
         raise DealError(_("this session plays misère partout: an all-pass is played, so give every player's "
-                          "tricks in seat order, e.g. --tricks-each 3,4,2,4 ({tricks} in all)", tricks=tricks))
+                          "tricks in seat order, e.g. --tricks-each 3,4,2,4 ({tricks} in all)", tricks=tricks),
+                        "tricks_each")
     if len(tricks_each) != n:
         raise DealError(_("--tricks-each needs the tricks of all {n} players in seat order, not {count}",
-                          n=n, count=len(tricks_each)))
+                          n=n, count=len(tricks_each)), "tricks_each")
     if any(not 0 <= t <= tricks for t in tricks_each) or sum(tricks_each) != tricks:
         raise DealError(_("--tricks-each must add up to the {tricks} tricks of a deal, not {total}",
-                          tricks=tricks, total=sum(tricks_each)))
+                          tricks=tricks, total=sum(tricks_each)), "tricks_each")
 
 
 def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,

@@ -1,5 +1,14 @@
 """The one exception type the core raises for anything a user can fix."""
 
+from __future__ import annotations
+
 
 class LedgerError(Exception):
-    """Bad input or state: the CLI prints the message as one line and exits with status 2."""
+    """Bad input or state: the CLI prints the message as one line and exits with status 2.
+
+    `field` names the part of a deal that is wrong (a field of `engine.Deal`, or `team_tricks`),
+    when one is: guided entry asks that part again instead of ending the dialogue."""
+
+    def __init__(self, message: str = "", field: str | None = None):
+        super().__init__(message)
+        self.field = field

@@ -6,10 +6,12 @@ the tariff file holds every number and every choice (`tariff_files.py` reads and
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Callable, Iterable
 
 from .errors import LedgerError
+from .i18n import _
 
 PASS = "pass"
 BOSTON_RULES = ("holder", "none", "declarer-pays")
@@ -159,31 +161,106 @@ class Tariff:
         return self.scoring == "chips"
 
     def contract_key(self, word: str) -> str | None:
-        """The contract (or `pass`) a player's word means, in English or Russian."""
-        if lookup(word, [(PASS, self.basket.pass_names)]) is not None:
-            return PASS
-        return lookup(word, ((key, c.names) for key, c in self.contracts.items()))
+        """The contract (or `pass`) a player's word means, in English or Russian, by any unique
+        beginning of one of its names."""
+        return self.find_contract(word).key
+
+    def find_contract(self, word: str) -> Found:
+        """What a player's word names among the contracts and pass (`find`)."""
+        return find(word, [(PASS, (PASS, *self.basket.pass_names)),
+                           *((key, c.names) for key, c in self.contracts.items())])
 
     def rank_key(self, word: str) -> str | None:
-        """The suit rank a player's word means."""
-        return lookup(word, ((key, r.names) for key, r in self.ranks.items()))
+        """The suit rank a player's word means (`find_rank`)."""
+        return self.find_rank(word).key
+
+    def find_rank(self, word: str, among: Iterable[str] | None = None) -> Found:
+        """What a player's word names among the ranks (only those `among`, when given)."""
+        keys = self.ranks if among is None else [k for k in self.ranks if k in among]
+        return find(word, ((key, self.ranks[key].names) for key in keys))
 
     def condition_key(self, word: str) -> str | None:
-        """The condition a player's word means: its key or one of its names (the seed's titles)."""
-        return lookup(word, ((key, c.names) for key, c in self.conditions.items()))
+        """The condition a player's word means: its key or one of its names (the seed's titles),
+        by any unique beginning (`find_condition`)."""
+        return self.find_condition(word).key
+
+    def find_condition(self, word: str) -> Found:
+        """What a player's word names among the conditions."""
+        return find(word, ((key, c.names) for key, c in self.conditions.items()))
 
 
 def folded(word: str) -> str:
-    """A word as lookups compare it: case, spaces, dashes and underscores aside
-    ("Петит-мизер уверт" is "петит-мизер-уверт")."""
-    return "-".join(word.casefold().replace("_", "-").replace("-", " ").split())
+    """A word as lookups compare it: compatibility forms, case, ё and е, and spaces, dashes and
+    underscores aside ("Петит-мизер уверт" is "петит-мизер-уверт", "ЖЁЛТЫЙ" is "желтый")."""
+    text = unicodedata.normalize("NFKC", word).casefold().replace("ё", "е")
+    return "-".join(text.replace("_", "-").replace("-", " ").split())
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a player's word names among some entries: the entry's key when it names one; else the
+    keys of the entries a beginning fits (`candidates`, more than one), or the words it looks
+    like (`close`, for a "did you mean")."""
+
+    key: str | None
+    candidates: tuple[str, ...] = ()
+    close: tuple[str, ...] = ()
+
+
+def find(word: str, entries: Iterable[tuple[str, Iterable[str]]],
+         key: Callable[[str], str] = folded) -> Found:
+    """The one lookup of a word a player typed among entries (key, its other names), compared by
+    `key`: a whole name first, then a beginning of names of one entry only (not for a number:
+    "1" is not the beginning of "13"), then the words it looks like.
+
+    Contracts, ranks and conditions are compared as `folded` words; players by their names'
+    comparison key (`app.inputs`)."""
+    wanted = key(word)
+    table = [(k, [k, *(n for n in names if isinstance(n, str))]) for k, names in entries]
+    if not wanted:
+        return Found(None)
+    whole = [k for k, words in table if any(key(w) == wanted for w in words)]
+    if whole:
+        return Found(whole[0]) if len(set(whole)) == 1 else Found(None, tuple(dict.fromkeys(whole)))
+    if not wanted.isdigit():
+        begun = [k for k, words in table if any(key(w).startswith(wanted) for w in words)]
+        if len(begun) == 1:
+            return Found(begun[0])
+        if begun:
+            return Found(None, tuple(begun))
+    import difflib  # here: only a word that names nothing needs it
+
+    spelled: dict[str, tuple[str, str]] = {}  # a compared word: its entry's key, the word as written
+    for k, words in table:
+        for w in words:
+            spelled.setdefault(key(w), (k, w))
+    close: dict[str, str] = {}  # the entry's key: its word closest to the one typed
+    for match in difflib.get_close_matches(wanted, list(spelled), n=6, cutoff=0.6):
+        close.setdefault(*spelled[match])
+    return Found(None, close=tuple(close.values())[:3])
 
 
 def lookup(word: str, entries: Iterable[tuple[str, Iterable[str]]]) -> str | None:
-    """The key of the entry (key, its names) that a player's word names, or None: the one
-    lookup of contracts, ranks and conditions."""
-    w = folded(word)
-    for key, names in entries:
-        if w == folded(key) or any(w == folded(n) for n in names if isinstance(n, str)):
-            return key
-    return None
+    """The key of the entry (key, its names) that a player's word names, or None (`find`)."""
+    return find(word, entries).key
+
+
+def either(words: Iterable[str]) -> str:
+    """Words as alternatives: 'junior', 'junior or senior', 'junior, senior or solo'."""
+    listed = list(words)
+    if len(listed) < 2:
+        return "".join(listed)
+    return _("{some} or {last}", some=", ".join(listed[:-1]), last=listed[-1])
+
+
+def did_you_mean(found: Found) -> str:
+    """'; did you mean junior?' for a word that looks like some names, else nothing."""
+    return _("; did you mean {words}?", words=either(found.close)) if found.close else ""
+
+
+def ambiguous(found: Found, word: str, name: Callable[[str], str] = str) -> str | None:
+    """What to say of a beginning that fits more than one entry (each named by `name`), or None."""
+    if not found.candidates:
+        return None
+    return _("{word!r} could be {names}; type more of it", word=word.strip(),
+             names=either(name(k) for k in found.candidates))

@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterable
 from .i18n import _, shown_name, strerror
 from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET, LABET_ODD_CHIP,
                      LIMIT, PASS, SCORING, SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition, Contract, Rank,
-                     Schedule, Tariff, TariffError, lookup)
+                     Schedule, Tariff, TariffError, ambiguous, did_you_mean, find)
 
 SLUG = re.compile(r"[^\W_][\w-]{0,39}")  # a tariff's name: letters and digits, '-' and '_' inside
 DEPTH = 24  # tables and lists nested in a tariff file, at most (the shipped ones go 7 deep)
@@ -171,13 +171,8 @@ def apply_conditions(data: dict, names: Iterable[str], origin: str) -> dict:
         raise TariffError(f"{origin}: [tariff] conditions: " + _("must be a list of non-empty strings"))
     applied = list(applied)
     for word in names:
-        name = _condition_key(table, word)
-        condition = table.get(name) if isinstance(table, dict) else None
-        if not isinstance(condition, dict):
-            known = ", ".join(shown_name(key, _names(c)) for key, c in table.items()) \
-                if isinstance(table, dict) and table else _("none")
-            raise TariffError(_("the tariff has no condition {name!r}; its conditions: {known}",
-                                name=name, known=known))
+        name = condition_key(table, word)
+        condition = table[name]
         if name in applied:
             raise TariffError(_("condition {name!r} is named twice; give each condition once", name=name))
         changes = condition.get("set", {})
@@ -193,12 +188,18 @@ def apply_conditions(data: dict, names: Iterable[str], origin: str) -> dict:
     return out
 
 
-def _condition_key(table: Any, word: str) -> str:
-    """The condition a word names (its key, or one of its `names`), as Tariff.condition_key finds
-    it; the word itself when none does."""
-    if not isinstance(table, dict):
-        return word
-    return lookup(word, ((key, _names(c)) for key, c in table.items())) or word
+def condition_key(table: Any, word: str) -> str:
+    """The condition of a tariff's `[conditions]` that a player's word names: its key or one of
+    its `names` (the seed's titles), by any unique beginning (`phil`); else TariffError naming
+    the candidates, or the condition a typo looks like, or the tariff's conditions."""
+    conditions = {k: c for k, c in table.items() if isinstance(c, dict)} if isinstance(table, dict) else {}
+    found = find(word, ((k, _names(c)) for k, c in conditions.items()))
+    if found.key is not None:
+        return found.key
+    raise TariffError(ambiguous(found, word, lambda k: shown_name(k, _names(conditions[k]))) or (
+        _("the tariff has no condition {name!r}{hint}", name=word, hint=did_you_mean(found)) if found.close else
+        _("the tariff has no condition {name!r}; its conditions: {known}", name=word,
+          known=", ".join(shown_name(k, _names(c)) for k, c in conditions.items()) or _("none"))))
 
 
 def _names(condition: Any) -> list:
@@ -212,7 +213,7 @@ def load(name_or_path: str, conditions: Iterable[str] = ()) -> Tariff:
     path = locate(name_or_path)
     data, text = _read(path)
     data, extended = _resolve(data, str(path), path.parent)
-    conditions = [_condition_key(data.get("conditions"), c) for c in conditions]
+    conditions = [condition_key(data.get("conditions"), c) for c in conditions]
     if conditions:
         data = apply_conditions(data, conditions, str(path))
     if extended or conditions:

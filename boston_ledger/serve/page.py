@@ -10,8 +10,8 @@ from html import escape
 from urllib.parse import urlencode
 
 from ..app.sessions import Sheet
-from ..core.i18n import _, language, ngettext, reason
-from ..ui.deals import coming, where
+from ..core.i18n import _, language, ngettext
+from ..ui.deals import coming, where, why
 from ..ui.settlement import payment_lines, settlement_heading
 from ..ui.text import amount, basket_word
 
@@ -122,8 +122,8 @@ def _deals(shown: Shown) -> str:
         tour = f'{d["partie"]}.{d["tour"]}' + (f' ×{d["multiplier"]}' if d["multiplier"] > 1 else "") \
             if len(t.tours) > 1 else ""
         about = " · ".join(x for x in (tour, _("dealer {name}", name=d["dealer"])) if x)
-        rows = [f'<tr><th scope="row">{e(reason(why))}</th>' + "".join(f"<td>{signed(moved[p])}</td>" for p in parties)
-                + "</tr>" for why, moved in d["why"].items()]
+        rows = [f'<tr><th scope="row">{e(why(t, d["contract"], d["made"], key))}</th>'
+                + "".join(f"<td>{signed(moved[p])}</td>" for p in parties) + "</tr>" for key, moved in d["why"].items()]
         total = f'<tr><th scope="row">{e(_("this deal"))}</th>' + \
             "".join(f"<td>{signed(d['changes'][p] if p in d['changes'] else d['basket_change'])}</td>"
                     for p in parties) + "</tr>"

@@ -3,8 +3,9 @@
 Every path is matched exactly against the table of routes (nothing from a URL ever names a
 file, so `/static/../x` or `/..%2f..` is simply not found). The evening's paths need the token,
 as `?t=` or `Authorization: Bearer`; the style sheet, the script and the icon hold nothing of
-the evening and are served to anyone. Routes that write (entry from a phone) will be added to
-this table, each calling the app layer as the command line does.
+the evening and are served to anyone. With `serve --entry`, the entry routes (`serve/entry.py`)
+join the table behind a second token: they alone take POST, a small form from the served
+origin only, and their pages may send forms back to it.
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Callable, Mapping
+from typing import Callable, Mapping, Protocol
 from urllib.parse import parse_qs
 
 from ..core.i18n import LANGUAGES, N_, _
@@ -29,6 +30,10 @@ SECURITY_HEADERS = {
     "X-Frame-Options": "DENY",
     "Cross-Origin-Resource-Policy": "same-origin",
 }
+CSP = "Content-Security-Policy"
+ENTRY_CSP = SECURITY_HEADERS[CSP].replace("form-action 'none'", "form-action 'self'")  # the entry pages' forms
+MAX_FORM = 4096  # bytes of an entry form: the answers of a deal are a few hundred
+FORM = "application/x-www-form-urlencoded"
 
 HTML = "text/html; charset=utf-8"
 JSON = "application/json; charset=utf-8"
@@ -36,6 +41,7 @@ TEXT = "text/plain; charset=utf-8"
 STATIC = {  # path -> (file in the package's static folder, content type)
     "/static/serve.css": ("serve.css", "text/css; charset=utf-8"),
     "/static/serve.js": ("serve.js", "text/javascript; charset=utf-8"),
+    "/static/entry.js": ("entry.js", "text/javascript; charset=utf-8"),
     "/static/icon.svg": ("icon.svg", "image/svg+xml"),
 }
 KEEP_ALIVE = 15.0  # seconds between comments on an idle event stream (so a gone client is noticed)
@@ -48,6 +54,7 @@ class Request:
     query: Mapping[str, list[str]]
     headers: Mapping[str, str]
     client: str  # the client's address, for the limit on wrong tokens
+    form: Mapping[str, list[str]] = field(default_factory=dict)  # a POST's form (entry routes only)
 
 
 Stream = Callable[[Callable[[bytes], None]], None]
@@ -62,9 +69,10 @@ class Response:
     stream: Stream | None = None  # an event stream: called with a writer once the headers are sent
 
 
-def query_of(raw: str) -> dict[str, list[str]]:
+def query_of(raw: str, fields: int = 20) -> dict[str, list[str]]:
+    """An address's query (or a form) by name; nothing when it has more than `fields` fields."""
     try:
-        return parse_qs(raw, keep_blank_values=True, max_num_fields=20)
+        return parse_qs(raw, keep_blank_values=True, max_num_fields=fields)
     except ValueError:  # too many fields
         return {}
 
@@ -91,20 +99,41 @@ def chosen_language(query: Mapping[str, list[str]], accept: str | None, default:
     return min(ranked)[2] if ranked else default
 
 
+Handler = Callable[["Request", str], "Response"]
+
+
+class Entering(Protocol):
+    """The entry routes (`serve/entry.py`): their token, and per path its methods and handler."""
+
+    token: str
+
+    def routes(self) -> dict[str, tuple[tuple[str, ...], Handler]]: ...
+
+
 class App:
     """The routes of one served evening."""
 
-    def __init__(self, evening: Evening, token: str, default_lang: str = "en", limiter: Limiter | None = None) -> None:
+    def __init__(self, evening: Evening, token: str, default_lang: str = "en", limiter: Limiter | None = None,
+                 entry: Entering | None = None) -> None:
         self.evening, self.token, self.default_lang = evening, token, default_lang
         self.limiter = limiter or Limiter()
+        self.entry = entry
+        self.entering = entry.routes() if entry is not None else {}
+        self.origins: set[str] = set()  # where the entry forms may come from: this server's own address
         folder = resources.files("boston_ledger.serve") / "static"
         self.static = {path: ((folder / name).read_bytes(), kind) for path, (name, kind) in STATIC.items()}
         self.routes: dict[str, Callable[[Request, str], Response]] = {
             "/": self.page, "/api/status": self.status, "/api/history": self.history, "/events": self.events,
         }
 
+    def takes_form(self, method: str, path: str) -> bool:
+        """Whether a request may carry a body: a POST to an entry route (with `--entry` only)."""
+        return method == "POST" and "POST" in self.entering.get(path, ((),))[0]
+
     def __call__(self, req: Request) -> Response:
-        """The response to a request (GET and HEAD only: nothing here writes)."""
+        """The response to a request: GET and HEAD, and POST on the entry routes (with `--entry`)."""
+        if req.path in self.entering:
+            return self.entered(req)
         known = req.path in self.routes or req.path in self.static
         if not known:
             return self.refused(req, 404, N_("Not found."))
@@ -130,14 +159,43 @@ class App:
         is the English, said in the client's language."""
         lang = self.language(req)
         with speaking(lang):
-            if req.path == "/" and status in (401, 403, 429):
+            if (req.path == "/" or req.path in self.entering) and status in (401, 403, 429):
                 return Response(status, page.refusal(_(text)).encode(), HTML)
             return Response(status, (_(text) + "\n").encode(), TEXT)
 
-    def authorise(self, req: Request) -> Response | None:
-        """None when the request carries the token; else 401 (none given), 429 (too many wrong
-        ones from this client lately) or 403 (a wrong one)."""
-        given = (req.query.get("t") or [None])[0]
+    def entered(self, req: Request) -> Response:
+        """An entry route: its methods only, the entry token (the view's is refused), a POST from
+        this server's own page only; its pages may send their forms back here."""
+        assert self.entry is not None
+        methods, handler = self.entering[req.path]
+        if req.method not in methods:
+            response = self.refused(req, 405, N_("That method is not answered at this address."))
+            response.headers["Allow"] = ", ".join(methods)
+        else:
+            response = self.authorise(req, self.entry.token) or self.same_origin(req) or handler(req, self.language(req))
+        response.headers[CSP] = ENTRY_CSP
+        response.headers["Referrer-Policy"] = "same-origin"  # else a browser's form says `Origin: null`
+        response.headers.setdefault("Cache-Control", "no-store")
+        return response
+
+    def same_origin(self, req: Request) -> Response | None:
+        """None unless a POST comes from elsewhere than this server's own pages: then 403. Its
+        `Origin` must be this server's (a browser sends it with a form), or `null` with a
+        `Sec-Fetch-Site: same-origin` (how a browser says it where the referrer policy hides the
+        origin); a `Sec-Fetch-Site` other than same-origin is refused whatever the origin."""
+        if req.method != "POST":
+            return None
+        origin = req.headers.get("Origin")
+        site = req.headers.get("Sec-Fetch-Site")
+        if site in (None, "same-origin") and origin in self.origins or origin == "null" and site == "same-origin":
+            return None
+        return self.refused(req, 403, N_("Deals are entered only from this server's own entry page; open the "
+                                         "entry link that `boston-ledger serve --entry` shows."))
+
+    def authorise(self, req: Request, token: str | None = None) -> Response | None:
+        """None when the request carries the token (the view's, unless another is given); else
+        401 (none given), 429 (too many wrong ones from this client lately) or 403 (a wrong one)."""
+        given = (req.query.get("t") or [None])[0]  # in the address: a form's is its action's
         if given is None:
             scheme, __, value = (req.headers.get("Authorization") or "").partition(" ")
             if scheme.lower() == "bearer" and value.strip():
@@ -151,7 +209,7 @@ class App:
             response = self.refused(req, 429, N_("Too many wrong tokens from here; wait a moment and open the link again."))
             response.headers["Retry-After"] = str(self.limiter.wait(req.client))
             return response
-        if not same(given, self.token):
+        if not same(given, self.token if token is None else token):
             self.limiter.wrong(req.client)
             return self.refused(req, 403, N_("This link's token is wrong; open the link that `boston-ledger serve` shows."))
         return None

@@ -13,8 +13,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from .entry import Entry
 from .evening import Evening
-from .routes import SECURITY_HEADERS, App, Request, Response, query_of
+from .routes import FORM, MAX_FORM, SECURITY_HEADERS, App, Request, Response, query_of
 
 MAX_LINE = 2048  # bytes of the request line (the URL with its token fits many times over)
 MAX_HEAD = 8192  # bytes of the request line and headers together
@@ -78,17 +79,36 @@ class Handler(BaseHTTPRequestHandler):
             self.close_connection = True
 
     def answer(self) -> None:
-        if self.headers.get("Transfer-Encoding") or (self.headers.get("Content-Length") or "0").strip() != "0":
-            self.close_connection = True  # nothing here takes a body, and it is not read
+        target = urlsplit(self.path)
+        length = (self.headers.get("Content-Length") or "").strip()
+        form: dict[str, list[str]] = {}
+        if self.server.app.takes_form(self.command, target.path):
+            # an entry form: its length said, small, urlencoded; read whole (the socket's timeout bounds it)
+            kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+            if self.headers.get("Transfer-Encoding") or not length.isdigit():
+                self.close_connection = True
+                self.send_error(411)
+                return
+            if int(length) > MAX_FORM or kind != FORM:
+                self.close_connection = True
+                self.send_error(413 if int(length) > MAX_FORM else 415)
+                return
+            body = self.rfile.read(int(length))
+            if len(body) != int(length):
+                self.close_connection = True
+                return
+            form = query_of(body.decode("utf-8", "replace"), fields=64)
+        elif self.headers.get("Transfer-Encoding") or (length or "0") != "0":
+            self.close_connection = True  # nothing else takes a body, and it is not read
             self.send_error(413)
             return
-        target = urlsplit(self.path)
-        req = Request(self.command, target.path, query_of(target.query), self.headers, self.client_address[0])
+        req = Request(self.command, target.path, query_of(target.query), self.headers, self.client_address[0], form)
         self.respond(self.server.app(req))
 
     def respond(self, response: Response) -> None:
         self.send_response(response.status)
         self.send_header("Content-Type", response.type)
+        self._own = set(response.headers)  # a route's own security header stands in for the common one
         for name, value in response.headers.items():
             self.send_header(name, value)
         if response.stream is None:
@@ -111,8 +131,10 @@ class Handler(BaseHTTPRequestHandler):
         response.stream(write)
 
     def end_headers(self) -> None:
+        own, self._own = getattr(self, "_own", set()), set()
         for name, value in SECURITY_HEADERS.items():
-            self.send_header(name, value)
+            if name not in own:
+                self.send_header(name, value)
         super().end_headers()
 
     def version_string(self) -> str:
@@ -165,25 +187,36 @@ class Served:
     """A running server of one evening: its address, and how to stop it."""
 
     def __init__(self, path: Path, session_id: int | None, host: str, port: int, token: str,
-                 default_lang: str = "en", watch_every: float = 0.1) -> None:
+                 default_lang: str = "en", watch_every: float = 0.1, entry_token: str | None = None) -> None:
         self.evening = Evening(path, session_id)
-        self.app = App(self.evening, token, default_lang)
+        entry = Entry(path, self.evening.session_id, entry_token, token) if entry_token else None
+        self.app = App(self.evening, token, default_lang, entry=entry)
         try:
             self.server = Server((host, port), self.app)
         except BaseException:
             self.evening.stop()
             raise
         self.evening.watch(watch_every)
-        self.host, self.token = host, token
+        self.host, self.token, self.entry_token = host, token, entry_token
+        self.app.origins = {self.origin} | ({f"http://localhost:{self.port}"} if host == "127.0.0.1" else set())
 
     @property
     def port(self) -> int:
         return self.server.server_address[1]
 
     @property
-    def url(self) -> str:
+    def origin(self) -> str:
         host = f"[{self.host}]" if ":" in self.host else self.host
-        return f"http://{host}:{self.port}/?t={self.token}"
+        return f"http://{host}:{self.port}"
+
+    @property
+    def url(self) -> str:
+        return f"{self.origin}/?t={self.token}"
+
+    @property
+    def entry_url(self) -> str | None:
+        """The entry page's link (with `--entry`), behind its own token."""
+        return f"{self.origin}/entry?t={self.entry_token}" if self.entry_token else None
 
     def serve_forever(self) -> None:
         self.server.serve_forever(poll_interval=0.5)

@@ -100,8 +100,8 @@ def deal_table(entered: Entered) -> Group:
         table.add_column(name, justify="right")
     table.add_column(basket_word(), justify="right", style="cyan")
     total = [0] * (n + 1)
-    for why, row in net_by_reason(outcome.transfers, n).items():
-        table.add_row(reason(why), *map(signed, row))
+    for key, row in net_by_reason(outcome.transfers, n).items():
+        table.add_row(why(session.tariff, deal.contract, outcome.made, key), *map(signed, row))
         total = [a + b for a, b in zip(total, row)]
     table.add_section()
     table.add_row(_("this deal"), *map(signed, total))
@@ -166,6 +166,23 @@ def coming(session: Session, state: State) -> list[str]:
         lines.append(_("{left} of the {count} agreed deals remain", left=left, count=session.agreed_deals) if left
                      else _("all {count} agreed deals are played; settle the session", count=session.agreed_deals))
     return lines
+
+
+def next_lines(session: Session, state: State) -> list[str]:
+    """What comes after a deal: who deals the next one, or that the agreed deals are played."""
+    if session.agreed_deals is not None and state.deals >= session.agreed_deals:
+        return [_("That was the last of the {count} agreed deals: `boston-ledger settle`.", count=session.agreed_deals)]
+    pos = engine.position(session.tariff, state.deals)
+    return [_("Next: deal {number}, dealt by {name}.", number=pos.number, name=session.players[pos.dealer])]
+
+
+def why(tariff: Tariff, contract: str, made: bool | None, key: str) -> str:
+    """What a deal's transfers of one reason were for, in words (a failed misère's boston: the
+    declarer pays it, and says so)."""
+    c = tariff.contracts.get(contract)
+    if key == "boston" and made is False and c is not None and c.boston_failed == "declarer-pays":
+        return _("boston: the declarer failed, so he pays it")
+    return reason(key)
 
 
 def history_table(session: Session, rows: Sequence, width: int = 200) -> Table:

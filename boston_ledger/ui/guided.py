@@ -1,17 +1,17 @@
-"""Guided entry: `deal` with values missing asks for them at a terminal, then shows the
-breakdown before it is recorded. Without a terminal nothing is ever asked."""
+"""Guided entry at a terminal: the questions of `app.entry` asked one by one, a wrong answer
+asked again with the reason, `<` back one question, and at the end the deal shown with the
+offer to record it or to change one answer. Without a terminal nothing is ever asked."""
 
 from __future__ import annotations
 
 import os
-import re
 import sys
-from typing import Callable
+from typing import Any, Callable, Mapping
 
-from ..app.inputs import name_key, seat_of, whole
+from ..app import entry as flow
+from ..core.engine import Deal
 from ..core.errors import LedgerError
-from ..core.i18n import _, contract_name, rank_name
-from ..core.tariff import PASS
+from ..core.i18n import _
 from ..store.records import Session
 from .text import say, visible
 
@@ -24,124 +24,128 @@ def interactive() -> bool:
     return sys.stdin.isatty() and sys.stdout.isatty()
 
 
+def prompt(text: str) -> str:
+    """The line typed after `text`; the end of the input ends the dialogue, nothing recorded."""
+    if sys.stdin.isatty():
+        import readline  # noqa: F401  (line editing and history for input())
+    try:
+        return input(visible(text)).strip()
+    except EOFError:
+        say()
+        raise LedgerError(_("the answers ended before the dialogue did; nothing was recorded")) from None
+
+
+def tell(text: str) -> None:
+    """A line for the person at the terminal about an answer (stderr, indented)."""
+    say(f"  {text}", err=True)
+
+
 def ask(question: str, parse: Callable[[str], object], default: str | None = None) -> object:
     """Ask until the answer parses; an empty answer takes the default (shown in brackets)."""
-    import typer
-
     while True:
-        answer = typer.prompt(visible(question), default=default if default is not None else "",
-                              show_default=bool(default))
+        answer = prompt(question + (f" [{default}]" if default else "") + ": ") or (default or "")
         try:
-            return parse(answer.strip())
+            return parse(answer)
         except LedgerError as e:
-            say(f"  {e}", err=True)
+            tell(str(e))
 
 
 def confirm(question: str) -> bool:
     """Yes or no, yes by default; y/yes/n/no, and in Russian д/да/н/нет too."""
     def parse(answer: str) -> bool:
-        word = answer.casefold()
-        if word in ("", "y", "yes", "д", "да"):
-            return True
-        if word in ("n", "no", "н", "нет"):
-            return False
+        said = flow.reply(answer, 0)
+        if said in ("yes", "no"):
+            return said == "yes"
         raise LedgerError(_("answer y or n"))
 
     return ask(question + " " + _("[Y/n]"), parse)  # type: ignore[return-value]
 
 
-def choose(session: Session, question: str, optional: bool = False, besides: str | None = None) -> str | None:
-    """A player, by number or name (Enter for none when optional), other than `besides`."""
-    players = list(session.players)
-    menu = "  ".join(f"{i}) {name}" for i, name in enumerate(players, 1))
-
-    def parse(answer: str) -> str | None:
-        if not answer and optional:
-            return None
-        if re.fullmatch("[0-9]{1,9}", answer) and 1 <= int(answer) <= len(players):  # not '²', '①', '５'
-            return players[int(answer) - 1]
-        keys = [name_key(p) for p in players]
-        if name_key(answer) in keys:
-            return players[keys.index(name_key(answer))]
-        raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players), names=", ".join(players)))
-
-    def other(answer: str) -> str | None:
-        chosen = parse(answer)
-        if chosen is not None and besides is not None and name_key(chosen) == name_key(besides):
-            raise LedgerError(_("{name} is the declarer; choose the partner among the others", name=chosen))
-        return chosen
-
-    say(menu)
-    return ask(question + (_(" (Enter for nobody)") if optional else ""), other)  # type: ignore[return-value]
+def line(question: flow.Question) -> str:
+    """A question as the terminal asks it: its choices in words, Enter's meaning, the default."""
+    text = question.text
+    if question.kind == "word":
+        text += " (" + ", ".join(c.label for c in question.choices) + ")"
+    if question.default is not None:
+        text += f" [{question.default_label}]"
+    elif question.optional:
+        text += _(" (Enter for nobody)")
+    return text + (" " if question.text.endswith("?") else ": ")
 
 
-def fill(session: Session, values: dict) -> dict:
-    """The deal's values with what is missing asked for, in the order a table says them."""
-    t = session.tariff
-    if values["contract"] is None:
-        options = ", ".join([*(contract_name(t, k) for k in t.contracts), _("pass")])
-
-        def contract(answer: str) -> str:
-            if t.contract_key(answer) is None:
-                raise LedgerError(_("the {tariff} tariff has: {choices}", tariff=t.name, choices=options))
-            return answer
-
-        values["contract"] = ask(_("Contract ({choices})", choices=options), contract)
-    key = t.contract_key(values["contract"])
-    if key == PASS and t.basket.all_pass == "misere-partout" and values.get("tricks_each") is None:
-        values["tricks_each"] = partout(session)
-    if key is None or key == PASS:
-        return values
-    c = t.contracts[key]
-    if values["declarer"] is None:
-        values["declarer"] = choose(session, _("Declarer"))
-    else:  # typed on the command line: the player it names, or the error at once
-        values["declarer"] = session.players[seat_of(session, values["declarer"], "--declarer")]
-    if values["partner"] is None and c.with_partner is not None and c.alone is not None \
-            and values["partner_tricks"] is None:
-        values["partner"] = choose(session, _("Partner"), optional=True, besides=values["declarer"])
-    elif values["partner"] is None and c.alone is None:
-        values["partner"] = choose(session, _("Partner"), besides=values["declarer"])
-    if values["rank"] is None and len(c.ranks) > 1:
-        ranks = ", ".join(rank_name(t, r) for r in c.ranks)
-
-        def rank(answer: str) -> str:
-            if t.rank_key(answer) is None:
-                raise LedgerError(_("choose one of {choices}", choices=ranks))
-            return answer
-
-        values["rank"] = ask(_("Rank ({choices})", choices=ranks), rank,
-                             default=rank_name(t, c.default_rank) if c.default_rank else None)
-
-    def tricks(answer: str) -> str:  # read as the command line's --tricks is read, so never refused later
-        try:
-            return str(whole(answer, "--tricks", 0, t.tricks))
-        except LedgerError:
-            raise LedgerError(_("a whole number from 0 to {high}", high=t.tricks)) from None
-
-    if values["tricks"] is None:
-        values["tricks"] = ask(_("Tricks taken by {name}", name=values["declarer"]), tricks)
-    if values["partner"] is not None and values["partner_tricks"] is None:
-        values["partner_tricks"] = ask(_("Tricks taken by {name}", name=values["partner"]), tricks)
-    if values["boston"] is None and t.boston and "holder" in (c.boston_made, c.boston_failed):
-        values["boston"] = choose(session, _("Who held the boston"), optional=True)
-    return values
+def menu(question: flow.Question) -> str:
+    """The numbered players of a question about a player: '1) Anna  2) Boris  3) Vera  4) Gleb'."""
+    return "  ".join(f"{c.number}) {c.label}" for c in question.choices)
 
 
-def partout(session: Session) -> str:
-    """Misère partout: every player's tricks, asked in seat order until they add up to the deal's."""
-    t = session.tariff
+def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal], Any],
+         unchanged: Deal | None = None) -> Deal | None:
+    """Ask until the deal is complete and confirmed: the deal, or None when the player records
+    nothing. `preview` shows a complete deal before the confirmation; `unchanged` (an edit) is
+    the deal as recorded, which is not offered to be recorded again."""
+    from .text import console
 
-    def tricks(answer: str) -> int:
-        if not answer.isdigit() or not 0 <= int(answer) <= t.tricks:
-            raise LedgerError(_("a whole number from 0 to {high}", high=t.tricks))
-        return int(answer)
-
-    import typer
-
+    out = console()
+    given, defaults = dict(answers), {}
     while True:
-        taken = [int(ask(_("Tricks taken by {name}", name=name), tricks)) for name in session.players]  # type: ignore[call-overload]
-        if sum(taken) == t.tricks:
-            return ",".join(map(str, taken))
-        typer.echo("  " + _("the tricks add up to {total}, not {tricks}; say them once more", total=sum(taken),
-                            tricks=t.tricks), err=True)
+        found = flow.step(session, given, defaults)
+        if isinstance(found, flow.Question):
+            if found.error:
+                tell(found.error)
+            if found.kind == "player":
+                say(menu(found))
+            text = prompt(line(found))
+            if flow.is_back(text):
+                moved = flow.back(session, given, found.field)
+                if moved is None:
+                    tell(_("this is the first question; there is nothing to go back to"))
+                    continue
+                given, earlier = moved
+                defaults.update(earlier)
+                continue
+            given[found.field] = text
+            continue
+        out.print(preview(found.deal))
+        said = _confirmation(found.items, unchanged is not None and found.deal == unchanged)
+        if said is None:
+            return None
+        if said == "yes":
+            return found.deal
+        if said == "back":
+            moved = flow.back(session, given, None)
+            if moved is not None:
+                given, earlier = moved
+                defaults.update(earlier)
+            continue
+        assert isinstance(said, int)
+        given, earlier = flow.change(session, given, found.items[said - 1].field)
+        defaults.update(earlier)
+
+
+def _confirmation(items: tuple[flow.Item, ...], same: bool) -> str | int | None:
+    """"yes" (record it), "back", the number of the answer to change, or None (record nothing).
+    Asked "record this deal?" first, unless it is the deal as recorded (`same`); "no" lists the
+    answers by number."""
+    count = len(items)
+    listing = same
+    while True:
+        if not listing:
+            said = flow.reply(prompt(_("Record this deal?") + " " + _("[Y/n]") + ": "), count)
+            if said == "no":
+                listing = True
+            elif said is None:
+                tell(_("answer y or n, or the number of an answer to change (1 to {count})", count=count))
+            else:
+                return said
+            continue
+        for i, item in enumerate(items, 1):
+            say(f"  {i}) {item.label}: {item.value}")
+        words = _("Change which answer? 1 to {count}; Enter leaves the deal as it is", count=count) if same else \
+            _("Change which answer? 1 to {count}; Enter records nothing", count=count)
+        text = prompt(words + ": ")
+        if not text:
+            return None
+        said = flow.reply(text, count)
+        if isinstance(said, int) or said == "back":
+            return said
+        tell(_("choose 1 to {count}, or press Enter", count=count))

@@ -1,0 +1,478 @@
+"""Guided entry as questions: what to ask next about a deal, given the session and the answers so
+far, and what each answer means. Nothing is read, written or printed here: the terminal
+(`ui/guided.py`) and the phones' entry page (`serve/`) ask these questions, in this order, check
+the answers here and say the words given here.
+
+Answers are the texts players gave, by field (`FIELDS`). `step()` reads them all again each
+time, in the order the questions are asked, so a flow keeps no state of its own: an answer
+that is wrong is asked again with the reason (`Question.error`), the others stay; going back
+(`<`) or changing an answer at the end drops one answer (`back`, `change`). The deal is checked
+by the engine as the command line's is (`app.deals.typed_deal`); when it refuses, its error
+names the field to ask again.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from typing import Mapping, Sequence
+
+from ..core.engine import Deal
+from ..core.errors import LedgerError
+from ..core.i18n import _, contract_name, rank_name
+from ..core.tariff import PASS, Contract, find
+from ..store.records import Session
+from .deals import contract_of, rank_of, split_matters, typed_deal
+from .inputs import name_key, nobody, player_key, seat_of, whole
+
+FIELDS = ("contract", "declarer", "partner", "rank", "team_tricks", "tricks", "partner_tricks", "boston",
+          "ace_turned", "carte_blanche")  # and `tricks_each.SEAT` (from 0): an all-pass played as misère partout
+EACH = "tricks_each."
+BACK = ("<", "back", "назад")  # an answer that goes back one question
+YES = ("y", "yes", "д", "да")
+NO = ("n", "no", "н", "нет")
+
+Answers = Mapping[str, str]
+
+
+@dataclass(frozen=True)
+class Choice:
+    answer: str  # the answer that picks it (what a button sends)
+    label: str  # what is shown
+    number: int | None = None  # its number in a terminal's menu (a player's seat, from 1)
+
+
+@dataclass(frozen=True)
+class Question:
+    """One question: its words, the choices (buttons on a phone), what an empty answer means."""
+
+    field: str
+    text: str
+    label: str  # the answer's name in the list of answers at the end
+    kind: str  # "word" (a contract, a rank), "player", "number" or "yes-no"
+    choices: tuple[Choice, ...]
+    default: str | None = None  # the answer an empty one stands for
+    optional: bool = False  # without a default, an empty answer is "nobody"
+    error: str | None = None  # why it is asked again
+
+    @property
+    def default_label(self) -> str | None:
+        """The default as it is shown."""
+        if self.default is None:
+            return None
+        if self.kind == "player" and nobody(self.default):
+            return _("nobody")
+        return next((c.label for c in self.choices if c.answer == self.default), self.default)
+
+
+@dataclass(frozen=True)
+class Item:
+    """One answer of a complete deal, as the confirmation lists it to be changed."""
+
+    field: str
+    label: str
+    value: str
+
+
+@dataclass(frozen=True)
+class Ready:
+    """Every question answered: the deal, and the answers listed for the confirmation."""
+
+    deal: Deal
+    items: tuple[Item, ...]
+
+
+def step(session: Session, answers: Answers, defaults: Answers | None = None) -> Question | Ready:
+    """The next question (or the first one answered wrong, with its error), or the deal once
+    every question has its answer."""
+    return _walk(session, answers, defaults or {})[1]
+
+
+def answered(session: Session, answers: Answers, defaults: Answers | None = None) -> tuple[Item, ...]:
+    """The answers so far that the questions take, in their order, as the confirmation lists them."""
+    return _items(session, _walk(session, answers, defaults or {})[0])
+
+
+def _items(session: Session, asked: list[tuple[str, Question, object]]) -> tuple[Item, ...]:
+    return tuple(Item(f, q.label, _shown(session, q, v)) for f, q, v in asked)
+
+
+def back(session: Session, answers: Answers, field: str | None
+         ) -> tuple[dict[str, str], dict[str, str]] | None:
+    """Back one question from the question of `field` (None: from the confirmation): the answers
+    without the one given before it (and without `field`'s own, which is being asked), with that
+    answer as the default of its question asked again; None at the first question."""
+    asked = [f for f, __, ___ in _walk(session, answers, {})[0]]
+    earlier = [f for f in (asked[:asked.index(field)] if field in asked else asked) if f in answers]
+    if not earlier:
+        return None
+    kept, defaults = change(session, answers, earlier[-1])
+    if field is not None:
+        kept.pop(field, None)
+    return kept, defaults
+
+
+DEPENDING = {"team_tricks": ("tricks", "partner_tricks")}  # answers that mean nothing once this one changes
+
+
+def change(session: Session, answers: Answers, field: str) -> tuple[dict[str, str], dict[str, str]]:
+    """The answers without `field`'s (and those that depend on it: the split of a pair's
+    tricks on their total), so that it is asked again; the answers dropped, as their values
+    read them (a player's name, not his number), are the defaults of their questions."""
+    said = {f: _answer(v) for f, __, v in _walk(session, answers, {})[0]}
+    kept = dict(answers)
+    dropped = {f: said.get(f, kept[f]) for f in (field, *DEPENDING.get(field, ())) if f in kept}
+    for f in dropped:
+        del kept[f]
+    return kept, dropped
+
+
+def _answer(value: object) -> str:
+    """A value as the answer that gives it again."""
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def is_back(text: str) -> bool:
+    return text.strip().casefold() in BACK
+
+
+def reply(text: str, count: int) -> str | int | None:
+    """What an answer to "record this deal?" says: "yes", "no", "back", the number of an answer
+    to change (1 to `count`), or None when it says none of these."""
+    word = text.strip().casefold()
+    if word in ("", *YES):
+        return "yes"
+    if word in NO:
+        return "no"
+    if word in BACK:
+        return "back"
+    if re.fullmatch("[0-9]{1,2}", word) and 1 <= int(word) <= count:
+        return int(word)
+    return None
+
+
+def answers_of(session: Session, deal: Deal) -> dict[str, str]:
+    """The answers that give a recorded deal (an edit starts from them)."""
+    t = session.tariff
+    name = session.players.__getitem__
+    out = {"contract": deal.contract}
+    if t.basket.remise:
+        out["ace_turned"] = "yes" if deal.ace_turned else "no"
+    if t.carte_blanche:
+        out["carte_blanche"] = "-" if deal.carte_blanche is None else name(deal.carte_blanche)
+    if deal.tricks_each is not None:
+        out |= {f"{EACH}{seat}": str(n) for seat, n in enumerate(deal.tricks_each)}
+    c = t.contracts.get(deal.contract)
+    if c is None or deal.declarer is None:
+        return out
+    out["declarer"] = name(deal.declarer)
+    if c.with_partner is not None:
+        out["partner"] = "-" if deal.partner is None else name(deal.partner)
+    if deal.rank is not None:
+        out["rank"] = deal.rank
+    for field in ("tricks", "partner_tricks"):
+        if getattr(deal, field) is not None:
+            out[field] = str(getattr(deal, field))
+    if _takes_boston(session, c):
+        out["boston"] = "-" if deal.boston is None else name(deal.boston)
+    return out
+
+
+def typed_answers(session: Session, typed: Mapping[str, str | None], ace_turned: bool = False) -> dict[str, str]:
+    """The answers a command line gives (its options' values by field; `tricks_each` as one
+    text, `3,4,2,4`, becomes an answer per seat)."""
+    answers = {k: v for k, v in typed.items() if v is not None and k != "tricks_each"}
+    if typed.get("tricks_each") is not None:
+        words = [w for w in re.split(r"[,;\s]+", str(typed["tricks_each"]).strip()) if w]
+        answers |= {f"{EACH}{seat}": w for seat, w in enumerate(words[:len(session.players)])}
+    if ace_turned:
+        answers["ace_turned"] = "yes"
+    return answers
+
+
+OPTIONS = {"contract": "CONTRACT", "declarer": "--declarer NAME", "partner": "--partner NAME",
+           "rank": "--rank RANK", "team_tricks": "--team-tricks N", "tricks": "--tricks N",
+           "partner_tricks": "--partner-tricks N", "boston": "--boston NAME", "ace_turned": "--ace-turned",
+           "carte_blanche": "--carte-blanche NAME", "tricks_each": "--tricks-each N,N,N,N"}
+
+
+def option(field: str) -> str:
+    """The command line's option for a field."""
+    return OPTIONS["tricks_each" if field.startswith(EACH) else field]
+
+
+def edited(session: Session, deal: Deal, given: Answers) -> dict[str, str]:
+    """The answers of a recorded deal with those `given` instead (a partial edit): the pair's
+    tricks together replace the two's own, unless those are given too."""
+    answers = answers_of(session, deal)
+    if "team_tricks" in given:
+        for field in ("tricks", "partner_tricks"):
+            answers.pop(field, None)
+    return {**answers, **given}
+
+
+def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> Deal:
+    """The deal of answers given all at once (no one to ask): an empty answer where a question
+    has a default or may be left empty, else LedgerError saying what is wrong or missing (the
+    engine's words, as for `deal`). A field of `given` that the deal does not ask is an error
+    too (a partial edit's option that does not belong to the deal)."""
+    answered = dict(answers)
+    while True:
+        asked, found = _walk(session, answered, {}, typed=True)
+        if isinstance(found, Ready):
+            break
+        if found.error:
+            raise LedgerError(found.error, found.field)
+        if found.field in answered or found.default is None and not found.optional:
+            deal_of(session, {f: v for f, __, v in asked})  # the engine says what is missing, as for `deal`
+            raise LedgerError(_("the deal needs {option} as well ({what})", option=option(found.field),
+                                what=found.label), found.field)
+        answered[found.field] = ""
+    extra = [f for f in given if f not in {f for f, __, ___ in asked}]
+    if extra:
+        t = session.tariff
+        contract = _("pass") if found.deal.contract == PASS else contract_name(t, found.deal.contract)
+        raise LedgerError(_("the deal ({contract}) takes no {option}; drop it", contract=contract,
+                            option=option(extra[0]).split()[0]), extra[0])
+    return found.deal
+
+
+def deal_of(session: Session, values: Mapping[str, object]) -> Deal:
+    """The deal of the answers' values (as `_value` reads them), checked by the engine."""
+    text = {k: v for k, v in values.items() if isinstance(v, str)}
+    each = [text[f"{EACH}{seat}"] for seat in range(len(session.players)) if f"{EACH}{seat}" in text]
+    return typed_deal(session, contract=str(values["contract"]), declarer=text.get("declarer"),
+                      partner=text.get("partner"), tricks=text.get("tricks"),
+                      partner_tricks=text.get("partner_tricks"), team_tricks=text.get("team_tricks"),
+                      rank=text.get("rank"), boston=text.get("boston"), ace_turned=values.get("ace_turned") is True,
+                      carte_blanche=text.get("carte_blanche"), tricks_each=",".join(each) if each else None)
+
+
+# ---- the questions, in order -------------------------------------------------------------------
+
+
+def _walk(session: Session, answers: Answers, defaults: Answers, typed: bool = False
+          ) -> tuple[list[tuple[str, Question, object]], Question | Ready]:
+    """The questions answered (field, question, value) in the order they are asked, and then
+    the next question or the deal. `typed`: the answers are a command line's options, and a
+    wrong one is said as the command line says it."""
+    values: dict[str, object] = {}
+    asked: list[tuple[str, Question, object]] = []
+    while True:
+        field = _next(session, answers, values)
+        if field is None:
+            break
+        question = _question(session, values, field, defaults)
+        if field not in answers:
+            return asked, question
+        text = answers[field].strip()
+        if not text and question.default is not None:
+            text = question.default
+        try:
+            values[field] = _value(session, values, question, text, typed)
+        except LedgerError as e:
+            return asked, replace(question, error=str(e))
+        asked.append((field, question, values[field]))
+        try:  # what is answered so far, checked by the engine: a wrong answer is asked again at once
+            deal_of(session, values)
+        except LedgerError as e:
+            wrong = _blamed(session, e.field, values)
+            if wrong is not None:
+                return asked, _again(asked, wrong, str(e))
+    try:
+        deal = deal_of(session, values)
+    except LedgerError as e:
+        return asked, _again(asked, _blamed(session, e.field, values) or "contract", str(e))
+    return asked, Ready(deal, _items(session, asked))
+
+
+def _blamed(session: Session, field: str | None, values: Mapping[str, object]) -> str | None:
+    """The answered question an error of the deal's `field` is about, if any (an error about a
+    field not asked yet waits for its question)."""
+    if field == "tricks_each":  # the tricks of every player, once all are said: the last one
+        said = [f for f in values if f.startswith(EACH)]
+        return said[-1] if len(said) == len(session.players) else None
+    return field if field in values else None
+
+
+def _again(asked: list[tuple[str, Question, object]], field: str, error: str) -> Question:
+    """The question of `field` asked again because of `error`; the answers after it stay."""
+    question = next(q for f, q, __ in asked if f == field)
+    return replace(question, error=error)
+
+
+def _next(session: Session, answers: Answers, values: Mapping[str, object]) -> str | None:
+    """The field asked after those in `values` (None: the deal is complete)."""
+    for field in _fields(session, answers, values):
+        if field not in values:
+            return field
+    return None
+
+
+def _fields(session: Session, answers: Answers, values: Mapping[str, object]) -> list[str]:
+    """The fields of this deal in the order they are asked, as far as the values so far tell."""
+    t = session.tariff
+    extras = [f for f, asked in (("ace_turned", t.basket.remise > 0), ("carte_blanche", t.carte_blanche > 0)) if asked]
+    if "contract" not in values:
+        return ["contract"]
+    if values["contract"] == PASS:
+        partout = [f"{EACH}{seat}" for seat in range(t.players)] if t.basket.all_pass == "misere-partout" else []
+        return ["contract", *partout, *extras]
+    c = t.contracts[str(values["contract"])]
+    fields = ["contract", "declarer"]
+    if c.with_partner is not None:
+        fields.append("partner")
+    if len(c.ranks) > 1:
+        fields.append("rank")
+    if "partner" in fields and "partner" not in values:
+        return fields
+    if values.get("partner") is None:
+        fields.append("tricks")
+    elif "team_tricks" in answers or not ("tricks" in answers or "partner_tricks" in answers):
+        fields.append("team_tricks")  # the pair's total first; the split only when it decides who pays
+        if "team_tricks" not in values:
+            return fields
+        if "partner_tricks" in answers and "tricks" not in answers:
+            fields.append("partner_tricks")
+        elif "tricks" in answers or split_matters(t, c.key, int(str(values["team_tricks"]))):
+            fields.append("tricks")
+    else:
+        fields += ["tricks", "partner_tricks"]
+    if _takes_boston(session, c):
+        fields.append("boston")
+    return fields + extras
+
+
+def _takes_boston(session: Session, c: Contract) -> bool:
+    return session.tariff.boston > 0 and "holder" in (c.boston_made, c.boston_failed)
+
+
+def _question(session: Session, values: Mapping[str, object], field: str, defaults: Answers) -> Question:
+    t = session.tariff
+    players = session.players
+    default = defaults.get(field)
+
+    def people(*besides: object) -> tuple[Choice, ...]:
+        return tuple(Choice(name, name, seat) for seat, name in enumerate(players, 1) if name not in besides)
+
+    def numbers(high: int) -> tuple[Choice, ...]:
+        return tuple(Choice(str(n), str(n)) for n in range(high + 1))
+
+    declarer, partner = values.get("declarer"), values.get("partner")
+    if field == "contract":
+        choices = [Choice(key, contract_name(t, key)) for key in t.contracts] + [Choice(PASS, _("pass"))]
+        return Question(field, _("Contract"), _("Contract"), "word", tuple(choices), default)
+    if field == "declarer":
+        return Question(field, _("Declarer"), _("Declarer"), "player", people(), default)
+    contract = t.contracts.get(str(values.get("contract")))
+    if field == "partner":
+        alone = contract is not None and contract.alone is not None
+        return Question(field, _("Partner"), _("Partner"), "player", people(declarer), default, optional=alone)
+    if field == "rank":
+        ranks = contract.ranks if contract is not None else tuple(t.ranks)
+        default = default or (contract.default_rank if contract is not None else None)
+        return Question(field, _("Rank"), _("Rank"), "word", tuple(Choice(r, rank_name(t, r)) for r in ranks),
+                        default)
+    if field == "team_tricks":
+        return Question(field, _("Tricks taken by {declarer} and {partner} together", declarer=declarer,
+                                 partner=partner),
+                        _("Tricks of {declarer} and {partner} together", declarer=declarer, partner=partner),
+                        "number", numbers(t.tricks), default)
+    if field == "tricks" and "team_tricks" in values:
+        team = int(str(values["team_tricks"]))
+        return Question(field, _("Of the {team} tricks, how many did {name} take?", team=team, name=declarer),
+                        _("Tricks of {name}", name=declarer), "number", numbers(team), default)
+    if field in ("tricks", "partner_tricks"):
+        name = declarer if field == "tricks" else partner
+        return Question(field, _("Tricks taken by {name}", name=name), _("Tricks of {name}", name=name), "number",
+                        numbers(t.tricks), default)
+    if field.startswith(EACH):
+        seat = int(field[len(EACH):])
+        rest = t.tricks - sum(int(str(values.get(f"{EACH}{s}", 0))) for s in range(seat))
+        last = seat == len(players) - 1
+        return Question(field, _("Tricks taken by {name}", name=players[seat]), _("Tricks of {name}", name=players[seat]),
+                        "number", numbers(rest), default or (str(rest) if last else None))
+    if field == "boston":
+        return Question(field, _("Who held the boston"), _("Boston"), "player", people(), default, optional=True)
+    if field == "ace_turned":
+        return Question(field, _("Was the trump the dealer turned an ace?"), _("Ace turned"), "yes-no",
+                        (Choice("yes", _("yes")), Choice("no", _("no"))), default or "no")
+    if field == "carte_blanche":
+        return Question(field, _("Who declared a blank hand"), _("Blank hand"), "player", people(), default,
+                        optional=True)
+    raise ValueError(field)
+
+
+def _value(session: Session, values: Mapping[str, object], question: Question, text: str,
+           typed: bool = False) -> object:
+    """What an answer to the question means (a contract's or rank's key, a player's name or None,
+    a number as text, yes or no), or LedgerError saying what is wrong and what to answer: at a
+    question, in the words of its choices; `typed` (an option), as the command line says it."""
+    t = session.tariff
+    field = question.field
+    name = option(field).split()[0]
+    if question.kind == "word":
+        if field == "contract":
+            return contract_of(t, text)
+        return rank_of(t, text, [c.answer for c in question.choices], option=name if typed else None)
+    if question.kind == "number":
+        high = int(question.choices[-1].answer)
+        last = field == f"{EACH}{len(session.players) - 1}"
+        if typed:
+            whole(text, name, 0, t.tricks if last else high)
+        elif not re.fullmatch("[0-9]{1,2}", text) or int(text) > (t.tricks if last else high):  # not '²', '①'
+            raise LedgerError(_("a whole number from 0 to {high}", high=high))
+        if last and int(text) != high:  # every player's tricks: all the deal's
+            raise LedgerError(_("the tricks add up to {total}, not {tricks}", total=t.tricks - high + int(text),
+                                tricks=t.tricks))
+        return str(int(text))
+    if question.kind == "yes-no":
+        word = text.casefold()
+        if word in YES:
+            return True
+        if word in NO:
+            return False
+        raise LedgerError(_("answer y or n"))
+    players = session.players
+    if question.optional and (not text or nobody(text) and name_key(text) not in map(name_key, players)):
+        return None
+    if typed:  # a name as --declarer takes it; the engine refuses a declarer as his own partner
+        return players[seat_of(session, text, name)]
+    return _player(session, values, question, text)
+
+
+def _player(session: Session, values: Mapping[str, object], question: Question, text: str) -> str:
+    """The player an answer to a question names: by his number in the menu or his name."""
+    players = session.players
+    if re.fullmatch("[0-9]{1,2}", text):
+        if not 1 <= int(text) <= len(players):
+            raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players),
+                                names=", ".join(players)))
+        chosen = players[int(text) - 1]
+    elif not text:
+        raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players), names=", ".join(players)))
+    else:
+        try:
+            chosen = players[seat_of(session, text, None)]
+        except LedgerError:
+            found = find(text, ((p, ()) for p in players), key=player_key)
+            if found.candidates or found.close:  # an ambiguous beginning, a typo: said as they are
+                raise
+            raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players),
+                                names=", ".join(players))) from None
+    if question.field == "partner" and chosen == values.get("declarer"):
+        raise LedgerError(_("{name} is the declarer; choose the partner among the others", name=chosen))
+    return chosen
+
+
+def _shown(session: Session, question: Question, value: object) -> str:
+    """An answer's value as the confirmation shows it."""
+    if value is None:
+        return _("nobody")
+    if isinstance(value, bool):
+        return _("yes") if value else _("no")
+    return next((c.label for c in question.choices if c.answer == value), str(value))

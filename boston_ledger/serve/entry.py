@@ -1,0 +1,177 @@
+"""Entering deals from a phone (`serve --entry`): the routes behind the second token.
+
+The questions, their validation and their words are guided entry's (`app.entry`), the deal is
+recorded by the application layer as `boston-ledger deal` records it (`app.deals.enter`: one
+`BEGIN IMMEDIATE` transaction, so a phone and a terminal entering at once take turns), and
+undo is `app.deals.undo`. The answers so far travel in the page's form, so nothing of a
+dialogue is kept here. Each request opens the ledger for itself: read-only to ask and to show,
+writable only to record or to take back (never without `--entry`)."""
+
+from __future__ import annotations
+
+import re
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Callable, Iterator, Mapping
+
+from ..app import deals as deals_app
+from ..app import entry as flow
+from ..core import engine
+from ..core.errors import LedgerError
+from ..core.i18n import _
+from ..store import read
+from ..store.db import open_db, open_read_only
+from ..ui.deals import describe, next_lines
+from . import entry_page
+from .evening import speaking
+from .routes import HTML, Request, Response
+
+FIELD = re.compile(r"(contract|declarer|partner|rank|team_tricks|tricks|partner_tricks|boston|ace_turned"
+                   r"|carte_blanche|tricks_each\.[0-9])")
+LONGEST = 120  # characters of an answer: a name is at most 40
+
+
+class Entry:
+    """The entry routes of one served session, behind their own token."""
+
+    def __init__(self, path: Path, session_id: int, token: str, view_token: str) -> None:
+        self.path, self.session_id, self.token, self.view_token = path, session_id, token, view_token
+
+    def routes(self) -> dict[str, tuple[tuple[str, ...], Callable[[Request, str], Response]]]:
+        """Path: (the methods it answers, its handler)."""
+        return {"/entry": (("GET", "HEAD"), self.page), "/entry/step": (("POST",), self.step),
+                "/entry/deal": (("POST",), self.deal), "/entry/undo": (("GET", "HEAD", "POST"), self.undo)}
+
+    @contextmanager
+    def _reading(self) -> Iterator[sqlite3.Connection]:
+        conn = open_read_only(self.path)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    @contextmanager
+    def _writing(self) -> Iterator[sqlite3.Connection]:
+        conn = open_db(self.path)
+        try:
+            yield conn
+        finally:
+            conn.close()
+
+    def _place(self, conn: sqlite3.Connection, lang: str) -> entry_page.Place:
+        session = deals_app.current(conn, self.session_id)
+        return entry_page.Place(session, engine.position(session.tariff, read.state(conn, session).deals), self.token,
+                                lang, self.view_token)
+
+    # ---- the routes --------------------------------------------------------------------------
+
+    def page(self, req: Request, lang: str) -> Response:
+        """The first question, after what was just done (a deal recorded, one taken back)."""
+        with speaking(lang), self._reading() as conn:
+            place = self._place(conn, lang)
+            notices: list[str] = []
+            done, undone = _number(req.query, "done"), _number(req.query, "undone")
+            if done is not None:
+                notices = [_("Deal {number} recorded.", number=done),
+                           *next_lines(place.session, read.state(conn, place.session))]
+            elif undone is not None:
+                notices = [_("Deal {number} taken back; it stays on record as undone.", number=undone)]
+            return self._asked(conn, place, {}, {}, notices)
+
+    def step(self, req: Request, lang: str) -> Response:
+        """An answer (or back, or an answer to change): the next question, or the deal shown."""
+        answers, defaults = _answers(req.form)
+        notices = []
+        with speaking(lang), self._reading() as conn:
+            place = self._place(conn, lang)
+            said = _one(req.form, "answer")
+            if "back" in req.form:
+                moved = flow.back(place.session, answers, _one(req.form, "back") or None)
+                if moved is None:
+                    notices.append(_("this is the first question; there is nothing to go back to"))
+                else:
+                    answers, earlier = moved
+                    defaults |= earlier
+            elif "change" in req.form:
+                answers, earlier = flow.change(place.session, answers, _one(req.form, "change") or "")
+                defaults |= earlier
+            elif said is not None and FIELD.fullmatch(_one(req.form, "q") or ""):
+                answers[_one(req.form, "q") or ""] = said
+            return self._asked(conn, place, answers, defaults, notices)
+
+    def deal(self, req: Request, lang: str) -> Response:
+        """Record the deal of the answers, as it was shown (its number): then the first question
+        again (a redirect, so that reloading the page records nothing twice)."""
+        answers, __ = _answers(req.form)
+        number = _number(req.form, "number")
+        with speaking(lang):
+            with self._reading() as conn:
+                place = self._place(conn, lang)
+                found = flow.step(place.session, answers)
+                if not isinstance(found, flow.Ready) or number is None:
+                    return self._asked(conn, place, answers, {}, [], status=400)
+            try:
+                with self._writing() as conn:
+                    entered = deals_app.enter(conn, found.deal, self.session_id, number=number)
+            except LedgerError as e:
+                with self._reading() as conn:
+                    return self._asked(conn, self._place(conn, lang), answers, {}, [], error=str(e), status=409)
+            return Response(303, b"", HTML, {"Location": place.url("/entry", done=entered.number)})
+
+    def undo(self, req: Request, lang: str) -> Response:
+        """GET: the last deal and the button that takes it back; POST: take it back."""
+        with speaking(lang):
+            if req.method == "POST":
+                try:
+                    with self._writing() as conn:
+                        done = deals_app.undo(conn, self.session_id, _number(req.form, "number"))
+                    with self._reading() as conn:
+                        place = self._place(conn, lang)
+                    return Response(303, b"", HTML, {"Location": place.url("/entry", undone=done.last.number)})
+                except LedgerError as e:
+                    error: str | None = str(e)
+            else:
+                error = None
+            with self._reading() as conn:
+                place = self._place(conn, lang)
+                last = read.last_deal(conn, place.session)
+                html = entry_page.undo(place, last.number if last else None,
+                                       describe(place.session, last.deal) if last else None, error)
+            return Response(400 if error else 200, html.encode(), HTML)
+
+    def _asked(self, conn: sqlite3.Connection, place: entry_page.Place, answers: dict[str, str],
+               defaults: dict[str, str], notices: list[str], error: str | None = None, status: int = 200) -> Response:
+        """The page of the next question, or of the complete deal shown before it is recorded."""
+        session = place.session
+        try:
+            deals_app.open_for_deals(session, place.next.number - 1)
+        except LedgerError as e:
+            return Response(status, entry_page.closed(place, [*notices, str(e)]).encode(), HTML)
+        found = flow.step(session, answers, defaults)
+        if isinstance(found, flow.Question):
+            html = entry_page.question(place, found, answers, defaults, flow.answered(session, answers, defaults),
+                                       [*notices, *([error] if error else [])])
+        else:
+            html = entry_page.confirmation(place, found, deals_app.preview(conn, session, found.deal), answers, error)
+        return Response(status, html.encode(), HTML)
+
+
+def _one(form: Mapping[str, list[str]], name: str) -> str | None:
+    values = form.get(name)
+    return values[0][:LONGEST] if values else None
+
+
+def _number(values: Mapping[str, list[str]], name: str) -> int | None:
+    text = _one(values, name) or ""
+    return int(text) if re.fullmatch("[0-9]{1,9}", text) else None
+
+
+def _answers(form: Mapping[str, list[str]]) -> tuple[dict[str, str], dict[str, str]]:
+    """The answers and defaults a form carries (fields of the flow only, each a short text)."""
+    out: tuple[dict[str, str], dict[str, str]] = ({}, {})
+    for name, values in form.items():
+        for prefix, kept in zip((entry_page.ANSWER, entry_page.DEFAULT), out):
+            if name.startswith(prefix) and FIELD.fullmatch(name[len(prefix):]) and values:
+                kept[name[len(prefix):]] = values[0][:LONGEST]
+    return out

@@ -1,0 +1,178 @@
+"""The entry page on the score-keeper's phone, in HTML: the questions of guided entry
+(`app.entry`) as large buttons, a wrong answer's reason above them, the deal shown before it is
+recorded with every answer a button that changes it. Every value is escaped here (page.e) and
+every text goes through `_()`; the answers so far travel in the form's hidden fields, so the
+server keeps no dialogue of its own. No script is needed: each tap sends the form."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable, Mapping
+from urllib.parse import urlencode
+
+from ..app.deals import Entered
+from ..app.entry import Item, Question, Ready
+from ..core.engine import Position
+from ..core.i18n import _, language
+from ..store.records import Session
+from ..ui.deals import describe, net_by_reason, where, why
+from ..ui.text import basket_word
+from .page import e, signed, standing
+
+ANSWER = "a."  # a hidden field of an answer so far: a.FIELD
+DEFAULT = "d."  # of a default (an answer taken back, offered again): d.FIELD
+
+
+@dataclass(frozen=True)
+class Place:
+    """Where the page is: the session, the next deal's position, the link's token and language."""
+
+    session: Session
+    next: Position
+    token: str
+    lang: str
+    view_token: str
+
+    def url(self, path: str, **more: object) -> str:
+        return path + "?" + urlencode({"t": self.token, "lang": self.lang, **more})
+
+
+def _hidden(answers: Mapping[str, str], defaults: Mapping[str, str]) -> str:
+    fields = [(ANSWER + k, v) for k, v in answers.items()] + [(DEFAULT + k, v) for k, v in defaults.items()]
+    return "".join(f'<input type="hidden" name="{e(k)}" value="{e(v)}">' for k, v in fields)
+
+
+def _head(place: Place) -> str:
+    session, pos = place.session, place.next
+    t = session.tariff
+    heading = _("Deal {number}", number=pos.number)
+    if len(t.tours) <= 1 and session.agreed_deals:
+        heading += " " + _("of {count}", count=session.agreed_deals)
+    about = " · ".join(x for x in (where(pos) if len(t.tours) > 1 else "",
+                                   _("dealer {name}", name=session.players[pos.dealer])) if x)
+    title = _("session {id}", id=session.id) + (f" “{session.name}”" if session.name else "")
+    return (f'<header><h1>{e(_("Entering a deal"))} · {e(title)}</h1><p class="now">{e(heading)}</p>'
+            f'<p class="where{" double" if pos.double else ""}">{e(about)}</p></header>')
+
+
+def _notices(lines: Iterable[str], kind: str = "notice") -> str:
+    shown = [f"<p>{e(line)}</p>" for line in lines if line]
+    return f'<div class="{kind}" role="status">{"".join(shown)}</div>' if shown else ""
+
+
+def _so_far(items: Iterable[Item]) -> str:
+    said = [f"<li><span>{e(i.label)}</span> <b>{e(i.value)}</b></li>" for i in items]
+    return f'<ul class="so-far">{"".join(said)}</ul>' if said else ""
+
+
+def _nav(place: Place) -> str:
+    return (f'<nav class="entry-nav"><a href="{e(place.url("/entry/undo"))}">{e(_("Take back the last deal"))}</a>'
+            f'<a href="{e("/?" + urlencode({"t": place.view_token, "lang": place.lang}))}">{e(_("The sheet"))}</a>'
+            "</nav>")
+
+
+def question(place: Place, q: Question, answers: Mapping[str, str], defaults: Mapping[str, str],
+             items: Iterable[Item], notices: Iterable[str] = ()) -> str:
+    """A question: its words, its reason when it is asked again, a large button per choice."""
+    kind = {"player": "players", "number": "numbers", "word": "words", "yes-no": "words"}[q.kind]
+    buttons = []
+    for c in q.choices:
+        mark = " chosen" if q.default is not None and c.answer == q.default else ""
+        buttons.append(f'<button type="submit" name="answer" value="{e(c.answer)}" class="choice{mark}">'
+                       f"{e(c.label)}</button>")
+    if q.optional:
+        mark = " chosen" if q.default is not None and q.default_label == _("nobody") else ""
+        buttons.append(f'<button type="submit" name="answer" value="-" class="choice nobody{mark}">'
+                       f'{e(_("nobody"))}</button>')
+    error = f'<p class="error" role="alert">{e(q.error)}</p>' if q.error else ""
+    body = (f'{_head(place)}{_notices(notices)}'
+            f'<form method="post" action="{e(place.url("/entry/step"))}" class="ask" data-field="{e(q.field)}">'
+            f'{_hidden(answers, defaults)}<input type="hidden" name="q" value="{e(q.field)}">'
+            f'<h2 class="question">{e(q.text)}</h2>{error}'
+            f'<div class="choices {kind}">{"".join(buttons)}</div>'
+            f'<button type="submit" name="back" value="{e(q.field)}" class="back">← {e(_("Back"))}</button>'
+            f'</form>{_so_far(items)}{_nav(place)}')
+    return document(q.text, body)
+
+
+def confirmation(place: Place, ready: Ready, shown: Entered, answers: Mapping[str, str],
+                 error: str | None = None) -> str:
+    """The deal before it is recorded: what it moves and why, the button that records it, and
+    each answer a button that changes it."""
+    changes = "".join(f'<button type="submit" name="change" value="{e(item.field)}" class="item">'
+                      f'<span>{i}) {e(item.label)}</span> <b>{e(item.value)}</b></button>'
+                      for i, item in enumerate(ready.items, 1))
+    alert = f'<p class="error" role="alert">{e(error)}</p>' if error else ""
+    body = (f'{_head(place)}{alert}{breakdown(shown)}'
+            f'<form method="post" action="{e(place.url("/entry/deal"))}" class="record">'
+            f'{_hidden(answers, {})}<input type="hidden" name="number" value="{shown.number}">'
+            f'<button type="submit" class="primary">{e(_("Record this deal"))}</button></form>'
+            f'<form method="post" action="{e(place.url("/entry/step"))}" class="change">{_hidden(answers, {})}'
+            f'<h2>{e(_("Change an answer"))}</h2><div class="items">{changes}</div>'
+            f'<button type="submit" name="back" value="" class="back">← {e(_("Back"))}</button></form>'
+            f'<p class="cancel"><a href="{e(place.url("/entry"))}">{e(_("Record nothing"))}</a></p>{_nav(place)}')
+    return document(_("Record this deal?"), body)
+
+
+def breakdown(shown: Entered) -> str:
+    """A deal's table: what each reason moved for each player (and the basket), the deal's
+    change, everyone's balance after it (on points: the scores)."""
+    session, deal, outcome = shown.session, shown.deal, shown.outcome
+    t = session.tariff
+    result = "" if outcome.made is None else \
+        f' <span class="{"made" if outcome.made else "failed"}">{e(_("made") if outcome.made else _("failed"))}</span>'
+    heads = "".join(f"<th>{e(name)}</th>" for name in session.players)
+    if shown.sheet is not None:  # points: the deal's scores and the sheet after it
+        rows = (f'<tr><th scope="row">{e(_("this deal"))}</th>' + "".join(f"<td>{signed(n)}</td>" for n in outcome.scores)
+                + "</tr>")
+        foot = (f'<tr><th scope="row">{e(_("score"))}</th>' + "".join(f"<td>{standing(n)}</td>" for n in shown.sheet)
+                + "</tr>")
+    else:
+        heads += f'<th class="bk">{e(basket_word())}</th>'
+        n = len(session.players)
+        lines = net_by_reason(outcome.transfers, n)
+        rows = "".join(f'<tr><th scope="row">{e(why(t, deal.contract, outcome.made, key))}</th>'
+                       + "".join(f"<td>{signed(v)}</td>" for v in moved) + "</tr>" for key, moved in lines.items())
+        total = [sum(col) for col in zip(*lines.values())] if lines else [0] * (n + 1)
+        after = [*shown.after.balances, shown.after.basket]
+        foot = (f'<tr><th scope="row">{e(_("this deal"))}</th>' + "".join(f"<td>{signed(v)}</td>" for v in total)
+                + f'</tr><tr><th scope="row">{e(_("balance"))}</th>' + "".join(f"<td>{standing(v)}</td>" for v in after)
+                + "</tr>")
+    return (f'<section class="preview deal"><h3>{e(describe(session, deal))}{result}</h3>'
+            f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{rows}</tbody><tfoot>{foot}</tfoot></table>'
+            "</section>")
+
+
+def undo(place: Place, number: int | None, said: str | None, error: str | None = None) -> str:
+    """The last deal, and the button that takes it back (it stays on record as undone)."""
+    alert = f'<p class="error" role="alert">{e(error)}</p>' if error else ""
+    if number is None:
+        main = f'<p class="notice">{e(_("there is no deal to take back in this session"))}</p>'
+    else:
+        main = (f'<h2 class="question">{e(_("Take back deal {number} ({deal})?", number=number, deal=said))}</h2>'
+                f'<p>{e(_("It stays on record as undone."))}</p>'
+                f'<form method="post" action="{e(place.url("/entry/undo"))}" class="record">'
+                f'<input type="hidden" name="number" value="{number}">'
+                f'<button type="submit" class="primary danger">{e(_("Take it back"))}</button></form>')
+    body = (f'{_head(place)}{alert}{main}<p class="cancel"><a href="{e(place.url("/entry"))}">'
+            f'{e(_("Keep it and enter a deal"))}</a></p>')
+    return document(_("Take back the last deal"), body)
+
+
+def closed(place: Place, lines: list[str]) -> str:
+    """A session that takes no more deals here: what was just done, and why not."""
+    return document(lines[-1], f"{_head(place)}{_notices(lines)}{_nav(place)}")
+
+
+def document(title: str, body: str) -> str:
+    """The whole page (no inline script or style: the Content-Security-Policy forbids them)."""
+    return ("<!doctype html>\n"
+            f'<html lang="{e(language())}"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            '<meta name="color-scheme" content="light dark">'
+            '<meta name="referrer" content="same-origin">'  # the token goes nowhere else; forms say their origin
+            f"<title>{e(title)}</title>"
+            '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
+            '<link rel="stylesheet" href="/static/serve.css">'
+            '<script src="/static/entry.js" defer></script></head>'
+            f'<body class="entry"><main>{body}</main></body></html>\n')
