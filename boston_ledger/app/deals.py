@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from dataclasses import dataclass, replace
-from typing import Callable, Iterable, Iterator, Sequence, TypeVar
+from typing import Callable, Iterable, Iterator, NamedTuple, Sequence, TypeVar
 
 from ..core import engine, invariants
 from ..core.engine import Deal, Outcome, Position, State
@@ -132,7 +131,7 @@ def team_split(session: Session, deal: Deal, team: int) -> Deal:
                                 declarer=names[deal.declarer or 0], partner=names[deal.partner], team=team, bar=bar),
                               "tricks")
         mine = min(team, declarers_share(t, deal.contract))
-    return replace(deal, tricks=mine, partner_tricks=team - mine)
+    return deal._replace(tricks=mine, partner_tricks=team - mine)
 
 
 def _pair_schedule(tariff: Tariff, contract: str) -> Schedule:
@@ -176,8 +175,7 @@ def open_for_deals(session: Session, played: int | None = None) -> None:
         raise LedgerError(_("the {agreed_deals} agreed deals of session {id} are played; settle it with `boston-ledger settle`", agreed_deals=session.agreed_deals, id=session.id))
 
 
-@dataclass(frozen=True)
-class Entered:
+class Entered(NamedTuple):
     """A deal scored (and recorded, or only previewed): where it fell and what it moved."""
 
     session: Session
@@ -257,8 +255,7 @@ def _verify(conn: sqlite3.Connection, session: Session, expected: State | None =
     return stored
 
 
-@dataclass(frozen=True)
-class Undone:
+class Undone(NamedTuple):
     session: Session
     last: Recorded
     after: State
@@ -285,8 +282,7 @@ def undo(conn: sqlite3.Connection, session_id: int | None = None, number: int | 
     return Undone(session, last, after, None if session.tariff.has_basket else score_sheet(conn, session))
 
 
-@dataclass(frozen=True)
-class Walked:
+class Walked(NamedTuple):
     """A recorded deal with where it fell and the state after it."""
 
     recorded: Recorded
@@ -342,8 +338,7 @@ def standing(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
     return read.state(conn, session).balances if session.tariff.has_basket else score_sheet(conn, session)
 
 
-@dataclass(frozen=True)
-class History:
+class History(NamedTuple):
     session: Session
     rows: list[Walked]
     total: int  # standing deals in all
@@ -363,8 +358,7 @@ def history(conn: sqlite3.Connection, last: int | None, session_id: int | None =
 # ---- corrections -----------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class Corrected:
+class Corrected(NamedTuple):
     session: Session
     number: int
     was: Deal

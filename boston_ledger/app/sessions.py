@@ -4,9 +4,8 @@ reopen it."""
 from __future__ import annotations
 
 import sqlite3
-from dataclasses import dataclass
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from ..core import engine
 from ..core.engine import Position, State
@@ -39,8 +38,7 @@ def use(conn: sqlite3.Connection, session_id: int) -> Session:
     return session
 
 
-@dataclass(frozen=True)
-class Status:
+class Status(NamedTuple):
     """Where the current session stands, and the deal that comes next."""
 
     session: Session
@@ -56,8 +54,7 @@ def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
     return Status(session, state, standing(conn, session), engine.position(session.tariff, state.deals))
 
 
-@dataclass(frozen=True)
-class Listed:
+class Listed(NamedTuple):
     session: Session
     deals: int
     current: bool
@@ -78,8 +75,7 @@ def listing(conn: sqlite3.Connection) -> list[Listed]:
             for s in found]
 
 
-@dataclass(frozen=True)
-class Settling:
+class Settling(NamedTuple):
     session: Session
     settled: Settled
     fresh: bool  # settled just now (else it was settled before)
@@ -142,8 +138,7 @@ def reopen(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
     return session
 
 
-@dataclass(frozen=True)
-class Sheet:
+class Sheet(NamedTuple):
     """An evening as its score sheet shows it at one moment: where it stands, its deals (the last
     few, or all), and the settlement (as recorded, or what settling now would record; None
     before the first deal)."""

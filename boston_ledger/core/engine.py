@@ -6,7 +6,6 @@ Transfer between two parties, so balances plus basket always sum to zero.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Iterable, NamedTuple, Sequence
 
 from .errors import LedgerError
@@ -25,8 +24,7 @@ class DealError(LedgerError):
     """A deal that the tariff or the table does not allow."""
 
 
-@dataclass(frozen=True)
-class Deal:
+class Deal(NamedTuple):
     """One deal as entered at the table; seats are 0-based positions in seat order."""
 
     contract: str
@@ -53,8 +51,7 @@ class Transfer(NamedTuple):
 _tuple_new = tuple.__new__
 
 
-@dataclass(frozen=True)
-class State:
+class State(NamedTuple):
     """What the engine needs of the past: balances, basket, deals played, whether a stake is due."""
 
     balances: tuple[int, ...]
@@ -67,8 +64,7 @@ class State:
         return cls(balances=(0,) * players)
 
 
-@dataclass(frozen=True)
-class Position:
+class Position(NamedTuple):
     """Where a deal falls: who deals, which tour of which partie, the payment multiplier."""
 
     number: int  # 1-based deal number in the session
@@ -82,8 +78,7 @@ class Position:
         return self.multiplier > 1
 
 
-@dataclass(frozen=True)
-class Outcome:
+class Outcome(NamedTuple):
     transfers: tuple[Transfer, ...]
     made: bool | None  # None for an all-pass
     basket_won: bool

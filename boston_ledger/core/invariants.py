@@ -6,8 +6,7 @@ A problem names the session, the deal when there is one, and what was expected a
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Callable, Iterable, Protocol
+from typing import Callable, Iterable, NamedTuple, Protocol
 
 from . import engine
 from .engine import BASKET, Deal, Outcome, State, Transfer
@@ -18,8 +17,7 @@ WHAT = {"deal": N_("deal"), "transfer": N_("transfer"), "correction": N_("correc
         "superseded deal": N_("superseded deal")}
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     session: int
     deal: int | None
     what: str

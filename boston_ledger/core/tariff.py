@@ -7,8 +7,8 @@ the tariff file holds every number and every choice (`tariff_files.py` reads and
 from __future__ import annotations
 
 import unicodedata
-from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from types import MappingProxyType
+from typing import Callable, Iterable, Mapping, NamedTuple
 
 from .errors import LedgerError
 from .i18n import _
@@ -37,15 +37,16 @@ class TariffError(LedgerError):
         self.problems = problems or [message]
 
 
-@dataclass(frozen=True)
-class Rank:
+NONE: Mapping[str, int] = MappingProxyType({})  # an empty table that stays empty
+
+
+class Rank(NamedTuple):
     key: str
     names: tuple[str, ...]
     multiplier: int
 
 
-@dataclass(frozen=True)
-class Schedule:
+class Schedule(NamedTuple):
     """How a contract pays: a trick table (`tricks`) or a value made on no trick (`null`).
 
     `consolation` is the base payment: one number, or one per rank (`by_rank`); a failed
@@ -65,9 +66,9 @@ class Schedule:
     slam_against_undertricks: int
     shares: tuple[int, ...]
     failed_basket: str
-    by_rank: dict[str, int] = field(default_factory=dict)
+    by_rank: Mapping[str, int] = NONE
     failed_consolation: int | None = None
-    failed_by_rank: dict[str, int] = field(default_factory=dict)
+    failed_by_rank: Mapping[str, int] = NONE
     premium: int = 0
     failed_per_trick: bool = False
 
@@ -81,8 +82,7 @@ class Schedule:
         return self.base(rank) if self.failed_consolation is None else self.failed_consolation
 
 
-@dataclass(frozen=True)
-class Contract:
+class Contract(NamedTuple):
     key: str
     names: tuple[str, ...]
     ranks: tuple[str, ...]
@@ -93,8 +93,7 @@ class Contract:
     boston_failed: str
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(NamedTuple):
     key: str
     title: str
     seed: str
@@ -102,8 +101,7 @@ class Condition:
     names: tuple[str, ...] = ()  # the words a player may use for it (the seed's Russian title first)
 
 
-@dataclass(frozen=True)
-class Basket:
+class Basket(NamedTuple):
     """The basket's rules: the stake, the remise, what an all-pass does, and the odd chips.
 
     The defaults are the classic rules; old stored tariff texts, written before these were keys
@@ -122,8 +120,7 @@ class Basket:
     partout_per_trick: int = 0  # misère partout: what the loser pays per trick of difference
 
 
-@dataclass(frozen=True)
-class Tariff:
+class Tariff(NamedTuple):
     name: str
     title: str
     source: str
@@ -196,8 +193,7 @@ def folded(word: str) -> str:
     return "-".join(text.replace("_", "-").replace("-", " ").split())
 
 
-@dataclass(frozen=True)
-class Found:
+class Found(NamedTuple):
     """What a player's word names among some entries: the entry's key when it names one; else the
     keys of the entries a beginning fits (`candidates`, more than one), or the words it looks
     like (`close`, for a "did you mean")."""

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from decimal import Decimal
 from typing import Callable, NamedTuple
 
@@ -11,8 +10,7 @@ from ..core.engine import BASKET, Deal, Transfer
 from ..core.tariff import Tariff
 
 
-@dataclass(frozen=True)
-class Session:
+class Session(NamedTuple):
     id: int
     name: str | None
     created_at: str
@@ -55,8 +53,7 @@ class StoredDeal(NamedTuple):
     transfers: object  # () unless asked: a tuple of (payer id, payee id, chips, reason), or a JSON text
 
 
-@dataclass(frozen=True)
-class Recorded:
+class Recorded(NamedTuple):
     """A deal as stored, with its transfers (seats for parties)."""
 
     id: int
@@ -68,8 +65,7 @@ class Recorded:
     basket: int | None = None
 
 
-@dataclass(frozen=True)
-class Correction:
+class Correction(NamedTuple):
     number: int
     reason: str
     corrected_at: str
@@ -77,8 +73,7 @@ class Correction:
     now: Deal
 
 
-@dataclass(frozen=True)
-class PaymentRecord:
+class PaymentRecord(NamedTuple):
     """Money paid from one person to another between evenings."""
 
     id: int
