@@ -118,10 +118,36 @@ def test_tariffs_show_and_list(cli, monkeypatch) -> None:
 
 
 def test_demo_plays_an_evening_with_a_double_tour(cli, isolated) -> None:
+    """The demo plays into the user's ledger (here a new one) as a settled session of its own."""
     out = cli("demo").stdout
     assert "double tour ×2" in out and "labet" in out and "misere" in out
     assert "all pass" in out and " pays " in out
-    assert not isolated.exists()  # the demo never touches the user's ledger
+    assert "The demo evening is session 1 of your ledger" in out and "`boston-ledger new Anna" in out
+    assert isolated.exists()
+    [listed] = cli.json("sessions")
+    assert listed["demo"] and listed["state"] == "settled" and listed["deals"] == 36
+    assert cli.json("history", "--all")[-1]["balances"] == cli.json("settle")["net_chips"]  # basket shared: 0
+    assert cli("check", "--all").stdout == ""
+
+
+def test_the_demo_leaves_your_evening_and_your_money_alone(cli) -> None:
+    """Played into a ledger with evenings of its own, the demo is looked at, never counted: the
+    session that was current is current again, and `ledger` and `stats` leave the demo out."""
+    cli("new", *PLAYERS, "--chip-value", "0.10")  # the same names as the demo's players
+    # solo made with 9: 20 from each of the three (+60), and the basket of the four stakes (+40 - 10): +90
+    cli("deal", "solo", "--declarer", "Anna", "--tricks", "9")
+    cli("settle", "--yes")
+    cli("new", *PLAYERS, "--chip-value", "0.10")
+    cli("deal", "pass")
+    before_ledger, before_stats = cli.json("ledger"), cli.json("stats")
+    assert before_ledger[""]["balances"]["Anna"] == "9.00"  # 90 chips at 0.10
+    out = cli("demo").stdout
+    assert "Session 2, which was current, is current again." in out
+    assert cli.json("status")["session"] == 2 and cli.json("status")["deals"] == 1
+    assert cli.json("ledger") == before_ledger and cli.json("stats") == before_stats
+    demo = cli.json("sessions")[2]
+    assert demo["id"] == 3 and demo["demo"] and demo["state"] == "settled"
+    assert cli.json("history", "--session", "3", "--last", "1")[0]["deal"] == 36
 
 
 def test_installed_entry_points(tmp_path) -> None:

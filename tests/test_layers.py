@@ -68,6 +68,13 @@ def test_layers_import_downward_only() -> None:
     assert not upward, "\n".join(upward)
 
 
+def test_the_command_line_goes_through_the_application() -> None:
+    """cli/ reads and writes the ledger only through app/ (both entry paths call app by keyword)."""
+    direct = [f"{m} imports {t}, line {line}" for m, found in imports().items() if m.startswith("boston_ledger.cli")
+              for t, __, line in found if t.startswith("boston_ledger.store")]
+    assert not direct, "\n".join(direct)
+
+
 def test_the_import_graph_has_no_cycle() -> None:
     graph = {m: {t for t, __, ___ in found if t in imports() and t != m} for m, found in imports().items()}
     state: dict[str, int] = {}  # 1: on the path, 2: done

@@ -29,9 +29,9 @@ if TYPE_CHECKING:
     import subprocess
 
 
-def check(conn: sqlite3.Connection, session_ids: list[int] | None = None) -> list[Problem]:
-    """Every problem of these sessions (default: the current one)."""
-    ids = [read.current_session_id(conn)] if session_ids is None else session_ids
+def check(conn: sqlite3.Connection, session_ids: list[int] | None = None, every: bool = False) -> list[Problem]:
+    """Every problem of these sessions (default: the current one; `every`: all of the ledger's)."""
+    ids = read.session_ids(conn) if every else [read.current_session_id(conn)] if session_ids is None else session_ids
     return [p for session_id in ids for p in check_session(conn, session_id)]
 
 

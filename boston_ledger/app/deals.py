@@ -18,7 +18,7 @@ from ..core.i18n import _, contract_name, contract_names, rank_name
 from ..core.tariff import PASS, Schedule, Tariff, ambiguous, did_you_mean
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
-from ..store.records import Recorded, Session
+from ..store.records import Correction, Recorded, Session
 from .inputs import seat_of, whole
 
 T = TypeVar("T")
@@ -175,6 +175,14 @@ def open_for_deals(session: Session, played: int | None = None) -> None:
         raise LedgerError(_("the {agreed_deals} agreed deals of session {id} are played; settle it with `boston-ledger settle`", agreed_deals=session.agreed_deals, id=session.id))
 
 
+def playable(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
+    """The session a deal would go into (default: the one this command line plays), when it
+    takes one more: not settled, its agreed deals not all played."""
+    session = current(conn, session_id)
+    open_for_deals(session, read.state(conn, session).deals)
+    return session
+
+
 class Entered(NamedTuple):
     """A deal scored (and recorded, or only previewed): where it fell and what it moved."""
 
@@ -325,6 +333,12 @@ def series(session: Session, walked: Iterable[Walked]) -> list[list[int]]:
     return lines
 
 
+def chart(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, list[list[int]]]:
+    """A session (default: the one this command line plays) and its chart's lines (`series`)."""
+    session = current(conn, session_id)
+    return session, series(session, walk(session, read.deals(conn, session)))
+
+
 def score_sheet(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
     """A points session's score sheet: what each player has written, replayed from the deals."""
     sheet = (0,) * len(session.players)
@@ -356,6 +370,12 @@ def history(conn: sqlite3.Connection, last: int | None, session_id: int | None =
 
 
 # ---- corrections -----------------------------------------------------------------------------
+
+
+def corrections(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, list[Correction]]:
+    """A session (default: the one this command line plays) and the audit of its corrections."""
+    session = current(conn, session_id)
+    return session, read.corrections(conn, session)
 
 
 class Corrected(NamedTuple):

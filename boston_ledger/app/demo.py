@@ -10,6 +10,8 @@ from ..core.engine import Deal
 from ..core.i18n import N_, _, contract_name, rank_name
 from ..core.tariff import Tariff
 from ..core.tariff_files import load
+from ..core.errors import LedgerError
+from ..store import read
 from ..store.records import Session
 from . import deals, sessions
 from .deals import Entered
@@ -65,16 +67,30 @@ SCRIPT: list[tuple[Deal, str]] = [
 ]
 
 
-def start(conn: sqlite3.Connection) -> Session:
-    """The demo's session, started in the ledger `conn`."""
+def start(conn: sqlite3.Connection) -> tuple[Session, int | None]:
+    """The demo's session, started in the ledger `conn`, and the session that was current before
+    it (None in a new ledger), which `finish` makes current again."""
+    try:
+        before: int | None = read.current_session_id(conn)
+    except LedgerError:  # a new ledger: no session yet
+        before = None
     players = [_(name) for name in PLAYERS]
-    return sessions.new(conn, players, load("classic"), Decimal("0.10"), "", _("demo evening"))
+    return sessions.new(conn, players, load("classic"), Decimal("0.10"), "", _("demo evening"), demo=True), before
 
 
 def play(conn: sqlite3.Connection, session: Session) -> Iterator[tuple[Entered, str]]:
     """Play the script into the demo's session: each deal as entered, with its note."""
     for deal, note in SCRIPT:
         yield deals.enter(conn, deal, session.id), note
+
+
+def finish(conn: sqlite3.Connection, session: Session, before: int | None) -> sessions.Settling:
+    """Settle the demo's session, and make the session that was current before it current again:
+    the demo stays in the ledger to be looked at, and the evening you play stays yours."""
+    settled = sessions.settle(conn, session.id)
+    if before is not None:
+        sessions.use(conn, before)
+    return settled
 
 
 def command_line(players: tuple[str, ...], deal: Deal, tariff: Tariff) -> str:

@@ -45,12 +45,12 @@ class Book:
 
 
 def books(conn: sqlite3.Connection) -> list[Book]:
-    """Per currency, what each person is owed (+) or owes (-) over all settled sessions, less
-    what has been paid since, and the fewest payments that clear it."""
+    """Per currency, what each person is owed (+) or owes (-) over all settled sessions (the demo
+    evening aside), less what has been paid since, and the fewest payments that clear it."""
     names = people(conn)
     totals: dict[str, dict[str, int]] = {}
     for session in read.sessions(conn):
-        if not session.settled:
+        if not session.settled or session.demo:
             continue
         result = read.settlement(conn, session)
         book = totals.setdefault(session.currency, {})
@@ -88,7 +88,7 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
         who, whom = person(conn, payer, _("FROM")), person(conn, payee, _("TO"))
         if who == whom:
             raise LedgerError(_("FROM and TO are the same person; a payment goes from one to another"))
-        used = sorted({s.currency for s in read.sessions(conn) if s.settled})
+        used = sorted({s.currency for s in read.sessions(conn) if s.settled and not s.demo})
         shown = ", ".join(c or _("(none)") for c in used) or _("none yet")
         if code is None:
             if len(used) != 1:

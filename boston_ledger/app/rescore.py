@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from typing import Sequence
 
 from ..core import engine
 from ..core.engine import State
 from ..core.errors import LedgerError
 from ..core.i18n import _
 from ..core.tariff import Tariff
+from ..core.tariff_files import with_conditions
 from ..store import read
 from ..store.records import Session
 
@@ -22,9 +24,15 @@ class Rescored:
     rescored: State
 
 
-def rescore(conn: sqlite3.Connection, session_id: int, tariff: Tariff) -> Rescored:
-    """A recorded session replayed under another tariff: as recorded and as rescored."""
+def rescore(conn: sqlite3.Connection, session_id: int, tariff: Tariff | None = None,
+            conditions: Sequence[str] = ()) -> Rescored:
+    """A recorded session replayed under another tariff (default: its own), with `conditions`
+    turned on: as recorded and as rescored."""
     session = read.session(conn, session_id)
+    if tariff is None:
+        if not conditions:
+            raise LedgerError(_("say what to replay it under: --tariff NAME and/or --condition NAME"))
+        tariff = with_conditions(session.tariff, conditions)
     if tariff.players != len(session.players):
         raise LedgerError(_("the {name} tariff is for {players} players; session {session_id} has {count}", name=tariff.name, players=tariff.players, session_id=session_id, count=len(session.players)))
     state = State.start(tariff.players)

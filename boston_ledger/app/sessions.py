@@ -23,11 +23,11 @@ if TYPE_CHECKING:  # `status` needs no settlement: its module is loaded by `sett
 
 
 def new(conn: sqlite3.Connection, names: list[str], tariff: Tariff, chip_value: Decimal, currency: str,
-        name: str | None = None, agreed_deals: int | None = None) -> Session:
-    """Start a session and make it current."""
+        name: str | None = None, agreed_deals: int | None = None, demo: bool = False) -> Session:
+    """Start a session and make it current (`demo`: the demonstration evening)."""
     with writing(conn):
         session_id = write.create_session(conn, table_names(names, tariff), tariff, chip_value, currency, name,
-                                          agreed_deals)
+                                          agreed_deals, demo)
     return read.session(conn, session_id)
 
 

@@ -95,7 +95,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
         entry(wanted)
     counted = [0, 0]  # sessions not settled, settled
     for session in read.sessions(conn):
-        if since is not None and date.fromisoformat(session.created_at[:10]) < since:
+        if session.demo or since is not None and date.fromisoformat(session.created_at[:10]) < since:
             continue
         who = [names[name_key(p)] for p in session.players]
         stats = [entry(name) for name in who]

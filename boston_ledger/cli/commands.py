@@ -18,15 +18,16 @@ from ..app.inputs import currency as read_currency
 from ..app.inputs import reason_text, session_name, whole
 from ..core.errors import LedgerError
 from ..core.i18n import _, condition_names, ngettext, strerror
-from ..store.db import create_ledger, open_db, resolve_path
-from ..store.records import Session
+from ..app import opening
+from ..app.deals import Session
 from .guard import PROG, waiting
 from . import options
 from .options import SESSION_ENV
 
 
 def connect(db: str | None) -> sqlite3.Connection:
-    return open_db(resolve_path(db), waiting=waiting)
+    """The ledger the command line names (it is closed when the command ends: `guard`)."""
+    return opening.connect(db, waiting)
 
 
 def _console():
@@ -89,9 +90,7 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
         return sessions_app.new(conn, names, t, value, code, label, agreed), left
 
     # everything typed is checked by now: a ledger that does not exist yet appears with this session in it
-    started = create_ledger(resolve_path(db), start, waiting=waiting)
-    assert started is not None
-    session, left = started
+    session, left = opening.create(db, start, waiting)
     if session is None:
         out.print(_("Nothing started; `{prog} settle` ends that evening.", prog=PROG))
         return
@@ -129,13 +128,11 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
          team_tricks: str | None = None, tricks_each: str | None = None, db: str | None = None,
          session: str | None = None) -> None:
     """Record one deal of the session and show what moved and why (`deal --help`)."""
-    from ..store import read
     from ..ui.deals import banners, deal_table, next_lines
 
     chosen = options.session_id(session)
     conn = connect(db)
-    session = deals_app.current(conn, chosen)
-    deals_app.open_for_deals(session, read.state(conn, session).deals)
+    session = deals_app.playable(conn, chosen)
     typed = dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks,
                  team_tricks=team_tricks, rank=rank, boston=boston, carte_blanche=carte_blanche, tricks_each=tricks_each)
     asked = False
@@ -251,15 +248,13 @@ def status(db: str | None = None, as_json: bool = False, session: str | None = N
 def history(corrections: bool = False, last: str = "40", show_all: bool = False, db: str | None = None,
             as_json: bool = False, session: str | None = None) -> None:
     """The session's deals with their results."""
-    from ..store import read
     from ..ui import data
     from ..ui.deals import corrections_table, history_table
 
     chosen = options.session_id(session)
     conn = connect(db)
     if corrections:
-        session = deals_app.current(conn, chosen)
-        audit = read.corrections(conn, session)
+        session, audit = deals_app.corrections(conn, chosen)
         if as_json:
             _json(data.corrections(session, audit))
         elif not audit:
@@ -343,12 +338,11 @@ def check(all_sessions: bool = False, db: str | None = None, as_json: bool = Fal
     """Check the ledger's invariants: nothing printed and exit 0 when all hold, else each problem
     and exit 1."""
     from ..app import check as checks
-    from ..store import read
 
     chosen = options.session_id(session)
     conn = connect(db)
-    problems = checks.check(conn, read.session_ids(conn) if all_sessions else
-                            None if chosen is None else [deals_app.current(conn, chosen).id])
+    problems = checks.check(conn, None if all_sessions or chosen is None else [deals_app.current(conn, chosen).id],
+                            every=all_sessions)
     if as_json:
         from ..ui import data
 
@@ -416,14 +410,11 @@ def stats(player: str | None = None, since: str | None = None, db: str | None = 
 
 def chart(svg: Path | None = None, db: str | None = None, as_json: bool = False, session: str | None = None) -> None:
     """Each player's running balance over the deals of the session."""
-    from ..store import read
     from ..ui import chart as pictures
     from ..ui.deals import session_title
 
     chosen = options.session_id(session)
-    conn = connect(db)
-    session = deals_app.current(conn, chosen)
-    series = deals_app.series(session, deals_app.walk(session, read.deals(conn, session)))
+    session, series = deals_app.chart(connect(db), chosen)
     if as_json:
         _json(dict(zip(session.players, series)))
         return
@@ -510,19 +501,12 @@ def rescore(session_id: str, tariff: str | None = None, condition: list[str] | N
             db: str | None = None, as_json: bool = False) -> None:
     """Replay a recorded session under another tariff or conditions; nothing is changed."""
     from ..app.rescore import rescore as replayed
-    from ..core.tariff_files import load, with_conditions
-    from ..store import read
+    from ..app.tariffs import load
 
     conn = connect(db)
     n = whole(session_id, "ID", 1, 10**9)
     assert n is not None
-    if tariff is None:
-        if not condition:
-            raise LedgerError(_("say what to replay it under: --tariff NAME and/or --condition NAME"))
-        t = with_conditions(read.session(conn, n).tariff, condition)
-    else:
-        t = load(tariff, condition or ())
-    found = replayed(conn, n, t)
+    found = replayed(conn, n, None, condition or ()) if tariff is None else replayed(conn, n, load(tariff, condition or ()))
     if as_json:
         from ..ui import data
 
@@ -560,23 +544,7 @@ def sheet(html: Path | None = None, db: str | None = None, session: str | None =
 
 
 def demo(db: str | None = None) -> None:
-    """Play a scripted classic evening deal by deal, then settle it."""
-    import tempfile
-
-    from ..app import demo as script
-
-    with tempfile.TemporaryDirectory(prefix="boston-ledger-demo-") as tmp:
-        path = resolve_path(db) if db else Path(tmp) / "demo.db"  # `~user` of nobody is one line there
-        session = create_ledger(path, script.start, waiting=waiting)
-        assert session is not None
-        conn = open_db(path, waiting=waiting)
-        try:
-            _demo(conn, session, path if db else None)
-        finally:
-            conn.close()
-
-
-def _demo(conn: sqlite3.Connection, session: Session, kept: Path | None) -> None:
+    """Play a scripted classic evening deal by deal into the ledger, then settle it."""
     from rich.text import Text
 
     from ..app import demo as script
@@ -584,13 +552,14 @@ def _demo(conn: sqlite3.Connection, session: Session, kept: Path | None) -> None
     from ..ui.settlement import settlement_lines
     from ..ui.text import basket_word
 
+    session, before = opening.create(db, script.start, waiting)
+    conn = connect(db)
     out = _console()
     players = [_(name) for name in script.PLAYERS]
     out.print(Text(_("A classic Boston evening: {names} ({first} deals first), tariff {tariff}, one chip = 0.10.",
                      names=", ".join(players), first=players[0], tariff="classic"), style="bold"))
     out.print(_("Each line is what one player would type; notable deals show what moved and why.") + "\n")
     for entered, note in script.play(conn, session):
-        session = entered.session
         command = script.command_line(session.players, entered.deal, session.tariff)
         for banner in banners(session.tariff, entered.position):
             out.print(banner, style="bold yellow")
@@ -604,16 +573,16 @@ def _demo(conn: sqlite3.Connection, session: Session, kept: Path | None) -> None
             out.print(f"$ {command}", soft_wrap=True)
             out.print("    " + _("deal {number}", number=entered.number) + f", {where(entered.position)}: "
                       f"{result_word(entered.outcome)} · {balances} · {basket_word()} {entered.after.basket}")
-    found = sessions_app.settle(conn)
+    found = script.finish(conn, session, before)
     out.print("\n$ boston-ledger settle")
     for line in settlement_lines(found.session, found.settled):
         out.print(line)
-    if kept:
-        out.print("\n" + _("The evening is kept in {path}; look at it with `boston-ledger history --db {path}`.",
-                           path=kept))
-    else:
-        out.print("\n" + _("That was a throw-away ledger. Start your own evening with "
-                           "`boston-ledger new Anna Boris Vera Gleb --chip-value 0.10`."))
+    out.print("\n" + _("The demo evening is session {id} of your ledger ({path}), kept to be looked at: "
+                       "`{prog} history --session {id}`, `{prog} sheet --session {id}`, on the phones `{prog} serve "
+                       "--session {id}`. The money and the statistics across evenings (`ledger`, `stats`) leave it "
+                       "out.", id=session.id, path=opening.path(db), prog=PROG))
+    out.print(_("Your own evening: `{prog} new Anna Boris Vera Gleb --chip-value 0.10`.", prog=PROG) if before is None
+              else _("Session {id}, which was current, is current again.", id=before))
 
 
 # ---- tariffs -----------------------------------------------------------------------------------
@@ -702,7 +671,7 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
     token = kept_token(Path(token_file).expanduser()) if token_file else new_token()
     entry_token = new_token() if entry else None
     try:
-        served = Served(resolve_path(db), session_id, host, number, token, language(), entry_token=entry_token)
+        served = Served(opening.path(db), session_id, host, number, token, language(), entry_token=entry_token)
     except OSError as e:
         raise LedgerError(_("cannot listen on {host}:{port}: {error}; choose another port with --port N",
                             host=host, port=number, error=strerror(e))) from None

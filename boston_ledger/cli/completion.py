@@ -6,18 +6,15 @@ from __future__ import annotations
 import sqlite3
 from typing import Any
 
-from ..store.records import Session
+from ..app.deals import Session
 
 
 def _ledger(ctx: Any) -> sqlite3.Connection | None:
     """The ledger a command line names, if there is one (or None)."""
-    from ..store.db import open_db, resolve_path
+    from ..app import opening
 
-    path = resolve_path(ctx.params.get("db"))
-    if not path.is_file():
-        return None
     try:
-        return open_db(path)
+        return opening.connect(ctx.params.get("db")) if opening.path(ctx.params.get("db")).is_file() else None
     except Exception:  # completion never complains
         return None
 

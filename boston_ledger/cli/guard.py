@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 from ..core.errors import LedgerError
 from ..core.i18n import N_, _, language, strerror
-from ..store.db import commits
+from ..app.opening import close_all, commits
 from ..ui.text import say
 
 PROG = "boston-ledger"
@@ -27,7 +27,10 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
     """Run a command; every failure a user can cause ends as one line on stderr and exit 2."""
     committed = commits()
     try:
-        code = run()
+        try:
+            code = run()
+        finally:
+            close_all()
         sys.stdout.flush()  # here, not at exit, where a closed pipe could no longer be told apart
     except LedgerError as e:
         fail(str(e))

@@ -56,7 +56,7 @@ def session(conn: sqlite3.Connection, session_id: int) -> Session:
         tariff=parse(row["tariff_text"], origin=f"the tariff stored with session {session_id}"),
         chip_value=Decimal(row["chip_value"]), currency=row["currency"],
         players=tuple(p["name"] for p in players), player_ids=tuple(p["id"] for p in players),
-        settled=bool(settled), agreed_deals=row["agreed_deals"],
+        settled=bool(settled), agreed_deals=row["agreed_deals"], demo=bool(row["demo"]),
     )
 
 

@@ -21,6 +21,7 @@ class Session(NamedTuple):
     player_ids: tuple[int, ...]
     settled: bool
     agreed_deals: int | None = None
+    demo: bool = False  # the demonstration evening: left out of the money and statistics across evenings
 
     def seat(self, player_id: int | None) -> int | None:
         return None if player_id is None else self.player_ids.index(player_id)

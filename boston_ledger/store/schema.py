@@ -19,7 +19,7 @@ from typing import Any, Callable, NamedTuple
 
 from ..core.engine import moves
 
-SCHEMA_VERSION = 4  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 5  # PRAGMA user_version after every migration has run
 APPLICATION_ID = int.from_bytes(b"BsLg", "big")  # PRAGMA application_id of every ledger
 MIGRATION_SET = "boston_ledger"
 
@@ -144,10 +144,18 @@ def m003_payment_cancellations(db) -> None:
     """Migration 3: `paid --cancel ID` records a cancellation, never an update of the payment."""
     for statement in _statements(CANCELLATIONS_SCHEMA):
         db.execute(statement)
+
+
 # Misère partout: the tricks each player took in an all-pass played as a misère by everyone,
 # a JSON list in seat order (NULL for every other deal).
 TRICKS_EACH_SCHEMA = """
 ALTER TABLE deals ADD COLUMN tricks_each TEXT CHECK (tricks_each IS NULL OR json_valid(tricks_each));
+"""
+
+# The demonstration evening (`boston-ledger demo`) is a session of the ledger like any other, marked
+# so that the money and the statistics across evenings leave it out.
+DEMO_SCHEMA = """
+ALTER TABLE sessions ADD COLUMN demo INTEGER NOT NULL DEFAULT 0 CHECK (demo IN (0, 1));
 """
 
 
@@ -187,8 +195,13 @@ def _steps(conn: sqlite3.Connection) -> list[tuple[str, Callable[[Any], None]]]:
         for statement in _statements(TRICKS_EACH_SCHEMA):
             db.execute(statement)
 
+    def m005_demo(db: Any) -> None:
+        for statement in _statements(DEMO_SCHEMA):
+            db.execute(statement)
+
     return [("m001_initial", m001_initial), ("m002_corrections", m002_corrections),
-            ("m003_payment_cancellations", m003_payment_cancellations), ("m004_tricks_each", m004_tricks_each)]
+            ("m003_payment_cancellations", m003_payment_cancellations), ("m004_tricks_each", m004_tricks_each),
+            ("m005_demo", m005_demo)]
 
 
 def _migrations(conn: sqlite3.Connection, steps: int | None = None) -> tuple[Any, Any]:

@@ -19,12 +19,12 @@ if TYPE_CHECKING:  # a deal needs no settlement: its module stays unloaded until
 
 def create_session(conn: sqlite3.Connection, players: list[str], tariff: Tariff,
                    chip_value: Decimal, currency: str, name: str | None = None,
-                   agreed_deals: int | None = None) -> int:
-    """A new session with its players in seat order, made current."""
+                   agreed_deals: int | None = None, demo: bool = False) -> int:
+    """A new session with its players in seat order, made current (`demo`: the demonstration's)."""
     cur = conn.execute(
         "INSERT INTO sessions (name, created_at, tariff_name, tariff_text, tariff_hash, chip_value, currency,"
-        " agreed_deals) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-        (name, now(), tariff.name, tariff.text, tariff.digest, str(chip_value), currency, agreed_deals),
+        " agreed_deals, demo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        (name, now(), tariff.name, tariff.text, tariff.digest, str(chip_value), currency, agreed_deals, int(demo)),
     )
     session_id = cur.lastrowid
     conn.executemany(

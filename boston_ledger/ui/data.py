@@ -85,6 +85,7 @@ def sessions(rows: Sequence[Listed]) -> list[dict]:
         "conditions": list(r.session.tariff.applied), "deals": r.deals,
         "state": N_("settled") if r.session.settled else N_("open"), "current": r.current,
         "result": r.settled.record()["money"] if r.settled else None, "currency": r.session.currency,
+        "demo": r.session.demo,
     } for r in rows]
 
 
