@@ -217,12 +217,17 @@ FAST_CASES = [
     ("--lang", "de", "status"),
     ("--session", "1", "status"), ("status", "--session=9"), ("deal", "pass", "--session", "x"),
     ("--session", "1", "deal", "pass"),
+    ("history",), ("history", "--last", "2"), ("history", "--last", "x"), ("history", "--all", "--json"),
+    ("history", "--corrections"), ("check",), ("check", "--all", "--json"), ("check", "--session", "7"),
+    ("stats",), ("stats", "--json"), ("stats", "--player", "bor"), ("stats", "--since", "yesterday"),
+    ("--lang", "ru", "stats"), ("--lang", "ru", "history", "--last", "1"), ("export",),
+    ("export", "{out}"), ("export", "{out}", "--session", "1"), ("export", "{out}/deals.csv"),
 ]
 
 
 def test_the_quick_path_answers_as_the_ordinary_one(tmp_path: Path) -> None:
-    """`deal` and `status` skip typer's coercion in the installed program; every answer, right
-    or wrong, must be the same as through the ordinary path."""
+    """`deal`, `status`, `history`, `check`, `export` and `stats` skip typer in the installed
+    program; every answer, right or wrong, must be the same as through the ordinary path."""
     from typer.testing import CliRunner
 
     from boston_ledger.cli.declarations import app
@@ -232,7 +237,8 @@ def test_the_quick_path_answers_as_the_ordinary_one(tmp_path: Path) -> None:
     runner = CliRunner()
     for db in (fast_db, slow_db):
         subprocess.run(["boston-ledger", "new", *PLAYERS, "--db", str(db)], check=True, capture_output=True)
-    for args in FAST_CASES:
+    for case in FAST_CASES:
+        args = [word.format(out=tmp_path / "out") for word in case]
         fast = subprocess.run(["boston-ledger", *args], capture_output=True, text=True, timeout=60,
                               env={**base, "BOSTON_LEDGER_DB": str(fast_db)})
         slow = runner.invoke(app, list(args), env={**base, "BOSTON_LEDGER_DB": str(slow_db)})

@@ -237,9 +237,9 @@ def test_the_demo_in_russian(cli) -> None:
 
 
 def test_the_quick_parser_knows_what_deal_and_status_declare() -> None:
-    """launch.QUICK lists exactly the options cli.py declares for deal and status."""
+    """quick.QUICK lists exactly the options and the argument declarations.py declares for its commands."""
     group = typer.main.get_command(app)
-    for name, (positional, options) in QUICK.items():
+    for name, (positional, required, options) in QUICK.items():
         command = group.commands[name]
         declared = {}
         for p in command.params:
@@ -249,6 +249,8 @@ def test_the_quick_parser_knows_what_deal_and_status_declare() -> None:
         arguments = [p.name for p in command.params if p.param_type_name == "argument"]
         assert declared == options, name
         assert arguments == ([positional] if positional else []), name
+        assert [p.required for p in command.params if p.param_type_name == "argument"] == (
+            [required] if positional else []), name
 
 
 @pytest.mark.parametrize("args, expected", [
@@ -259,7 +261,11 @@ def test_the_quick_parser_knows_what_deal_and_status_declare() -> None:
     (["deal", "pass", "--ace-turned"], {"contract": "pass", "ace_turned": True}),
     (["deal", "--help"], None), (["deal", "junior", "extra"], None), (["deal", "--tricks"], None),
     (["deal", "--tricks", "--declarer"], None), (["deal", "--tricks", "1", "--tricks", "2"], None),
-    (["deal", "--ace-turned=yes"], None), (["status", "-h"], None), (["history"], None), ([], None),
+    (["deal", "--ace-turned=yes"], None), (["status", "-h"], None), (["sessions"], None), ([], None),
+    (["history"], {}), (["history", "--last", "5", "--json"], {"last": "5", "as_json": True}),
+    (["check", "--all"], {"all_sessions": True}), (["export", "out"], {"directory": "out"}),
+    (["export"], None), (["export", "a", "b"], None), (["export", "--db", "x.db"], None),
+    (["stats", "--player", "Anna"], {"player": "Anna"}), (["stats", "--session", "1"], None),
 ])
 def test_the_quick_parser_takes_only_plain_lines(args, expected) -> None:
     assert quick_values(args) == expected

@@ -1,4 +1,5 @@
-"""Plain `deal` and `status`, run many times an evening, start without typer, click or pydantic,
+"""Plain `deal` and `status`, run many times an evening, and `history`, `check`, `export` and
+`stats`, which read whole sessions, start without typer, click or pydantic,
 on the ledger users actually have: the default one in their home folder (no --db, no
 $BOSTON_LEDGER_DB). The installed program runs as a real process; a `sitecustomize` placed on
 its PYTHONPATH writes down, as the process exits, every module it had loaded."""
@@ -77,6 +78,10 @@ def test_deal_and_status_on_the_default_ledger_import_no_typer(tmp_path: Path, x
         ("status",),
         ("status", "--json"),
         ("--lang", "ru", "status"),
+        ("history", "--last", "5"),
+        ("check",),
+        ("export", str(tmp_path / "evening")),
+        ("stats", "--json"),
     ]
     for args in quick:
         done, modules = program.run(*args)

@@ -1,6 +1,7 @@
-"""The `boston-ledger` program. `deal` and `status`, run many times an evening, start without
-typer: their command lines are read by the quick parser (quick.py) and run by the same
-functions typer calls (commands.py). Anything else goes to the full command line."""
+"""The `boston-ledger` program. `deal` and `status`, run many times an evening, and `history`,
+`check`, `export` and `stats`, which read a whole session or ledger, start without typer: their
+plain command lines are read by the quick parser (quick.py) and run by the same functions typer
+calls (commands.py). Anything else goes to the full command line."""
 
 from __future__ import annotations
 
@@ -30,6 +31,8 @@ def main() -> None:
             from .guard import PROG, guarded
 
             command = getattr(commands, args[0])
+            if args[0] not in ("deal", "status"):  # these read much and may run long
+                gc.enable()
             guarded(lambda: command(**values), lambda: f"{PROG} {args[0]}")
     from .declarations import app
 

@@ -1,28 +1,39 @@
-"""The quick parser: a plain `deal` or `status` command line read without typer, over the options
-`declarations.py` declares for them (a test holds the two together). Anything unusual (help,
-an unknown or repeated option, a value that looks like an option) is left to typer."""
+"""The quick parser: a plain command line of the commands run most often or on the most data
+(`deal`, `status`, `history`, `check`, `export`, `stats`) read without typer, whose loading
+costs more than a `status` does, over the options `declarations.py` declares for them (a test
+holds the two together). Anything unusual (help, an unknown or repeated option, a value that
+looks like an option, a missing argument) is left to typer."""
 
 from __future__ import annotations
 
-# option -> (parameter, takes a value); what `cli.deal` and `cli.status` declare
-QUICK: dict[str, tuple[str | None, dict[str, tuple[str, bool]]]] = {
-    "deal": ("contract", {
+SESSION = {"--db": ("db", True), "--session": ("session", True)}
+JSON = {"--json": ("as_json", False)}
+
+# command -> (its argument, whether it must be given, {option: (parameter, takes a value)}): what
+# declarations.py declares for these commands
+QUICK: dict[str, tuple[str | None, bool, dict[str, tuple[str, bool]]]] = {
+    "deal": ("contract", False, {
         "--declarer": ("declarer", True), "--partner": ("partner", True), "--tricks": ("tricks", True),
         "--partner-tricks": ("partner_tricks", True), "--team-tricks": ("team_tricks", True),
         "--rank": ("rank", True), "--boston": ("boston", True), "--ace-turned": ("ace_turned", False),
         "--carte-blanche": ("carte_blanche", True), "--tricks-each": ("tricks_each", True), "--db": ("db", True),
         "--session": ("session", True),
     }),
-    "status": (None, {"--db": ("db", True), "--session": ("session", True), "--json": ("as_json", False)}),
+    "status": (None, False, {**SESSION, **JSON}),
+    "history": (None, False, {"--corrections": ("corrections", False), "--last": ("last", True),
+                              "--all": ("show_all", False), **SESSION, **JSON}),
+    "check": (None, False, {"--all": ("all_sessions", False), **SESSION, **JSON}),
+    "export": ("directory", True, SESSION),
+    "stats": (None, False, {"--player": ("player", True), "--since": ("since", True), "--db": ("db", True), **JSON}),
 }
 
 
 def quick_values(args: list[str]) -> dict[str, object] | None:
-    """The values of a plain `deal` or `status` command line, or None when it is anything else
-    (help, an unknown or repeated option, a value that looks like an option...)."""
+    """The values of a plain command line of QUICK's, or None when it is anything else (help, an
+    unknown or repeated option, a value that looks like an option, a missing argument...)."""
     if not args or args[0] not in QUICK:
         return None
-    positional, options = QUICK[args[0]]
+    positional, required, options = QUICK[args[0]]
     values: dict[str, object] = {}
     words = iter(args[1:])
     for word in words:
@@ -44,4 +55,6 @@ def quick_values(args: list[str]) -> dict[str, object] | None:
             values[positional] = word
         else:
             return None
+    if required and positional not in values:
+        return None
     return values
