@@ -65,7 +65,7 @@ def swap(request, monkeypatch) -> str:
 # ---- interrupted ------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("after", range(7))
+@pytest.mark.parametrize("after", range(6))  # seven files, deals.csv and balances.csv written in one pass
 @pytest.mark.parametrize("failure", ["disk-full", "ctrl-c"])
 def test_an_interrupted_export_leaves_the_old_set(evening, tmp_path: Path, monkeypatch, swap, after: int,
                                                    failure: str) -> None:
@@ -73,10 +73,10 @@ def test_an_interrupted_export_leaves_the_old_set(evening, tmp_path: Path, monke
     before = everything(tmp_path)
     real, written = exporter._write, []
 
-    def write(path, header, rows):
+    def write(path, header, rows, *beside):  # one file, or two written in one pass
         if len(written) == after:
             raise OSError(errno.ENOSPC, "No space left on device") if failure == "disk-full" else KeyboardInterrupt()
-        real(path, header, rows)
+        real(path, header, rows, *beside)
         written.append(path.name)
 
     monkeypatch.setattr(exporter, "_write", write)
@@ -119,8 +119,8 @@ def stop():
     print("point", flush=True)
     time.sleep(600)  # until killed
 
-def write(path, header, rows):
-    real_write(path, header, rows)
+def write(path, header, rows, *beside):
+    real_write(path, header, rows, *beside)
     count[0] += 1
     if point == f"file-{count[0]}":
         stop()
@@ -137,7 +137,7 @@ main()
 """
 
 
-@pytest.mark.parametrize("point", [*(f"file-{n}" for n in range(1, 8)), "swapped"])
+@pytest.mark.parametrize("point", [*(f"file-{n}" for n in range(1, 7)), "swapped"])
 @pytest.mark.parametrize("kind", ["exchange", "two-renames"])
 def test_an_export_killed_at_any_point_leaves_one_whole_set(evening, tmp_path: Path, isolated: Path, point: str,
                                                             kind: str) -> None:

@@ -11,7 +11,7 @@ import io
 import re
 import sqlite3
 from pathlib import Path
-from typing import Iterable, Iterator, TextIO
+from typing import Any, Iterable, Iterator, TextIO
 
 from ..core import engine
 from ..core.engine import Deal
@@ -50,13 +50,41 @@ class Text:
         self.chunks = chunks
 
 
-def _write(path: Path, header: list[str], rows: Iterable | Text) -> None:
-    """Write one CSV, a new file in the folder write_set swaps in."""
+class Beside:
+    """The rows of a file written in the same pass as another's (`Paired`)."""
+
+
+class Paired(Text):
+    """The CSV text of two files made from one reading of the rows: chunks of (the first's
+    lines, the second's lines); the second file's rows are `Beside`."""
+
+    def __init__(self, chunks: Iterable[tuple[str, str]]):
+        self.chunks = chunks
+
+
+def _header(f: TextIO, header: list[str]) -> Any:
+    """The start of a CSV: the byte-order mark, the header row; the writer for the rest."""
+    f.write(BOM)
+    writer = csv.writer(f)
+    writer.writerow(_cells(header))
+    return writer
+
+
+def _write(path: Path, header: list[str], rows: Iterable | Text,
+           beside: tuple[Path, list[str]] | None = None) -> None:
+    """Write one CSV, a new file in the folder write_set swaps in (and, for `Paired` rows, the
+    file `beside` it in the same pass)."""
     def write(f: TextIO) -> None:
-        f.write(BOM)
-        writer = csv.writer(f)
-        writer.writerow(_cells(header))
-        if isinstance(rows, Text):
+        writer = _header(f, header)
+        if isinstance(rows, Paired):
+            def both(g: TextIO) -> None:
+                _header(g, beside[1])
+                for mine, theirs in rows.chunks:
+                    f.write(mine)
+                    g.write(theirs)
+
+            write_new(beside[0], both, newline="")
+        elif isinstance(rows, Text):
             for chunk in rows.chunks:
                 f.write(chunk)
         else:
@@ -129,9 +157,10 @@ _PLAIN = re.compile(r"(?![-=+@\t])[^,\"\r\n]*")  # a text csv.writer and cell() 
 _WHOLE = re.compile(r"\[(?:0|-?[1-9][0-9]*)(?:, (?:0|-?[1-9][0-9]*))*\]")  # json.dumps of whole numbers
 
 
-def _deal_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
+def _deal_lines(conn: sqlite3.Connection, session: Session, balances: bool = False) -> Iterator:
     """deals.csv: per deal its position (from its number), the entry and the result (from
-    `engine.made`), each distinct entry written once."""
+    `engine.made`), each distinct entry written once; with `balances`, chunks of (these lines,
+    balances.csv's lines of the same deals: `_balances_text`), from one reading of the rows."""
     t, names = session.tariff, session.players
     deal_of = entry_reader(session)
     per_partie = t.deals_per_partie
@@ -149,10 +178,11 @@ def _deal_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
 
     entries, turns = _Once(entry), _Once(turn)
     for chunk in _chunks(read.deal_rows(conn, session)):
-        yield "".join([f"{r.number},{(r.number - 1) // per_partie + 1},{turns[(r.number - 1) % per_partie]},"
-                       f"{entries[r.entry]},"
-                       + (r.entered_at if _PLAIN.fullmatch(r.entered_at) else _line([r.entered_at])[:-2]) + "\r\n"
-                       for r in chunk])
+        lines = "".join([f"{r.number},{(r.number - 1) // per_partie + 1},{turns[(r.number - 1) % per_partie]},"
+                         f"{entries[r.entry]},"
+                         + (r.entered_at if _PLAIN.fullmatch(r.entered_at) else _line([r.entered_at])[:-2]) + "\r\n"
+                         for r in chunk])
+        yield (lines, _balances_text(chunk)) if balances else lines
 
 
 def _chunks(rows: Iterator) -> Iterator[list]:
@@ -167,13 +197,12 @@ def _chunks(rows: Iterator) -> Iterator[list]:
         yield chunk
 
 
-def _balance_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
-    """balances.csv of a chips session: the balances kept with each deal, read as `_kept`
-    reads them (whole numbers as json.dumps writes them are copied as they are)."""
-    for chunk in _chunks(read.deal_rows(conn, session)):
-        yield "".join([f"{r.number},{r.balances[1:-1].replace(', ', ',')},{r.basket or 0}\r\n"
-                       if r.balances is not None and _WHOLE.fullmatch(r.balances)
-                       else _line([r.number, *read.kept(r.balances), r.basket or 0]) for r in chunk])
+def _balances_text(chunk: list) -> str:
+    """balances.csv's lines of a chips session's deals: the balances kept with each deal, read as
+    `read.kept` reads them (whole numbers as json.dumps writes them are copied as they are)."""
+    return "".join([f"{r.number},{r.balances[1:-1].replace(', ', ',')},{r.basket or 0}\r\n"
+                    if r.balances is not None and _WHOLE.fullmatch(r.balances)
+                    else _line([r.number, *read.kept(r.balances), r.basket or 0]) for r in chunk])
 
 
 def _transfer_lines(conn: sqlite3.Connection, session: Session) -> Iterator[str]:
@@ -194,10 +223,12 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     """Write the session's CSV files as the folder `directory` (made if missing, or an earlier
     export's, replaced as a whole: files.write_set); the paths written."""
     names = session.players
-    deal_rows = Text(_deal_lines(conn, session))
-    if session.tariff.has_basket:  # the balances are kept with each deal: read, not replayed
-        balance_rows: Iterable | Text = Text(_balance_lines(conn, session))
+    balance_rows: Iterable | Text | Beside
+    if session.tariff.has_basket:  # the balances are kept with each deal: read with the deals, not replayed
+        deal_rows: Text = Paired(_deal_lines(conn, session, balances=True))
+        balance_rows = Beside()
     else:  # a points session's score sheet is replayed (points sessions are short); a stream
+        deal_rows = Text(_deal_lines(conn, session))
         balance_rows = ([w.recorded.number, *w.sheet, w.after.basket]
                         for w in walk(session, read.deals(conn, session, transfers=False)))
     transfer_rows = Text(_transfer_lines(conn, session))
@@ -226,7 +257,13 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
 
     def fill(folder: Path) -> None:
         for name, header, rows in files:
-            _write(folder / name, header, rows)
+            if isinstance(rows, Beside):  # written with the file before it
+                continue
+            if isinstance(rows, Paired):  # with the file that is Beside it
+                beside = next(f for f in files if isinstance(f[2], Beside))
+                _write(folder / name, header, rows, (folder / beside[0], beside[1]))
+            else:
+                _write(folder / name, header, rows)
 
     try:
         write_set(directory, EXPORT_NAMES, fill)

@@ -103,17 +103,19 @@ def deal_rows(conn: sqlite3.Connection, session: Session, transfers: str = "none
                 f" WHERE t.deal_id = d.id), {ENTRY} FROM deals d {where} ORDER BY d.id", span):
             yield _stored(r[:5] + (r[6:], r[5]))
         return
-    pending_rows = iter(())
-    if transfers == "tuples":
-        tcur = conn.cursor()
-        tcur.row_factory = None
-        # ordered by d.id (= t.deal_id), which the deals_by_session index gives without a sort
-        pending_rows = tcur.execute(
-            f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
-            f" {where} ORDER BY d.id, t.id", span)
+    rows = f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d {where} ORDER BY d.id"
+    if transfers == "none":  # the plain rows, without a look for transfers in each
+        for r in cur.execute(rows, span):
+            yield _stored((r[0], r[1], r[2], r[3], r[4], r[5:], ()))
+        return
+    tcur = conn.cursor()  # "tuples"
+    tcur.row_factory = None
+    # ordered by d.id (= t.deal_id), which the deals_by_session index gives without a sort
+    pending_rows = tcur.execute(
+        f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
+        f" {where} ORDER BY d.id, t.id", span)
     pending = next(pending_rows, None)
-    for r in cur.execute(f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d"
-                         f" {where} ORDER BY d.id", span):
+    for r in cur.execute(rows, span):
         own = []
         while pending is not None and pending[0] == r[0]:
             own.append(pending[1:])
@@ -192,13 +194,15 @@ def undone_count(conn: sqlite3.Connection, session: Session) -> int:
 
 
 def transfer_rows(conn: sqlite3.Connection, session: Session) -> sqlite3.Cursor:
-    """Every standing transfer as (deal number, payer id, payee id, chips, reason), in id order;
-    `names_by_id` names the players. A stream."""
+    """Every standing transfer as (deal number, payer id, payee id, chips, reason), in the order
+    they were written (by deal, each deal's in id order: a deal's transfers are written with it);
+    `names_by_id` names the players. A stream, read through the indexes without a sort."""
     cur = conn.cursor()
     cur.row_factory = None
     return cur.execute(
-        f"SELECT d.number, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
-        f" WHERE d.session_id = ? AND {STANDING} ORDER BY t.id", (session.id,))
+        f"SELECT d.number, t.payer, t.payee, t.chips, t.reason FROM deals d"
+        f" JOIN transfers t INDEXED BY transfers_by_deal ON t.deal_id = d.id"
+        f" WHERE d.session_id = ? AND {STANDING} ORDER BY d.id, t.id", (session.id,))
 
 
 def transfers_of(conn: sqlite3.Connection, session: Session, deal_id: int) -> tuple[Transfer, ...]:
