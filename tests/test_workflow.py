@@ -466,19 +466,3 @@ def test_a_sheet_before_the_first_deal(table, tmp_path: Path) -> None:
     assert "has no deals yet" in table("sheet").stdout
     table("sheet", "--html", str(tmp_path / "x.html"))
     assert "has no deals yet" in (tmp_path / "x.html").read_text(encoding="utf-8")
-
-
-def test_the_workflow_page_s_commands_run(table, tmp_path: Path, monkeypatch) -> None:
-    """docs/workflow.md, for the README: its commands run, after a settled evening."""
-    import shlex
-
-    monkeypatch.chdir(tmp_path)
-    for args in WORKED:
-        table(*args)
-    table("settle")
-    text = (Path(__file__).resolve().parent.parent / "docs" / "workflow.md").read_text(encoding="utf-8")
-    lines = [line.strip() for line in text.splitlines() if line.startswith("    boston-ledger ")]
-    assert len(lines) >= 6
-    for line in lines:
-        table(*shlex.split(line)[1:])
-    assert (tmp_path / "evening.html").is_file()
