@@ -186,9 +186,9 @@ def edit(
     db: DbOption = None,
     session: SessionOption = None,
 ) -> None:
-    """Correct an earlier deal: what you give replaces what deal N had, the rest stays (--partner
-    none: alone; --boston none: nobody's). Every deal after it is replayed; the old entry stays
-    on record. At a terminal, `edit N` alone asks what to change.
+    """Correct an earlier deal: what you give replaces what deal N had, the rest stays
+    (--partner none: alone; --boston none: nobody's). Every deal after it is replayed;
+    the old entry stays on record. At a terminal, `edit N` alone asks what to change.
 
     Example: boston-ledger edit 3 --tricks 7 --reason "Anna took 7, not 6"
     """
@@ -420,8 +420,8 @@ def sheet(
 @app.command()
 def demo(
     db: Annotated[Optional[str], typer.Option("--db", metavar="PATH",
-                                              help="Keep the demo evening in this file instead of a "
-                                                   "throw-away database.")] = None,
+                                              help="Play the demo evening into this ledger file instead of "
+                                                   "the default one.")] = None,
 ) -> None:
     """Play a scripted classic evening deal by deal, then settle it.
 
