@@ -73,10 +73,10 @@ def test_an_interrupted_export_leaves_the_old_set(evening, tmp_path: Path, monke
     before = everything(tmp_path)
     real, written = exporter._write, []
 
-    def write(path, header, rows, *beside):  # one file, or two written in one pass
+    def write(path, header, rows):  # one file, or two written in one pass
         if len(written) == after:
             raise OSError(errno.ENOSPC, "No space left on device") if failure == "disk-full" else KeyboardInterrupt()
-        real(path, header, rows, *beside)
+        real(path, header, rows)
         written.append(path.name)
 
     monkeypatch.setattr(exporter, "_write", write)
@@ -119,8 +119,8 @@ def stop():
     print("point", flush=True)
     time.sleep(600)  # until killed
 
-def write(path, header, rows, *beside):
-    real_write(path, header, rows, *beside)
+def write(path, header, rows):
+    real_write(path, header, rows)
     count[0] += 1
     if point == f"file-{count[0]}":
         stop()

@@ -50,16 +50,16 @@ class Text:
         self.chunks = chunks
 
 
-class Beside:
-    """The rows of a file written in the same pass as another's (`Paired`)."""
-
-
 class Paired(Text):
-    """The CSV text of two files made from one reading of the rows: chunks of (the first's
-    lines, the second's lines); the second file's rows are `Beside`."""
+    """The CSV text of two files made from one reading of the rows: chunks of (this file's lines,
+    the lines of the file `beside`, named with its header)."""
 
-    def __init__(self, chunks: Iterable[tuple[str, str]]):
-        self.chunks = chunks
+    def __init__(self, chunks: Iterable[tuple[str, str]], beside: tuple[str, list[str]]):
+        super().__init__(chunks)  # type: ignore[arg-type]
+        self.beside = beside
+
+
+BESIDE = Text(())  # the rows of a file a Paired one writes
 
 
 def _header(f: TextIO, header: list[str]) -> Any:
@@ -70,20 +70,21 @@ def _header(f: TextIO, header: list[str]) -> Any:
     return writer
 
 
-def _write(path: Path, header: list[str], rows: Iterable | Text,
-           beside: tuple[Path, list[str]] | None = None) -> None:
-    """Write one CSV, a new file in the folder write_set swaps in (and, for `Paired` rows, the
-    file `beside` it in the same pass)."""
+def _write(path: Path, header: list[str], rows: Iterable | Text) -> None:
+    """Write one CSV, a new file in the folder write_set swaps in (for `Paired` rows, and the file
+    beside it in the same pass)."""
     def write(f: TextIO) -> None:
         writer = _header(f, header)
         if isinstance(rows, Paired):
+            name, beside_header = rows.beside
+
             def both(g: TextIO) -> None:
-                _header(g, beside[1])
+                _header(g, beside_header)
                 for mine, theirs in rows.chunks:
                     f.write(mine)
                     g.write(theirs)
 
-            write_new(beside[0], both, newline="")
+            write_new(path.parent / name, both, newline="")
         elif isinstance(rows, Text):
             for chunk in rows.chunks:
                 f.write(chunk)
@@ -223,10 +224,11 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     """Write the session's CSV files as the folder `directory` (made if missing, or an earlier
     export's, replaced as a whole: files.write_set); the paths written."""
     names = session.players
-    balance_rows: Iterable | Text | Beside
+    balances_header = ["deal", *names, "basket"]
+    balance_rows: Iterable | Text
     if session.tariff.has_basket:  # the balances are kept with each deal: read with the deals, not replayed
-        deal_rows: Text = Paired(_deal_lines(conn, session, balances=True))
-        balance_rows = Beside()
+        deal_rows: Text = Paired(_deal_lines(conn, session, balances=True), ("balances.csv", balances_header))
+        balance_rows = BESIDE
     else:  # a points session's score sheet is replayed (points sessions are short); a stream
         deal_rows = Text(_deal_lines(conn, session))
         balance_rows = ([w.recorded.number, *w.sheet, w.after.basket]
@@ -236,7 +238,7 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         ("deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *_fields(session), "result", "entered_at"],
          deal_rows),
         ("transfers.csv", ["deal", "from", "to", "chips", "reason"], transfer_rows),
-        ("balances.csv", ["deal", *names, "basket"], balance_rows),
+        ("balances.csv", balances_header, balance_rows),
     ]
     taken_back = read.undone(conn, session)
     if taken_back:
@@ -257,12 +259,7 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
 
     def fill(folder: Path) -> None:
         for name, header, rows in files:
-            if isinstance(rows, Beside):  # written with the file before it
-                continue
-            if isinstance(rows, Paired):  # with the file that is Beside it
-                beside = next(f for f in files if isinstance(f[2], Beside))
-                _write(folder / name, header, rows, (folder / beside[0], beside[1]))
-            else:
+            if rows is not BESIDE:  # those are written with their Paired file
                 _write(folder / name, header, rows)
 
     try:
