@@ -1,6 +1,6 @@
 """Text from outside never drives the terminal: what a tariff file, a ledger or a command line
 holds is shown with its control characters as visible escapes (`\\x1b`), by every printing path
-(the rich console, plain lines, the error guard, JSON); what can be checked (a currency, a
+(the console and its tables, plain lines, the error guard, JSON); what can be checked (a currency, a
 tariff's name) is refused. An OSC 52 sequence (it writes the clipboard) is the example."""
 
 from __future__ import annotations
@@ -70,35 +70,31 @@ def test_visible_escapes_what_a_terminal_obeys() -> None:
 
 
 def test_the_console_shows_controls_and_keeps_its_own_colours() -> None:
-    from rich.table import Table
-    from rich.text import Text
+    from boston_ledger.ui.term import Console, Table, Text
 
-    out = shown.console()
-    out.file = io.StringIO()
-    out._force_terminal = True  # a terminal with colours: rich writes its own escape sequences
-    out._color_system = out._detect_color_system()
+    written_to = io.StringIO()
+    out = Console(colour=True, file=written_to)  # a terminal with colours: the console's own escapes
     table = Table("who", "why")
     table.add_row(f"An{OSC52}na", Text(f"styled {OSC52}", style="bold red"))
     out.print(table)
     out.print(f"plain {OSC52}", style="green")
     out.print(Text(f"a Text {OSC52}\u202e", style="bold"))
-    written = out.file.getvalue()
+    written = written_to.getvalue()
     assert "\x1b]" not in written and "\x07" not in written and "\u202e" not in written
-    assert "\x1b[" in written  # rich's colours still there
-    assert written.count("\\x1b]52;c;aGVsbG8=\\x07") == 2  # in strings; a Text of rich's drops the BEL itself
-    assert written.count("\\x1b]52;c;aGVsbG8=") == 4 and "\\u202e" in written
+    assert "\x1b[1;31m" in written and "\x1b[32m" in written and "\x1b[0m" in written  # its colours still there
+    assert written.count("\\x1b]52;c;aGVsbG8=\\x07") == 4 and "\\u202e" in written
 
 
 def test_a_string_is_measured_as_it_is_shown() -> None:
-    from rich.table import Table
+    from boston_ledger.ui.term import Console, Table
 
-    out = shown.console()
-    out.file = io.StringIO()
+    written = io.StringIO()
+    out = Console(file=written)
     table = Table("name")
     table.add_row(f"x{OSC52}y")
     table.add_row("a much longer plain name than that")
     out.print(table)
-    lines = out.file.getvalue().splitlines()
+    lines = written.getvalue().splitlines()
     assert len({len(line) for line in lines}) == 1, lines  # the table's lines all as wide: borders align
 
 

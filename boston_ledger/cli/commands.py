@@ -2,7 +2,7 @@
 
 Both ways into the program call these by keyword: the quick parser for a plain `deal` or
 `status` (quick.py), typer for everything else (declarations.py). Nothing here imports typer,
-so that `deal` and `status` start fast; the views import rich only when they show something.
+so that `deal` and `status` start fast; the views draw with ui/term.py, not rich (typer's, for help).
 """
 
 from __future__ import annotations
@@ -545,11 +545,10 @@ def sheet(html: Path | None = None, db: str | None = None, session: str | None =
 
 def demo(db: str | None = None) -> None:
     """Play a scripted classic evening deal by deal into the ledger, then settle it."""
-    from rich.text import Text
-
     from ..app import demo as script
     from ..ui.deals import banners, deal_table, result_word, where
     from ..ui.settlement import settlement_lines
+    from ..ui.term import Text
     from ..ui.text import basket_word
 
     session, before = opening.create(db, script.start, waiting)

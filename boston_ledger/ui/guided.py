@@ -13,7 +13,8 @@ from ..core.engine import Deal
 from ..core.errors import LedgerError
 from ..core.i18n import _
 from ..store.records import Session
-from .text import say, visible
+from .term import visible
+from .text import say
 
 
 def interactive() -> bool:

@@ -2,12 +2,10 @@
 
 from __future__ import annotations
 
-from rich.table import Table
-from rich.text import Text
-
 from ..core.i18n import _
 from ..core.settlement import Payment, Settled
 from ..store.records import Session
+from .term import Table, Text
 from .text import amount, local_time
 from .text import chips as chips_text
 

@@ -4,9 +4,6 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from rich import box
-from rich.table import Table
-
 from ..app.money import Book
 from ..app.rescore import Rescored
 from ..app.sessions import Listed
@@ -14,11 +11,12 @@ from ..app.stats import Stats
 from ..core.i18n import N_, _, condition_names, contract_name, ngettext
 from ..core.tariff import Tariff
 from ..store.records import PaymentRecord
+from .term import SIMPLE_HEAD, Table
 from .text import amount, balance, basket_word, chips, local_time, signed
 
 
 def _plain() -> Table:
-    return Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    return Table(box=SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
 
 
 def sessions_table(rows: Sequence[Listed]) -> Table:

@@ -3,15 +3,11 @@ same data the engine uses."""
 
 from __future__ import annotations
 
-from typing import Iterable
-
-from rich import box
-from rich.console import Console
-from rich.table import Table
 
 from ..core import engine
 from ..core.i18n import N_, _, condition_name, condition_names, contract_name, rank_name
 from ..core.tariff import Schedule, Tariff
+from .term import SIMPLE_HEAD, Table
 
 
 FAILED_BASKET = {"labet": N_("labet"), "opponents": N_("to opponents"), "none": "—"}
@@ -196,7 +192,7 @@ def _narrow(t: Tariff, what: str, rows: list, width: int) -> list[Table | str]:
     out: list[Table | str] = [_("{what}, by tricks taken (one column per contract):", what=what)]
     for start in range(0, len(rows), per_table):
         chunk = rows[start:start + per_table]
-        table = Table(box=box.SIMPLE_HEAD, pad_edge=False)
+        table = Table(box=SIMPLE_HEAD, pad_edge=False)
         table.add_column(_("tricks"), justify="right", no_wrap=True)
         for label, bar, basket, __ in chunk:
             head = f"{label}\n" + _("bar {bar}", bar=bar) + (f"\n{basket}" if t.has_basket else "")
@@ -206,7 +202,3 @@ def _narrow(t: Tariff, what: str, rows: list, width: int) -> list[Table | str]:
         out.append(table)
     return out
 
-
-def print_all(console: Console, items: Iterable[Table | str]) -> None:
-    for item in items:
-        console.print(item)
