@@ -69,14 +69,19 @@ def set_cell_size(text: str, total: int) -> str:
         return text + " " * (total - size)
     if size == total:
         return text
-    out, used = [], 0
-    for ch in text:
+    taken, used = _fit(text, total)
+    return taken + " " * (total - used)
+
+
+def _fit(text: str, cells: int) -> tuple[str, int]:
+    """The longest start of `text` within `cells` cells, and the cells it takes."""
+    used = 0
+    for i, ch in enumerate(text):
         width = _char_cells(ch)
-        if used + width > total:
-            break
-        out.append(ch)
+        if used + width > cells:
+            return text[:i], used
         used += width
-    return "".join(out) + " " * (total - used)
+    return text, used
 
 
 def _chop(text: str, width: int) -> list[str]:
@@ -203,15 +208,10 @@ class _Line:
         keep = width - 1 if ellipsis else width
         out, used = [], 0
         for t, s in self.parts:
-            taken = []
-            for ch in t:
-                w = _char_cells(ch)
-                if used + w > keep:
-                    break
-                taken.append(ch)
-                used += w
+            taken, w = _fit(t, keep - used)
+            used += w
             if taken:
-                out.append(("".join(taken), s))
+                out.append((taken, s))
             if used >= keep or len(taken) < len(t):
                 break
         if keep > used:
