@@ -85,17 +85,18 @@ def _fit(text: str, cells: int) -> tuple[str, int]:
 
 
 def _chop(text: str, width: int) -> list[str]:
-    """`text` folded into pieces of at most `width` cells."""
-    pieces, line, used = [], [], 0
-    for ch in text:
+    """`text` folded into pieces of at most `width` cells, as rich folds a word too long for a
+    line: a character wider than `width` takes a piece of its own (at the very start, after an
+    empty piece), and a character of no width stays with the one before it."""
+    pieces, start, used = [], 0, 0
+    for i, ch in enumerate(text):
         w = _char_cells(ch)
-        if used + w > width and line:
-            pieces.append("".join(line))
-            line, used = [], 0
-        line.append(ch)
+        if w and used + w > width:
+            pieces.append(text[start:i])
+            start, used = i, 0
         used += w
-    if line:
-        pieces.append("".join(line))
+    if used:
+        pieces.append(text[start:])
     return pieces
 
 
