@@ -106,6 +106,21 @@ ATTRIBUTES = {"bold": "1", "dim": "2", "italic": "3"}
 COLOURS = {"red": "31", "green": "32", "yellow": "33", "cyan": "36"}
 
 
+def _words(style: str) -> tuple[list[str], set[str]]:
+    """The words a style turns on, in order, and those it turns off ('not bold')."""
+    said = style.split()
+    on: list[str] = []
+    off: set[str] = set()
+    for i, word in enumerate(said):
+        if word == "not":
+            continue
+        if i and said[i - 1] == "not":
+            off.add(word)
+        else:
+            on.append(word)
+    return on, off
+
+
 def _combined(base: str, over: str) -> str:
     """Style `over` laid on `base`: 'bold' on 'cyan' is 'bold cyan'; 'not bold' takes bold off;
     a colour replaces a colour."""
@@ -114,13 +129,10 @@ def _combined(base: str, over: str) -> str:
     if not over:
         return base
     words = base.split()
-    said = over.split()
-    for i, word in enumerate(said):
-        if word == "not":
-            continue
-        if i and said[i - 1] == "not":
-            words = [w for w in words if w != word]
-        elif word in COLOURS:
+    on, off = _words(over)
+    words = [w for w in words if w not in off]
+    for word in on:
+        if word in COLOURS:
             words = [w for w in words if w not in COLOURS] + [word]
         elif word not in words:
             words.append(word)
@@ -129,8 +141,7 @@ def _combined(base: str, over: str) -> str:
 
 def _sgr(style: str, colour: bool) -> str:
     """The escape codes of `style` ('not bold' is no code)."""
-    words = style.split()
-    on = [w for i, w in enumerate(words) if w != "not" and not (i and words[i - 1] == "not")]
+    on, __ = _words(style)
     codes = [ATTRIBUTES[w] for w in ATTRIBUTES if w in on]
     if colour:
         codes += [COLOURS[w] for w in on if w in COLOURS]
