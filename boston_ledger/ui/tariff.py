@@ -3,7 +3,6 @@ same data the engine uses."""
 
 from __future__ import annotations
 
-
 from ..core import engine
 from ..core.i18n import N_, _, condition_name, condition_names, contract_name, rank_name
 from ..core.tariff import Schedule, Tariff
@@ -201,4 +200,3 @@ def _narrow(t: Tariff, what: str, rows: list, width: int) -> list[Table | str]:
             table.add_row(str(taken), *(values[i] for *_, values in chunk))
         out.append(table)
     return out
-
