@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 
 import faults
+from boston_ledger.store import db
 from boston_ledger.store.schema import SCHEMA_VERSION
 from conftest import PLAYERS
 from test_foreign_files import v1_ledger
@@ -119,6 +120,32 @@ def test_several_new_on_a_fresh_path_at_once(cli, tmp_path: Path) -> None:
         assert count(path, "sessions") == each
         sound(cli, path)
     print(f"{rounds} rounds of {each} `new` at once on a fresh path")
+
+
+def test_a_ledger_met_while_a_checkpoint_grows_it_is_still_ours(cli, tmp_path: Path) -> None:
+    # CI once saw a `new` refuse a ledger that five others were writing to ("not a boston-ledger
+    # database (database disk image is malformed)"): a checkpoint that grows the file writes page
+    # 1, which counts the new pages, before the pages themselves; a read of the header that takes
+    # no lock, met at that moment, finds the file shorter than page 1 says. That moment, held still:
+    path = tmp_path / "l.db"
+    cli(*NEW, "--db", str(path))
+    pages = os.path.getsize(path) // 4096
+    keeper = sqlite3.connect(path)  # keeps the -wal: what the others write stays there meanwhile
+    keeper.execute("PRAGMA wal_autocheckpoint = 0")
+    keeper.execute("SELECT COUNT(*) FROM sessions").fetchone()
+    for i in range(8):
+        cli("new", f"A{i}", f"B{i}", f"C{i}", f"D{i}", "--db", str(path))
+    grown = keeper.execute("PRAGMA page_count").fetchone()[0]
+    assert grown > pages == os.path.getsize(path) // 4096
+    with open(path, "r+b") as f:  # page 1 as the checkpoint writes it first: the new page count
+        f.seek(28)
+        f.write(grown.to_bytes(4, "big"))
+    found = db.inspect(path)
+    assert found.what == "ours", found
+    cli("new", "E", "F", "G", "H", "--db", str(path))
+    keeper.close()  # the checkpoint completes: every page in the file
+    assert count(path, "sessions") == 10
+    sound(cli, path)
 
 
 def test_several_opens_of_an_old_ledger_at_once(cli, tmp_path: Path) -> None:

@@ -102,7 +102,8 @@ class Found(NamedTuple):
 
 def inspect(path: Path) -> Found:
     """What is at `path`, found without writing a byte: from the file's header, and when that
-    cannot tell (application id 0) from its schema through a connection that only reads.
+    cannot tell (application id 0, or the header could not be read without a lock) from its
+    schema through a connection that only reads.
 
     Every read goes through SQLite: a file of our own that this process has open elsewhere must
     never be opened and closed behind SQLite's back, as closing any descriptor of a file drops
@@ -131,8 +132,11 @@ def inspect(path: Path) -> Found:
             version = conn.execute("PRAGMA user_version").fetchone()[0]
         finally:
             conn.close()
-    except sqlite3.Error as e:
-        return Found("junk", detail=str(e))
+    except sqlite3.Error:
+        # Not necessarily junk: a read that takes no lock can meet a ledger that another
+        # boston-ledger's checkpoint is growing (page 1, written first, already counts pages the
+        # file does not hold yet: "malformed"). A read under SQLite's locks says what it is.
+        return _look(where)
     if app == APPLICATION_ID:
         return Found("newer" if version > SCHEMA_VERSION else "ours", version)
     if app != 0:
