@@ -1,5 +1,5 @@
-"""`check` reads a sound session quickly and hands anything else to the full checks: every kind
-of tampering with a ledger is still reported, in the words and at the deal the full checks use."""
+"""`check` replays every standing deal: every kind of tampering with a ledger is reported, in
+words, at the deal where it is."""
 
 from __future__ import annotations
 
@@ -12,8 +12,7 @@ from pathlib import Path
 import pytest
 
 from boston_ledger.app import check as checks
-from boston_ledger.core import engine, invariants
-from boston_ledger.store import audit
+from boston_ledger.core import engine
 from boston_ledger.app import deals as table, sessions
 from boston_ledger.store import read, write
 from boston_ledger.store.db import open_db, writing
@@ -70,17 +69,6 @@ def sound(tmp_path_factory) -> Path:
     return path
 
 
-def full(conn: sqlite3.Connection, session_id: int) -> list[invariants.Problem]:
-    """The checks without the quick reading: references, then the replay of Recorded deals."""
-    broken = invariants.references(session_id, audit.foreign_references(conn, session_id))
-    if broken:
-        return broken
-    session = read.session(conn, session_id)
-    n = len(session.players)
-    return invariants.replay(session_id, session.tariff, n, read.deals(conn, session),
-                             invariants.Exact(session_id, session.tariff, n))[1] or []
-
-
 def tampered(sound: Path, tmp_path: Path, *statements: str) -> Path:
     path = tmp_path / "ledger.db"
     shutil.copy(sound, path)
@@ -97,8 +85,7 @@ def tampered(sound: Path, tmp_path: Path, *statements: str) -> Path:
 
 def problems(path: Path) -> list[str]:
     conn = open_db(path)
-    found = [p for s in read.session_ids(conn) for p in checks.check_session(conn, s)]
-    assert found == [p for s in read.session_ids(conn) for p in full(conn, s)]  # the same words, the same deal
+    found = checks.check(conn, every=True)
     conn.close()
     return [str(p) for p in found]
 
@@ -110,14 +97,9 @@ TRANSFER = f"(SELECT max(t.id) FROM transfers t WHERE t.deal_id = {DEAL})"
 FIRST = f"(SELECT min(t.id) FROM transfers t WHERE t.deal_id = {DEAL})"
 
 
-def test_a_sound_ledger_is_read_once_quickly(sound: Path, monkeypatch) -> None:
-    def slow(*args):
-        raise AssertionError("the full replay ran on a sound ledger")
-
-    monkeypatch.setattr(invariants, "Exact", slow)
-    monkeypatch.setattr(invariants, "references", slow)
+def test_a_sound_ledger_has_no_problem(sound: Path) -> None:
     conn = open_db(sound)
-    assert [checks.check_session(conn, s) for s in read.session_ids(conn)] == [[], []]
+    assert checks.check(conn, every=True) == []
 
 
 @pytest.mark.parametrize("statements, words", [
@@ -212,67 +194,3 @@ def test_a_change_anywhere_in_a_long_session_is_found_where_it_is(tmp_path: Path
         (tmp_path / str(round_)).mkdir()
         found = problems(tampered(path, tmp_path / str(round_), change))
         assert found and found[0].startswith(f"session 1, deal {number}:"), (change, found)
-
-
-# ---- a long session: the later half replayed by a helper process meanwhile ---------------------
-
-
-@pytest.fixture
-def halves(monkeypatch) -> None:
-    monkeypatch.setattr(checks, "SPLIT", 10)
-    monkeypatch.setattr(checks, "_cores", lambda: 2)
-
-
-def test_the_later_half_is_replayed_by_the_helper(sound: Path, halves, monkeypatch) -> None:
-    spans = []
-    replay = checks.replay_span
-    monkeypatch.setattr(checks, "replay_span", lambda *a, **k: spans.append(k) or replay(*a, **k))
-    monkeypatch.setattr(invariants, "Exact", None)  # the full checks are not needed
-    conn = open_db(sound)
-    assert checks.check_session(conn, 1) == []
-    middle = read.halfway(conn, read.session(conn, 1))[1]
-    assert spans == [{"last": middle}]  # the first half here; the helper said the rest holds
-
-
-@pytest.mark.parametrize("where", ["first", "middle", "next", "last"])
-@pytest.mark.parametrize("change", ["chips", "kept", "number"])
-def test_a_change_in_either_half_is_reported(sound: Path, tmp_path: Path, halves, where, change) -> None:
-    conn = open_db(sound)
-    count, middle = read.halfway(conn, read.session(conn, 1))
-    number = conn.execute("SELECT number FROM deals WHERE id = ?", (middle,)).fetchone()[0]
-    conn.close()
-    number = {"first": 2, "middle": number, "next": number + 1, "last": count}[where]
-    deal = (f"(SELECT d.id FROM deals d WHERE d.session_id = 1 AND d.number = {number} AND NOT EXISTS"
-            " (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id) AND NOT EXISTS"
-            " (SELECT 1 FROM undos u WHERE u.deal_id = d.id))")
-    statement = {"chips": f"UPDATE transfers SET chips = chips + 1 WHERE id = (SELECT min(id) FROM transfers"
-                          f" WHERE deal_id = {deal})",
-                 "kept": f"UPDATE deals SET balances = replace(balances, '[', '[1') WHERE id = {deal}",
-                 "number": f"UPDATE deals SET number = number + 1 WHERE id = {deal}"}[change]
-    found = problems(tampered(sound, tmp_path, statement))
-    assert found and found[0].startswith(f"session 1, deal {number + (change == 'number')}:"), found
-
-
-def test_a_helper_that_cannot_run_leaves_the_later_half_to_this_process(sound: Path, tmp_path: Path, halves,
-                                                                          monkeypatch) -> None:
-    monkeypatch.setattr(checks, "HELPER", "import sys; sys.exit(3)")
-    conn = open_db(sound)
-    assert checks.check_session(conn, 1) == []
-    conn.close()
-    path = tampered(sound, tmp_path, "UPDATE deals SET basket = basket + 1 WHERE id = (SELECT max(id) FROM deals"
-                                     " WHERE session_id = 1)")
-    assert problems(path) and "stored balances after the deal" in problems(path)[0]
-
-
-def test_a_ledger_in_memory_is_replayed_here(halves) -> None:
-    conn = sqlite3.connect(":memory:")
-    assert checks.start_helper(conn, None, 1) is None
-
-
-@pytest.mark.parametrize("kept", ["replace(balances, ', ', ',')", "'junk'", "NULL", "'[1.0, 2, 3, 4]'"])
-def test_the_middle_deal_kept_in_another_spelling(sound: Path, tmp_path: Path, halves, kept) -> None:
-    conn = open_db(sound)
-    middle = read.halfway(conn, read.session(conn, 1))[1]
-    conn.close()
-    found = problems(tampered(sound, tmp_path, f"UPDATE deals SET balances = {kept} WHERE id = {middle}"))
-    assert found == [] if kept.startswith("replace") else found  # the full checks say which

@@ -40,15 +40,12 @@ class Deal(NamedTuple):
 
 
 class Transfer(NamedTuple):
-    """Chips moving from one party to another, and why (a tuple: millions of them are compared)."""
+    """Chips moving from one party to another, and why."""
 
     payer: Party
     payee: Party
     chips: int
     reason: str
-
-
-_tuple_new = tuple.__new__
 
 
 class State(NamedTuple):
@@ -97,13 +94,6 @@ def position(tariff: Tariff, deals_before: int) -> Position:
         tour=tour + 1,
         multiplier=tariff.tours[tour],
     )
-
-
-def _turn(tariff: Tariff, deals_before: int) -> tuple[int, int]:
-    """The dealer and the multiplier of `position(tariff, deals_before)`, all that `play` needs
-    of it, without building a Position."""
-    players = tariff.players
-    return deals_before % players, tariff.tours[deals_before % (players * len(tariff.tours)) // players]
 
 
 def stake_due(tariff: Tariff, state: State) -> bool:
@@ -279,114 +269,6 @@ def _split(total: int, parties: Sequence[int], remainder: str = "stays") -> list
     return shares
 
 
-class Plan:
-    """What a deal pays whatever the state before it, as `play` works it out: its validation, the
-    lines of the contract, and per tour multiplier the transfers between players and the scores.
-
-    A replay of a long session meets the same deals again and again; it makes each distinct
-    deal's plan once (`plan`) and hands it to `play` with the deal. `play` uses a plan only
-    with the very tariff and deal objects it was made from, so the result is the same with or
-    without one.
-    """
-
-    __slots__ = ("tariff", "deal", "passed", "contract", "schedule", "side", "opponents", "own", "taken",
-                 "made", "pay", "rank_multiplier", "failing", "basket_won", "rule", "slam", "_pieces")
-
-    def pieces(self, multiplier: int) -> tuple:
-        """(carte-blanche, contract payments, boston) transfers and the scores, at this multiplier."""
-        found = self._pieces.get(multiplier)
-        if found is None:
-            found = self._pieces[multiplier] = _pieces(self, multiplier)
-        return found
-
-
-def plan(tariff: Tariff, deal: Deal) -> Plan:
-    """The part of `play` that depends on the deal alone. Raises DealError like `play`."""
-    validate(tariff, deal)
-    p = Plan()
-    p.tariff, p.deal, p._pieces = tariff, deal, {}
-    p.passed = deal.contract == PASS
-    if p.passed:
-        p.made, p.basket_won = None, False
-        return p
-    contract = p.contract = tariff.contracts[deal.contract]
-    schedule = p.schedule = schedule_of(contract, deal)
-    rank = rank_of(contract, deal)
-    p.rank_multiplier = tariff.ranks[rank].multiplier if rank else 1
-    assert deal.declarer is not None and deal.tricks is not None
-    side = p.side = [deal.declarer] + ([deal.partner] if deal.partner is not None else [])
-    p.opponents = [s for s in range(tariff.players) if s not in side]
-    own = p.own = {deal.declarer: deal.tricks, deal.partner: deal.partner_tricks}
-    taken = p.taken = sum(own[s] or 0 for s in side)
-    base_reason = "consolation" if tariff.scoring == "chips" else "contract"
-    p.made, p.pay = lines(schedule, taken, tariff.tricks, rank, base_reason)
-    if p.made:
-        p.failing = None
-        p.basket_won = tariff.has_basket
-    else:
-        p.failing = side if not schedule.shares else [
-            s for s, share in zip(side, schedule.shares) if (own[s] or 0) < share
-        ]
-        p.basket_won = schedule.failed_basket == "opponents"
-    p.rule = contract.boston_made if p.made else contract.boston_failed
-    p.slam = p.made and schedule.kind == "tricks" and taken == tariff.tricks
-    return p
-
-
-_shared: dict[tuple, Transfer] = {}  # the same transfer in many plans, kept once (less memory to walk)
-
-
-def _one(transfer: Transfer) -> Transfer:
-    key = (transfer, tuple(map(type, transfer)))  # the same values of the same types
-    found = _shared.get(key)
-    if found is None:
-        if len(_shared) >= 1 << 14:
-            _shared.clear()
-        found = _shared[key] = transfer
-    return found
-
-
-def _pieces(p: Plan, multiplier: int) -> tuple:
-    tariff, deal, n = p.tariff, p.deal, p.tariff.players
-    blank: list[Transfer] = []
-    if deal.carte_blanche is not None:
-        chips = tariff.carte_blanche * multiplier
-        if chips > 0:
-            blank = [_tuple_new(Transfer, (seat, deal.carte_blanche, chips, "carte-blanche"))
-                     for seat in range(n) if seat != deal.carte_blanche]
-    if p.passed:
-        partout = _partout(tariff, deal.tricks_each, multiplier) if deal.tricks_each is not None else []
-        return tuple(map(_one, blank)), tuple(map(_one, partout)), (), (0,) * n
-    factor = p.rank_multiplier * multiplier
-    total = sum(chips for _, chips in p.pay) * factor
-    scaled = [(reason, chips * factor) for reason, chips in p.pay if chips * factor > 0]
-    scores = [0] * n
-    payments = []
-    if p.made:
-        for member in p.side:
-            scores[member] = total
-            for opponent in p.opponents:
-                for reason, chips in scaled:
-                    payments.append(_tuple_new(Transfer, (opponent, member, chips, reason)))
-    else:
-        for member in p.failing:
-            scores[member] = -total
-            for opponent in p.opponents:
-                for reason, chips in scaled:
-                    payments.append(_tuple_new(Transfer, (member, opponent, chips, reason)))
-    boston = []
-    doubled = p.slam and (tariff.boston_slam_for == "anyone" or deal.boston in p.side)
-    amount = tariff.boston * multiplier * (tariff.boston_slam if doubled else 1)
-    if amount > 0:
-        if p.rule == "holder" and deal.boston is not None:
-            boston = [_tuple_new(Transfer, (seat, deal.boston, amount, "boston"))
-                      for seat in range(n) if seat != deal.boston]
-        elif p.rule == "declarer-pays":
-            boston = [_tuple_new(Transfer, (deal.declarer, seat, amount, "boston"))
-                      for seat in range(n) if seat != deal.declarer]
-    return tuple(map(_one, blank)), tuple(map(_one, payments)), tuple(map(_one, boston)), tuple(scores)
-
-
 def _partout(tariff: Tariff, taken: tuple[int, ...], multiplier: int) -> list[Transfer]:
     """Misère partout: whoever took the most tricks pays each other player the tariff's chips per
     trick of difference; players tied for the most share each payment equally (an odd chip paid
@@ -401,74 +283,98 @@ def _partout(tariff: Tariff, taken: tuple[int, ...], multiplier: int) -> list[Tr
         shares = [total // len(losers)] * len(losers)
         for i in range(total - sum(shares)):
             shares[i] += 1
-        out += [_tuple_new(Transfer, (loser, seat, share, "misere-partout"))
-                for loser, share in zip(losers, shares) if share > 0]
+        out += [Transfer(loser, seat, share, "misere-partout") for loser, share in zip(losers, shares) if share > 0]
     return out
 
 
-def play(tariff: Tariff, state: State, deal: Deal, planned: Plan | None = None) -> Outcome:
-    """The transfers of one deal. Raises DealError for a deal the tariff does not allow.
-
-    `planned` is `plan(tariff, deal)` when the caller has it (see Plan); without it, or with
-    one made from other objects, the plan is made here.
-    """
-    # The hot path of every replay: a chip moves only when there is one to move (chips > 0),
-    # and `basket` follows what the transfers so far have put into the basket or taken out.
-    p = planned if planned is not None and planned.tariff is tariff and planned.deal is deal else plan(tariff, deal)
+def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
+    """The transfers of one deal. Raises DealError for a deal the tariff does not allow."""
+    validate(tariff, deal)
     n = tariff.players
-    dealer, multiplier = _turn(tariff, state.deals)
-    basket = state.basket
+    pos = position(tariff, state.deals)
+    dealer, multiplier = pos.dealer, pos.multiplier
     rules = tariff.basket
     out: list[Transfer] = []
+    basket = state.basket  # what the transfers so far have put into the basket or taken out
+
+    def move(payer: Party, payee: Party, chips: int, reason: str) -> None:
+        nonlocal basket
+        if chips > 0:  # a chip moves only when there is one to move
+            out.append(Transfer(payer, payee, chips, reason))
+            basket += chips * ((payee is BASKET) - (payer is BASKET))
+
     if stake_due(tariff, state):
-        chips = rules.stake
-        if chips > 0:
-            for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
-                out.append(_tuple_new(Transfer, (seat, BASKET, chips, "stake")))  # Transfer(...), without its slow __new__
-                basket += chips
+        for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
+            move(seat, BASKET, rules.stake, "stake")
     if deal.ace_turned:
-        chips = rules.remise
-        if chips > 0:
-            out.append(_tuple_new(Transfer, (dealer, BASKET, chips, "remise")))
-            basket += chips
-    blank, payments, boston, scores = p.pieces(multiplier)
-    out += blank  # between players: the basket stays as it is
+        move(dealer, BASKET, rules.remise, "remise")
+    if deal.carte_blanche is not None:
+        for seat in range(n):
+            if seat != deal.carte_blanche:
+                move(seat, deal.carte_blanche, tariff.carte_blanche * multiplier, "carte-blanche")
 
-    if p.passed:
-        out += payments  # misère partout: between players; the basket neither doubles nor is won
-        if rules.all_pass == "double":
-            content = basket  # the basket doubles: each pays a share, one of them any remainder
+    if deal.contract == PASS:
+        if deal.tricks_each is not None:  # misère partout: between players; the basket neither doubles nor is won
+            out += _partout(tariff, deal.tricks_each, multiplier)
+        if rules.all_pass == "double":  # the basket doubles: each pays a share, one of them any remainder
+            content = basket
             odd = dealer if rules.all_pass_remainder == "dealer" else (dealer + 1) % n
-            chips = content // n
-            if chips > 0:
-                for seat in range(n):
-                    if seat != odd:
-                        out.append(_tuple_new(Transfer, (seat, BASKET, chips, "all-pass")))
-            chips = content - content // n * (n - 1)
-            if chips > 0:
-                out.append(_tuple_new(Transfer, (odd, BASKET, chips, "all-pass")))
-        return Outcome(tuple(out), None, False, scores)
+            for seat in range(n):
+                if seat != odd:
+                    move(seat, BASKET, content // n, "all-pass")
+            move(odd, BASKET, content - content // n * (n - 1), "all-pass")
+        return Outcome(tuple(out), None, False, (0,) * n)
 
-    out += payments
-    if p.made:
+    contract = tariff.contracts[deal.contract]
+    schedule = schedule_of(contract, deal)
+    rank = rank_of(contract, deal)
+    factor = (tariff.ranks[rank].multiplier if rank else 1) * multiplier
+    assert deal.declarer is not None and deal.tricks is not None
+    side = [deal.declarer] + ([deal.partner] if deal.partner is not None else [])
+    opponents = [s for s in range(n) if s not in side]
+    own = {deal.declarer: deal.tricks, deal.partner: deal.partner_tricks}
+    taken = sum(own[s] or 0 for s in side)
+    made, pay = lines(schedule, taken, tariff.tricks, rank, "consolation" if tariff.scoring == "chips" else "contract")
+    total = sum(chips for __, chips in pay) * factor
+    scores = [0] * n
+    failing = side if made or not schedule.shares else [
+        s for s, share in zip(side, schedule.shares) if (own[s] or 0) < share]
+    for member in side if made else failing:
+        scores[member] = total if made else -total
+        for opponent in opponents:
+            payer, payee = (opponent, member) if made else (member, opponent)
+            for reason, chips in pay:
+                move(payer, payee, chips * factor, reason)
+    if made:
+        basket_won = tariff.has_basket
         if tariff.has_basket:
-            for member, share in zip(p.side, _split(basket, p.side, rules.share_remainder)):
-                if share > 0:
-                    out.append(_tuple_new(Transfer, (BASKET, member, share, "basket")))
-    elif p.schedule.failed_basket == "labet":
-        labet = basket
-        shares = _split(labet, p.failing)
-        odd = 0 if rules.labet_odd_chip == "declarer" or len(p.failing) < 2 else 1
-        shares[odd] += labet - sum(shares)  # the declarer (first of the side) or the partner pays any odd chip
-        for member, share in zip(p.failing, shares):
-            if share > 0:
-                out.append(_tuple_new(Transfer, (member, BASKET, share, "labet")))
-    elif p.schedule.failed_basket == "opponents":  # the basket goes to them
-        for opponent, share in zip(p.opponents, _split(basket, p.opponents, rules.share_remainder)):
-            if share > 0:
-                out.append(_tuple_new(Transfer, (BASKET, opponent, share, "basket")))
-    out += boston
-    return Outcome(tuple(out), p.made, p.basket_won, scores)
+            for member, share in zip(side, _split(basket, side, rules.share_remainder)):
+                move(BASKET, member, share, "basket")
+    else:
+        basket_won = schedule.failed_basket == "opponents"
+        if schedule.failed_basket == "labet":
+            labet = basket
+            shares = _split(labet, failing)
+            odd = 0 if rules.labet_odd_chip == "declarer" or len(failing) < 2 else 1
+            shares[odd] += labet - sum(shares)  # the declarer (first of the side) or the partner pays any odd chip
+            for member, share in zip(failing, shares):
+                move(member, BASKET, share, "labet")
+        elif schedule.failed_basket == "opponents":  # the basket goes to them
+            for opponent, share in zip(opponents, _split(basket, opponents, rules.share_remainder)):
+                move(BASKET, opponent, share, "basket")
+    slam = made and schedule.kind == "tricks" and taken == tariff.tricks
+    doubled = slam and (tariff.boston_slam_for == "anyone" or deal.boston in side)
+    amount = tariff.boston * multiplier * (tariff.boston_slam if doubled else 1)
+    rule = contract.boston_made if made else contract.boston_failed
+    if rule == "holder" and deal.boston is not None:
+        for seat in range(n):
+            if seat != deal.boston:
+                move(seat, deal.boston, amount, "boston")
+    elif rule == "declarer-pays":
+        for seat in range(n):
+            if seat != deal.declarer:
+                move(deal.declarer, seat, amount, "boston")
+    return Outcome(tuple(out), made, basket_won, tuple(scores))
 
 
 def moves(transfers: Iterable[Transfer], players: int) -> list[int]:

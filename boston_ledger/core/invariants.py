@@ -6,10 +6,10 @@ A problem names the session, the deal when there is one, and what was expected a
 
 from __future__ import annotations
 
-from typing import Callable, Iterable, NamedTuple, Protocol
+from typing import Iterable, NamedTuple
 
 from . import engine
-from .engine import BASKET, Deal, Outcome, State, Transfer
+from .engine import BASKET, Outcome, State, Transfer
 from .i18n import N_, _, reason
 from .tariff import Tariff
 
@@ -55,63 +55,30 @@ def references(session_id: int, rows: Iterable[tuple]) -> list[Problem]:
     return problems
 
 
-class Reading(Protocol):
-    """How a replay reads one stored deal (`replay`): its number, its plan, and what differs
-    between what is stored with it and what the engine gives (nothing, when nothing does)."""
-
-    def number(self, row: object) -> int: ...
-    def plan(self, row: object) -> engine.Plan: ...
-    def differs(self, row: object, after: State, outcome: Outcome) -> object: ...
-
-
-DOUBT = "doubt"  # what a quick reading says when it cannot tell what differs
-
-
-def replay(session_id: int, tariff: Tariff, players: int, rows: Iterable, reading: Reading,
-           start: State | None = None) -> tuple[State, object]:
-    """Replay stored deals through the engine and the session's tariff, holding each deal's
-    number, kept balances and transfers to the engine's; the state reached and the first
-    difference (a list of problems, or what the reading says: empty or None when every deal
-    holds), after which it stops: later deals depend on this one, so one report is enough."""
-    state = State.start(players) if start is None else start
-    for row in rows:
-        number = reading.number(row)
-        if number != state.deals + 1:
-            return state, [_misnumbered(session_id, number, state.deals + 1)]
+def replay(session_id: int, tariff: Tariff, players: int, recorded: Iterable) -> list[Problem]:
+    """Replay a session's standing deals as stored (store.records.Recorded: number, deal, kept
+    balances and basket, transfers) through the engine and the session's tariff, holding each
+    deal's number, kept balances and transfers to the engine's. The first difference, in words
+    (empty when every deal holds): later deals depend on it, so one report is enough."""
+    state = State.start(players)
+    for row in recorded:
+        if row.number != state.deals + 1:
+            return [_misnumbered(session_id, row.number, state.deals + 1)]
         try:
-            plan = reading.plan(row)
+            outcome = engine.play(tariff, state, row.deal)
         except engine.DealError as e:
-            return state, [Problem(session_id, number, _("the deal no longer scores: {e}", e=e))]
-        outcome = engine.play(tariff, state, plan.deal, plan)
+            return [Problem(session_id, row.number, _("the deal no longer scores: {e}", e=e))]
         after = engine.advance(state, outcome)
-        found = reading.differs(row, after, outcome)
+        found = difference(session_id, players, row.number, row.balances, row.basket, row.transfers, after, outcome)
         if found:
-            return state, found
+            return found
         state = after
-    return state, None
+    return []
 
 
 def _misnumbered(session_id: int, number: int, expected: int) -> Problem:
     return Problem(session_id, number, _("the deal is numbered {number}; it is deal {expected} of the session",
                                          number=number, expected=expected))
-
-
-class Exact:
-    """The replay's reading of recorded deals (store.records.Recorded): values compared as
-    values, and what differs said in words."""
-
-    def __init__(self, session_id: int, tariff: Tariff, players: int):
-        self.session_id, self.tariff, self.players = session_id, tariff, players
-
-    def number(self, row) -> int:
-        return row.number
-
-    def plan(self, row) -> engine.Plan:
-        return engine.plan(self.tariff, row.deal)
-
-    def differs(self, row, after: State, outcome: Outcome) -> list[Problem]:
-        return difference(self.session_id, self.players, row.number, row.balances, row.basket, row.transfers,
-                          after, outcome)
 
 
 def difference(session_id: int, players: int, number: int, balances: tuple, basket: int | None,
@@ -142,19 +109,3 @@ def _brief(transfers: Iterable[Transfer]) -> str:
 
 def _party(seat: int | None) -> str:
     return _("basket") if seat is BASKET else _("seat {seat}", seat=seat)
-
-
-def plans(tariff: Tariff, deal_of: Callable[[tuple], Deal], memo: int) -> Callable[[tuple], engine.Plan]:
-    """Each distinct entry's plan made once (a long session repeats a few thousand entries)."""
-    made: dict[tuple, engine.Plan] = {}
-
-    def planned(entry: tuple) -> engine.Plan:
-        found = made.get(entry)
-        if found is None:
-            found = engine.plan(tariff, deal_of(entry))  # DealError: the replay reports it
-            if len(made) >= memo:
-                made.clear()
-            made[entry] = found
-        return found
-
-    return planned

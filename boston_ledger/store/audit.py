@@ -4,28 +4,25 @@ from __future__ import annotations
 
 import sqlite3
 
-GONE = "SELECT deal_id FROM undos UNION SELECT deal_id FROM supersessions"
+from ..core.fields import STORED
+
+PLAYERS = ", ".join(f"d.{f.name}" for f in STORED if f.kind == "player")  # a deal's columns naming players
 
 
-def foreign_references(conn: sqlite3.Connection, session_id: int, gone_only: bool = False) -> list[tuple]:
-    """Rows of a session that point outside it, as (deal number, what, other session):
-    deals and transfers naming a player of another session ("deal", "transfer"), corrections
-    crossing sessions ("correction", "superseded deal"), and transfers of no deal
-    ("orphans", the count).
-
-    `gone_only` looks at the deals taken back or superseded alone: the replay of the standing
-    deals meets any other player of theirs (a seat of another session cannot match it)."""
-    scope = f" AND d.id IN ({GONE})" if gone_only else ""
+def foreign_references(conn: sqlite3.Connection, session_id: int) -> list[tuple]:
+    """Rows of a session that point outside it, as (deal number, what, other session): deals
+    and transfers naming a player of another session ("deal", "transfer"), corrections crossing
+    sessions ("correction", "superseded deal")."""
     rows = conn.execute(
         f"""
         SELECT d.number, 'deal' AS what, p.session_id
-          FROM deals d JOIN players p ON p.id IN (d.declarer, d.partner, d.boston, d.carte_blanche)
-         WHERE d.session_id = ? AND p.session_id != d.session_id{scope}
+          FROM deals d JOIN players p ON p.id IN ({PLAYERS})
+         WHERE d.session_id = ? AND p.session_id != d.session_id
         UNION ALL
         SELECT d.number, 'transfer', p.session_id
           FROM transfers t JOIN deals d ON d.id = t.deal_id
           JOIN players p ON p.id IN (t.payer, t.payee)
-         WHERE d.session_id = ? AND p.session_id != d.session_id{scope}
+         WHERE d.session_id = ? AND p.session_id != d.session_id
         """, (session_id, session_id)).fetchall()
     rows += conn.execute(
         """
@@ -36,9 +33,10 @@ def foreign_references(conn: sqlite3.Connection, session_id: int, gone_only: boo
           JOIN deals d ON d.id = s.deal_id
          WHERE (c.session_id = ? OR d.session_id = ?) AND d.session_id != c.session_id
         """, (session_id, session_id, session_id)).fetchall()
-    orphans = conn.execute(
-        "SELECT COUNT(*) FROM transfers t LEFT JOIN deals d ON d.id = t.deal_id WHERE d.id IS NULL"
-    ).fetchone()[0]
-    if orphans:
-        rows.append((None, "orphans", orphans))
     return [tuple(r) for r in rows]
+
+
+def orphan_transfers(conn: sqlite3.Connection) -> int:
+    """How many transfers of the ledger point at no deal (of no session)."""
+    return conn.execute("SELECT COUNT(*) FROM transfers t LEFT JOIN deals d ON d.id = t.deal_id"
+                        " WHERE d.id IS NULL").fetchone()[0]
