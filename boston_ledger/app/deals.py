@@ -9,20 +9,18 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from typing import Callable, Iterable, Iterator, NamedTuple, Sequence, TypeVar
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from ..core import engine, invariants
 from ..core.engine import Deal, Outcome, Position, State
 from ..core.errors import LedgerError
+from ..core.fields import FIELDS, Field
 from ..core.i18n import _, contract_name, contract_names, rank_name
 from ..core.tariff import PASS, Schedule, Tariff, ambiguous, did_you_mean
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
 from ..store.records import Correction, Recorded, Session
 from .inputs import seat_of, whole
-
-T = TypeVar("T")
-
 
 def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
     """The session a command works on: `session_id` when the command line chose one (--session,
@@ -31,44 +29,40 @@ def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
     return read.session(conn, read.current_session_id(conn) if session_id is None else session_id)
 
 
-def typed_deal(session: Session, contract: str, declarer: str | None = None, partner: str | None = None,
-               tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
-               boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-               team_tricks: str | None = None, tricks_each: str | None = None) -> Deal:
-    """The deal a user typed, with names and words resolved against the session and its tariff,
+def typed_deal(session: Session, contract: str, **typed: str | bool | None) -> Deal:
+    """The deal a user typed (the contract, and each other field of core.fields by its name: its
+    text, a flag as a bool), with names and words resolved against the session and its tariff,
     checked by the engine. Each error names the field that is wrong (LedgerError.field).
 
     `team_tricks`, with a partner, is the pair's tricks together: the declarer's and the
     partner's own follow from it and one of them (`team_split`)."""
-    t = session.tariff
-    key = contract_of(t, contract)
-
-    def seat(name: str | None, option: str) -> int | None:
-        return None if name is None else tagged(option, lambda: seat_of(session, name, option))
-
-    def count(text: str | None, option: str) -> int | None:
-        return tagged(option, lambda: whole(text, option, 0, t.tricks))
-
-    deal = Deal(
-        contract=key, declarer=seat(declarer, "--declarer"), partner=seat(partner, "--partner"),
-        tricks=count(tricks, "--tricks"), partner_tricks=count(partner_tricks, "--partner-tricks"),
-        rank=None if rank is None else rank_of(t, rank), boston=seat(boston, "--boston"), ace_turned=ace_turned,
-        carte_blanche=seat(carte_blanche, "--carte-blanche"),
-        tricks_each=tagged("--tricks-each", lambda: each_tricks(tricks_each, t.tricks)),
-    )
-    team = count(team_tricks, "--team-tricks")
+    values = {f.name: typed_value(session, f, text) for f in FIELDS
+              for text in [contract if f.name == "contract" else typed.get(f.name)] if text not in (None, False)}
+    team = values.pop("team_tricks", None)
+    deal = Deal(**values)  # type: ignore[arg-type]
     if team is not None:
-        deal = team_split(session, deal, team)
-    engine.validate(t, deal)
+        deal = team_split(session, deal, team)  # type: ignore[arg-type]
+    engine.validate(session.tariff, deal)
     return deal
 
 
-def tagged(option: str, read: Callable[[], T]) -> T:
-    """What `read` reads from an option's value; its error names the option's field of the deal."""
+def typed_value(session: Session, field: Field, text: str | bool) -> object:
+    """A field's value as a user typed it (`text`; a flag's is True); an error names the field."""
+    t = session.tariff
     try:
-        return read()
+        if field.kind == "contract":
+            return contract_of(t, str(text))
+        if field.kind == "rank":
+            return rank_of(t, str(text))
+        if field.kind == "player":
+            return seat_of(session, str(text), field.option)
+        if field.kind == "tricks":
+            return whole(str(text), field.option, 0, t.tricks)
+        if field.kind == "tricks-each":
+            return each_tricks(str(text), t.tricks)
+        return text is True  # a flag
     except LedgerError as e:
-        raise LedgerError(str(e), option[2:].replace("-", "_")) from None
+        raise LedgerError(str(e), field.name) from None
 
 
 def contract_of(tariff: Tariff, word: str) -> str:
@@ -222,7 +216,7 @@ def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None,
                                 "again, as deal {next}", number=before.deals, next=before.deals + 1))
         outcome = engine.play(session.tariff, before, deal)
         after = engine.advance(before, outcome)
-        _fits(after)
+        _within_limits(after)
         deal_id = write.record_deal(conn, session, before.deals + 1, deal, outcome, after)
         _verify(conn, session, expected=after, before=before, deal_id=deal_id)
     return _entered(conn, session, before, deal, outcome, recorded=True)
@@ -239,7 +233,7 @@ def _entered(conn: sqlite3.Connection, session: Session, before: State, deal: De
                    before, engine.advance(before, outcome), sheet)
 
 
-def _fits(state: State) -> None:
+def _within_limits(state: State) -> None:
     if max([abs(state.basket), *map(abs, state.balances)]) > MAX_CHIPS:
         raise LedgerError(_("this would take the basket or a balance beyond what the ledger can hold; settle the session and start a new one"))
 
@@ -297,7 +291,7 @@ class Walked(NamedTuple):
     position: Position
     outcome: Outcome
     after: State
-    sheet: tuple[int, ...]  # what each player stands at: the balance, or on points the score
+    standing: tuple[int, ...]  # what each player stands at: the balance, or on points the score
 
 
 def walk(session: Session, recorded: Iterable[Recorded]) -> Iterator[Walked]:
@@ -328,7 +322,7 @@ def series(session: Session, walked: Iterable[Walked]) -> list[list[int]]:
     """Each player's running standing from 0 through every deal: the lines of a chart."""
     lines = [[0] for __ in session.players]
     for w in walked:
-        for line, value in zip(lines, w.sheet):
+        for line, value in zip(lines, w.standing):
             line.append(value)
     return lines
 
@@ -343,7 +337,7 @@ def score_sheet(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
     """A points session's score sheet: what each player has written, replayed from the deals."""
     sheet = (0,) * len(session.players)
     for w in walk(session, read.deals(conn, session, transfers=False)):
-        sheet = w.sheet
+        sheet = w.standing
     return sheet
 
 
@@ -424,7 +418,7 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
         for offset, (d, original) in enumerate(zip(entered[number - 1:], later)):
             outcome = engine.play(session.tariff, state, d)
             state = engine.advance(state, outcome)
-            _fits(state)
+            _within_limits(state)
             write.record_deal(conn, session, number + offset, d, outcome, state, correction_id=cid,
                               entered_at=None if offset == 0 else original.entered_at)
         after = _verify(conn, session, expected=state)

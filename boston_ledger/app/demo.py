@@ -7,6 +7,7 @@ from decimal import Decimal
 from typing import Iterator
 
 from ..core.engine import Deal
+from ..core.fields import STORED
 from ..core.i18n import N_, _, contract_name, rank_name
 from ..core.tariff import Tariff
 from ..core.tariff_files import load
@@ -97,10 +98,17 @@ def command_line(players: tuple[str, ...], deal: Deal, tariff: Tariff) -> str:
     """The command a player would have typed for this deal (contracts and ranks in the output's language)."""
     contract = _("pass") if deal.contract == "pass" else contract_name(tariff, deal.contract).replace(" ", "-")
     words = ["boston-ledger", "deal", contract]
-    name = lambda seat: None if seat is None else players[seat]  # noqa: E731
-    for flag, value in (("--declarer", name(deal.declarer)), ("--partner", name(deal.partner)),
-                        ("--tricks", deal.tricks), ("--partner-tricks", deal.partner_tricks),
-                        ("--rank", deal.rank and rank_name(tariff, deal.rank)), ("--boston", name(deal.boston))):
-        if value is not None:
-            words += [flag, str(value)]
+    for f in STORED:
+        value = getattr(deal, f.name)
+        if not f.option or value is None or value is False:
+            continue
+        words.append(f.option)
+        if f.kind == "player":
+            words.append(players[value])
+        elif f.kind == "rank":
+            words.append(rank_name(tariff, value))
+        elif f.kind == "tricks-each":
+            words.append(",".join(map(str, value)))
+        elif f.kind != "flag":
+            words.append(str(value))
     return " ".join(words)

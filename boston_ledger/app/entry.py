@@ -3,7 +3,7 @@ far, and what each answer means. Nothing is read, written or printed here: the t
 (`ui/guided.py`) and the phones' entry page (`serve/`) ask these questions, in this order, check
 the answers here and say the words given here.
 
-Answers are the texts players gave, by field (`FIELDS`). `step()` reads them all again each
+Answers are the texts players gave, by field (`core.fields`; a seat's tricks of misère partout by `EACH`). `step()` reads them all again each
 time, in the order the questions are asked, so a flow keeps no state of its own: an answer
 that is wrong is asked again with the reason (`Question.error`), the others stay; going back
 (`<`) or changing an answer at the end drops one answer (`back`, `change`). The deal is checked
@@ -20,14 +20,14 @@ from typing import Mapping, Sequence
 from ..core.engine import Deal
 from ..core.errors import LedgerError
 from ..core.i18n import _, contract_name, rank_name
-from ..core.tariff import PASS, Contract, find
+from ..core import fields
+from ..core.fields import BY_NAME, FIELDS, STORED
+from ..core.tariff import PASS, find
 from ..store.records import Session
 from .deals import contract_of, rank_of, split_matters, typed_deal
 from .inputs import name_key, nobody, player_key, seat_of, whole
 
-FIELDS = ("contract", "declarer", "partner", "rank", "team_tricks", "tricks", "partner_tricks", "boston",
-          "ace_turned", "carte_blanche")  # and `tricks_each.SEAT` (from 0): an all-pass played as misère partout
-EACH = "tricks_each."
+EACH = "tricks_each."  # the answer of one seat's tricks of an all-pass played as misère partout: `tricks_each.SEAT`
 BACK = ("<", "back", "назад")  # an answer that goes back one question
 YES = ("y", "yes", "д", "да")
 NO = ("n", "no", "н", "нет")
@@ -156,53 +156,40 @@ def reply(text: str, count: int) -> str | int | None:
 
 
 def answers_of(session: Session, deal: Deal) -> dict[str, str]:
-    """The answers that give a recorded deal (an edit starts from them)."""
-    t = session.tariff
-    name = session.players.__getitem__
-    out = {"contract": deal.contract}
-    if t.basket.remise:
-        out["ace_turned"] = "yes" if deal.ace_turned else "no"
-    if t.carte_blanche:
-        out["carte_blanche"] = "-" if deal.carte_blanche is None else name(deal.carte_blanche)
-    if deal.tricks_each is not None:
-        out |= {f"{EACH}{seat}": str(n) for seat, n in enumerate(deal.tricks_each)}
-    c = t.contracts.get(deal.contract)
-    if c is None or deal.declarer is None:
-        return out
-    out["declarer"] = name(deal.declarer)
-    if c.with_partner is not None:
-        out["partner"] = "-" if deal.partner is None else name(deal.partner)
-    if deal.rank is not None:
-        out["rank"] = deal.rank
-    for field in ("tricks", "partner_tricks"):
-        if getattr(deal, field) is not None:
-            out[field] = str(getattr(deal, field))
-    if _takes_boston(session, c):
-        out["boston"] = "-" if deal.boston is None else name(deal.boston)
+    """The answers that give a recorded deal (an edit starts from them): every field's value as
+    it would be answered, "-" for nobody, every seat's tricks one by one."""
+    out: dict[str, str] = {}
+    for f in STORED:
+        value = getattr(deal, f.name)
+        if f.kind == "tricks-each":
+            if value is not None:
+                out |= {f"{EACH}{seat}": str(n) for seat, n in enumerate(value)}
+        elif f.kind == "player" and (value is not None or f.nobody):
+            out[f.name] = "-" if value is None else session.players[value]
+        elif value is not None and f.kind != "player":
+            out[f.name] = _answer(value)
     return out
 
 
-def typed_answers(session: Session, typed: Mapping[str, str | None], ace_turned: bool = False) -> dict[str, str]:
-    """The answers a command line gives (its options' values by field; `tricks_each` as one
-    text, `3,4,2,4`, becomes an answer per seat)."""
-    answers = {k: v for k, v in typed.items() if v is not None and k != "tricks_each"}
-    if typed.get("tricks_each") is not None:
-        words = [w for w in re.split(r"[,;\s]+", str(typed["tricks_each"]).strip()) if w]
-        answers |= {f"{EACH}{seat}": w for seat, w in enumerate(words[:len(session.players)])}
-    if ace_turned:
-        answers["ace_turned"] = "yes"
+def typed_answers(session: Session, typed: Mapping[str, str | bool | None]) -> dict[str, str]:
+    """The answers a command line gives (its options' values by field: a flag given is "yes";
+    every seat's tricks as one text, `3,4,2,4`, becomes an answer per seat)."""
+    answers: dict[str, str] = {}
+    for f in FIELDS:
+        value = typed.get(f.name)
+        if value is None or value is False:
+            continue
+        if f.kind == "tricks-each":
+            words = [w for w in re.split(r"[,;\s]+", str(value).strip()) if w]
+            answers |= {f"{EACH}{seat}": w for seat, w in enumerate(words[:len(session.players)])}
+        else:
+            answers[f.name] = "yes" if value is True else str(value)
     return answers
 
 
-OPTIONS = {"contract": "CONTRACT", "declarer": "--declarer NAME", "partner": "--partner NAME",
-           "rank": "--rank RANK", "team_tricks": "--team-tricks N", "tricks": "--tricks N",
-           "partner_tricks": "--partner-tricks N", "boston": "--boston NAME", "ace_turned": "--ace-turned",
-           "carte_blanche": "--carte-blanche NAME", "tricks_each": "--tricks-each N,N,N,N"}
-
-
 def option(field: str) -> str:
-    """The command line's option for a field."""
-    return OPTIONS["tricks_each" if field.startswith(EACH) else field]
+    """The command line's option for a field (or a seat's answer of every seat's tricks)."""
+    return fields.option("tricks_each" if field.startswith(EACH) else field)
 
 
 def edited(session: Session, deal: Deal, given: Answers) -> dict[str, str]:
@@ -243,13 +230,11 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
 
 def deal_of(session: Session, values: Mapping[str, object]) -> Deal:
     """The deal of the answers' values (as `_value` reads them), checked by the engine."""
-    text = {k: v for k, v in values.items() if isinstance(v, str)}
-    each = [text[f"{EACH}{seat}"] for seat in range(len(session.players)) if f"{EACH}{seat}" in text]
-    return typed_deal(session, contract=str(values["contract"]), declarer=text.get("declarer"),
-                      partner=text.get("partner"), tricks=text.get("tricks"),
-                      partner_tricks=text.get("partner_tricks"), team_tricks=text.get("team_tricks"),
-                      rank=text.get("rank"), boston=text.get("boston"), ace_turned=values.get("ace_turned") is True,
-                      carte_blanche=text.get("carte_blanche"), tricks_each=",".join(each) if each else None)
+    text: dict[str, str | bool] = {k: v for k, v in values.items() if isinstance(v, (str, bool))}
+    each = [str(text[f"{EACH}{seat}"]) for seat in range(len(session.players)) if f"{EACH}{seat}" in text]
+    if each:
+        text["tricks_each"] = ",".join(each)
+    return typed_deal(session, **text)  # type: ignore[arg-type]
 
 
 # ---- the questions, in order -------------------------------------------------------------------
@@ -316,13 +301,13 @@ def _next(session: Session, answers: Answers, values: Mapping[str, object]) -> s
 def _fields(session: Session, answers: Answers, values: Mapping[str, object]) -> list[str]:
     """The fields of this deal in the order they are asked, as far as the values so far tell."""
     t = session.tariff
-    extras = [f for f, asked in (("ace_turned", t.basket.remise > 0), ("carte_blanche", t.carte_blanche > 0)) if asked]
     if "contract" not in values:
         return ["contract"]
-    if values["contract"] == PASS:
+    c = t.contracts.get(str(values["contract"]))  # None: an all-pass
+    extras = [f.name for f in FIELDS if f.asked is not None and f.asked(t, c)]  # asked of every such deal
+    if c is None:
         partout = [f"{EACH}{seat}" for seat in range(t.players)] if t.basket.all_pass == "misere-partout" else []
         return ["contract", *partout, *extras]
-    c = t.contracts[str(values["contract"])]
     fields = ["contract", "declarer"]
     if c.with_partner is not None:
         fields.append("partner")
@@ -342,13 +327,7 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
             fields.append("tricks")
     else:
         fields += ["tricks", "partner_tricks"]
-    if _takes_boston(session, c):
-        fields.append("boston")
     return fields + extras
-
-
-def _takes_boston(session: Session, c: Contract) -> bool:
-    return session.tariff.boston > 0 and "holder" in (c.boston_made, c.boston_failed)
 
 
 def _question(session: Session, values: Mapping[str, object], field: str, defaults: Answers) -> Question:
@@ -363,47 +342,37 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
         return tuple(Choice(str(n), str(n)) for n in range(high + 1))
 
     declarer, partner = values.get("declarer"), values.get("partner")
-    if field == "contract":
-        choices = [Choice(key, contract_name(t, key)) for key in t.contracts] + [Choice(PASS, _("pass"))]
-        return Question(field, _("Contract"), _("Contract"), "word", tuple(choices), default)
-    if field == "declarer":
-        return Question(field, _("Declarer"), _("Declarer"), "player", people(), default)
+    f = BY_NAME["tricks_each" if field.startswith(EACH) else field]
+    name = players[int(field[len(EACH):])] if field.startswith(EACH) else partner if field == "partner_tricks" \
+        else declarer
+
+    def ask(kind: str, choices: tuple[Choice, ...], default: str | None = default, optional: bool = False) -> Question:
+        return Question(field, _(f.question, name=name, declarer=declarer, partner=partner),
+                        _(f.label, name=name, declarer=declarer, partner=partner), kind, choices, default, optional)
+
     contract = t.contracts.get(str(values.get("contract")))
+    if field == "contract":
+        return ask("word", tuple(Choice(key, contract_name(t, key)) for key in t.contracts) + (Choice(PASS, _("pass")),))
     if field == "partner":
-        alone = contract is not None and contract.alone is not None
-        return Question(field, _("Partner"), _("Partner"), "player", people(declarer), default, optional=alone)
+        return ask("player", people(declarer), optional=contract is not None and contract.alone is not None)
     if field == "rank":
         ranks = contract.ranks if contract is not None else tuple(t.ranks)
-        default = default or (contract.default_rank if contract is not None else None)
-        return Question(field, _("Rank"), _("Rank"), "word", tuple(Choice(r, rank_name(t, r)) for r in ranks),
-                        default)
-    if field == "team_tricks":
-        return Question(field, _("Tricks taken by {declarer} and {partner} together", declarer=declarer,
-                                 partner=partner),
-                        _("Tricks of {declarer} and {partner} together", declarer=declarer, partner=partner),
-                        "number", numbers(t.tricks), default)
+        return ask("word", tuple(Choice(r, rank_name(t, r)) for r in ranks),
+                     default or (contract.default_rank if contract is not None else None))
     if field == "tricks" and "team_tricks" in values:
         team = int(str(values["team_tricks"]))
-        return Question(field, _("Of the {team} tricks, how many did {name} take?", team=team, name=declarer),
-                        _("Tricks of {name}", name=declarer), "number", numbers(team), default)
-    if field in ("tricks", "partner_tricks"):
-        name = declarer if field == "tricks" else partner
-        return Question(field, _("Tricks taken by {name}", name=name), _("Tricks of {name}", name=name), "number",
-                        numbers(t.tricks), default)
+        return replace(ask("number", numbers(team)),
+                       text=_("Of the {team} tricks, how many did {name} take?", team=team, name=declarer))
     if field.startswith(EACH):
-        seat = int(field[len(EACH):])
-        rest = t.tricks - sum(int(str(values.get(f"{EACH}{s}", 0))) for s in range(seat))
-        last = seat == len(players) - 1
-        return Question(field, _("Tricks taken by {name}", name=players[seat]), _("Tricks of {name}", name=players[seat]),
-                        "number", numbers(rest), default or (str(rest) if last else None))
-    if field == "boston":
-        return Question(field, _("Who held the boston"), _("Boston"), "player", people(), default, optional=True)
-    if field == "ace_turned":
-        return Question(field, _("Was the trump the dealer turned an ace?"), _("Ace turned"), "yes-no",
-                        (Choice("yes", _("yes")), Choice("no", _("no"))), default or "no")
-    if field == "carte_blanche":
-        return Question(field, _("Who declared a blank hand"), _("Blank hand"), "player", people(), default,
-                        optional=True)
+        rest = t.tricks - sum(int(str(values.get(f"{EACH}{s}", 0))) for s in range(int(field[len(EACH):])))
+        last = field == f"{EACH}{len(players) - 1}"
+        return ask("number", numbers(rest), default or (str(rest) if last else None))
+    if f.kind == "player":  # who declared, who held the boston, a blank hand...
+        return ask("player", people(), optional=f.nobody)
+    if f.kind == "flag":
+        return ask("yes-no", (Choice("yes", _("yes")), Choice("no", _("no"))), default or "no")
+    if f.kind == "tricks":
+        return ask("number", numbers(t.tricks))
     raise ValueError(field)
 
 

@@ -8,9 +8,9 @@ from datetime import date
 from fractions import Fraction
 
 from ..core import engine
+from ..core.engine import Deal
 from ..core.tariff import PASS
 from ..store import read
-from ..store.records import entry_reader
 from .inputs import name_key
 from .money import people, person
 
@@ -104,10 +104,10 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
         best_at = [0] * len(who)  # ...and the deal where it came first
         worst = [0] * len(who)
         worst_at = [0] * len(who)
-        entered: dict[tuple, int] = {}  # how often each distinct entry was played, in order of first play
+        entered: dict[Deal, int] = {}  # how often each distinct deal was played, in order of first play
         before = (0,) * len(who)
-        for row in read.deal_rows(conn, session):  # streamed
-            after = read.kept(row.balances)
+        for row in read.deals(conn, session, transfers=False):  # streamed
+            after = row.balances
             for seat in seats:
                 change = after[seat] - before[seat]
                 if change > best[seat]:
@@ -115,7 +115,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
                 elif change < worst[seat]:
                     worst[seat], worst_at[seat] = change, row.number
             before = after
-            entered[row.entry] = entered.get(row.entry, 0) + 1
+            entered[row.deal] = entered.get(row.deal, 0) + 1
         deals = sum(entered.values())
         for seat, e in enumerate(stats):
             e.sessions += 1
@@ -124,9 +124,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
                 e.biggest_win = Swing(best[seat], session.id, best_at[seat])
             if worst[seat] and (e.biggest_loss is None or worst[seat] < e.biggest_loss.chips):
                 e.biggest_loss = Swing(worst[seat], session.id, worst_at[seat])
-        deal_of = entry_reader(session)
-        for key, times in entered.items():
-            deal = deal_of(key)
+        for deal, times in entered.items():
             if deal.contract == PASS or deal.declarer is None:
                 continue
             made = int(bool(engine.made(session.tariff, deal)))

@@ -122,27 +122,21 @@ def _still_chosen(here: int | None, made_current: int) -> None:
                            "to play session {id} here.", var=SESSION_ENV, here=here, id=made_current))
 
 
-def deal(contract: str | None = None, declarer: str | None = None, partner: str | None = None,
-         tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
-         boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         team_tricks: str | None = None, tricks_each: str | None = None, db: str | None = None,
-         session: str | None = None) -> None:
-    """Record one deal of the session and show what moved and why (`deal --help`)."""
+def deal(db: str | None = None, session: str | None = None, **typed: str | bool | None) -> None:
+    """Record one deal of the session and show what moved and why (`deal --help`); `typed` are the
+    deal's fields as typed (core.fields)."""
     from ..ui.deals import banners, deal_table, next_lines
 
     chosen = options.session_id(session)
     conn = connect(db)
     session = deals_app.playable(conn, chosen)
-    typed = dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks,
-                 team_tricks=team_tricks, rank=rank, boston=boston, carte_blanche=carte_blanche, tricks_each=tricks_each)
+    contract = typed.pop("contract", None)
     asked = False
     try:
         if contract is None:
             raise LedgerError(_("deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`"),
                               "contract")
-        d = deals_app.typed_deal(session, contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                                 partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston,
-                                 ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each)
+        d = deals_app.typed_deal(session, str(contract), **typed)
     except LedgerError as e:  # at a terminal, what is missing or wrong is asked; every other answer stays
         from ..ui import guided  # here: a complete deal imports no question of guided entry
 
@@ -151,8 +145,9 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
         from ..app.entry import typed_answers
 
         asked = True
-        answers = typed_answers(session, typed, ace_turned)
-        if tricks is not None and partner is None and partner_tricks is None and team_tricks is None:
+        answers = typed_answers(session, {"contract": contract, **typed})
+        if typed.get("tricks") is not None and all(typed.get(f) is None for f in
+                                                    ("partner", "partner_tricks", "team_tricks")):
             answers["partner"] = "-"  # the declarer's tricks and no partner: he played alone
         picked = guided.deal(session, answers, lambda d: deal_table(deals_app.preview(conn, session, d)))
         if picked is None:
@@ -176,14 +171,11 @@ def deal(contract: str | None = None, declarer: str | None = None, partner: str 
                     number=entered.number), style="dim")
 
 
-def edit(number: str, contract: str | None = None, declarer: str | None = None, partner: str | None = None,
-         tricks: str | None = None, partner_tricks: str | None = None, rank: str | None = None,
-         boston: str | None = None, ace_turned: bool = False, carte_blanche: str | None = None,
-         team_tricks: str | None = None, tricks_each: str | None = None, reason: str | None = None,
-         db: str | None = None, session: str | None = None) -> None:
-    """Correct an earlier deal: what is given replaces what deal N had, the rest stays; every
-    deal after it is replayed; the old entry stays on record. At a terminal, `edit N` alone
-    asks what to change."""
+def edit(number: str, reason: str | None = None, db: str | None = None, session: str | None = None,
+         **typed: str | bool | None) -> None:
+    """Correct an earlier deal: what is given (`typed`, the deal's fields as typed) replaces what
+    deal N had, the rest stays; every deal after it is replayed; the old entry stays on record.
+    At a terminal, `edit N` alone asks what to change."""
     from ..app import entry
     from ..ui import guided
     from ..ui.deals import change_table, describe
@@ -197,10 +189,7 @@ def edit(number: str, contract: str | None = None, declarer: str | None = None, 
     if reason is None and not asking:
         reason_text(reason)
     old = deals_app.entered_deal(conn, session, n)
-    given = entry.typed_answers(session, dict(contract=contract, declarer=declarer, partner=partner, tricks=tricks,
-                                              partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank,
-                                              boston=boston, carte_blanche=carte_blanche, tricks_each=tricks_each),
-                                ace_turned)
+    given = entry.typed_answers(session, typed)
     answers = entry.edited(session, old, given)
     d = None
     if given or not asking:

@@ -3,14 +3,16 @@ Each command calls its function in commands.py by keyword; nothing else happens 
 
 from __future__ import annotations
 
+import inspect
 import os
 import sys
 from pathlib import Path
-from typing import Annotated, Any, Optional
+from typing import Annotated, Any, Callable, Optional
 
 import typer
 from typer.core import TyperGroup
 
+from ..core.fields import FIELDS, Field
 from ..core.i18n import N_
 from . import commands, completion
 from .guard import PROG, OutputClosed, guarded
@@ -100,35 +102,39 @@ JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts
 
 
 
-ContractArg = Annotated[Optional[str], typer.Argument(
-    metavar="CONTRACT", help="A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
-         "misere-ouvert, grand-misere-ouvert), or pass; Russian names too.", autocompletion=completion.contract)]
-DeclarerOpt = Annotated[Optional[str], typer.Option("--declarer", help="Who bought the contract.",
-                                                    autocompletion=completion.player)]
-PartnerOpt = Annotated[Optional[str], typer.Option("--partner", help="Who supported the declarer (omit when alone).",
-                                                   autocompletion=completion.player)]
-TricksOpt = Annotated[Optional[str], typer.Option("--tricks", metavar="N", help="The declarer's own tricks, 0..13.")]
-PartnerTricksOpt = Annotated[Optional[str], typer.Option("--partner-tricks", metavar="N",
-                                                         help="The partner's own tricks, 0..13.")]
-TeamTricksOpt = Annotated[Optional[str], typer.Option("--team-tricks", metavar="N",
-                                                      help="With --partner: the pair's tricks together, 0..13, "
-                                                           "instead of each one's; when the pair failed, add "
-                                                           "--tricks (the declarer's own).")]
-RankOpt = Annotated[Optional[str], typer.Option("--rank", metavar="RANK",
-                                                help="The suit's rank: junior|senior for solo and nine "
-                                                     "\\[default: junior]; first|second|third on samouchitel.",
-                                                autocompletion=completion.rank)]
-BostonOpt = Annotated[Optional[str], typer.Option("--boston", metavar="NAME",
-                                                  help="Who held the boston: the jack of diamonds, or the jack "
-                                                       "of hearts when diamonds are trumps.",
-                                                  autocompletion=completion.player)]
-AceOpt = Annotated[bool, typer.Option("--ace-turned", help="The trump the dealer turned is an ace (remise condition).")]
-BlancheOpt = Annotated[Optional[str], typer.Option("--carte-blanche", metavar="NAME",
-                                                   help="Who declared a blank hand (Fontainebleau).",
-                                                   autocompletion=completion.player)]
-TricksEachOpt = Annotated[Optional[str], typer.Option("--tricks-each", metavar="N,N,N,N",
-                                                      help="An all-pass played as misère partout (its condition): "
-                                                           "every player's tricks in seat order, 13 in all.")]
+COMPLETION = {"contract": completion.contract, "player": completion.player, "rank": completion.rank}
+
+
+def _declared(f: Field) -> inspect.Parameter:
+    """A field of a deal (core.fields) as typer declares it: the contract an argument, a flag an
+    option without a value, anything else an option with one."""
+    if f.kind == "contract":
+        info: Any = typer.Argument(metavar=f.metavar, help=f.help, autocompletion=COMPLETION[f.kind])
+    elif f.kind == "flag":
+        return inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=False,
+                                 annotation=Annotated[bool, typer.Option(f.option, help=f.help)])
+    else:
+        info = typer.Option(f.option, metavar=f.metavar, help=f.help, autocompletion=COMPLETION.get(f.kind))
+    return inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=None,
+                             annotation=Annotated[Optional[str], info])
+
+
+def deal_fields(command: Callable[..., Any]) -> Callable[..., Any]:
+    """`command` declared with every field of a deal (core.fields, in its order) after its own
+    arguments and before its own options; typer calls it with each by name."""
+    own = list(inspect.signature(command, eval_str=True).parameters.values())
+    arguments = [p for p in own if p.kind is p.POSITIONAL_OR_KEYWORD and p.default is p.empty]
+    rest = [p for p in own if p not in arguments and p.kind is not p.VAR_KEYWORD]
+    declared = [p.replace(kind=p.KEYWORD_ONLY) for p in arguments] + [_declared(f) for f in FIELDS] + \
+        [p.replace(kind=p.KEYWORD_ONLY) for p in rest]
+
+    def with_fields(**values: Any) -> Any:
+        return command(**values)
+
+    with_fields.__name__, with_fields.__doc__ = command.__name__, command.__doc__
+    with_fields.__signature__ = inspect.Signature(declared)  # type: ignore[attr-defined]
+    with_fields.__annotations__ = {p.name: p.annotation for p in declared}
+    return with_fields
 
 
 @app.command()
@@ -160,31 +166,24 @@ def new(
 
 
 @app.command()
-def deal(
-    contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None, tricks: TricksOpt = None,
-    partner_tricks: PartnerTricksOpt = None, team_tricks: TeamTricksOpt = None, rank: RankOpt = None,
-    boston: BostonOpt = None, ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None,
-    tricks_each: TricksEachOpt = None, db: DbOption = None, session: SessionOption = None,
-) -> None:
+@deal_fields
+def deal(db: DbOption = None, session: SessionOption = None, **fields: Any) -> None:
     """Record one deal of the current session and show what moved and why. At a terminal,
     what is missing or wrong is asked for, and the deal is shown before it is recorded.
 
     Example: boston-ledger deal junior --declarer Boris --partner Gleb --team-tricks 9 --boston Vera
     """
-    return commands.deal(contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each, db=db, session=session)
-
+    return commands.deal(db=db, session=session, **fields)
 
 
 @app.command()
+@deal_fields
 def edit(
     number: Annotated[str, typer.Argument(metavar="N", help="The number of the deal to correct (see history).")],
-    contract: ContractArg = None, declarer: DeclarerOpt = None, partner: PartnerOpt = None,
-    tricks: TricksOpt = None, partner_tricks: PartnerTricksOpt = None, team_tricks: TeamTricksOpt = None,
-    rank: RankOpt = None, boston: BostonOpt = None, ace_turned: AceOpt = False, carte_blanche: BlancheOpt = None,
-    tricks_each: TricksEachOpt = None,
     reason: Annotated[Optional[str], typer.Option("--reason", metavar="TEXT", help="Why the deal is corrected.")] = None,
     db: DbOption = None,
     session: SessionOption = None,
+    **fields: Any,
 ) -> None:
     """Correct an earlier deal: what you give replaces what deal N had, the rest stays
     (--partner none: alone; --boston none: nobody's). Every deal after it is replayed;
@@ -192,8 +191,7 @@ def edit(
 
     Example: boston-ledger edit 3 --tricks 7 --reason "Anna took 7, not 6"
     """
-    return commands.edit(number=number, contract=contract, declarer=declarer, partner=partner, tricks=tricks, partner_tricks=partner_tricks, team_tricks=team_tricks, rank=rank, boston=boston, ace_turned=ace_turned, carte_blanche=carte_blanche, tricks_each=tricks_each, reason=reason, db=db, session=session)
-
+    return commands.edit(number=number, reason=reason, db=db, session=session, **fields)
 
 
 @app.command()

@@ -6,19 +6,15 @@ looks like an option, a missing argument) is left to typer."""
 
 from __future__ import annotations
 
+from ..core.fields import FIELDS
+
 SESSION = {"--db": ("db", True), "--session": ("session", True)}
 JSON = {"--json": ("as_json", False)}
 
 # command -> (its argument, whether it must be given, {option: (parameter, takes a value)}): what
-# declarations.py declares for these commands
+# declarations.py declares for these commands (a deal's fields from core.fields)
 QUICK: dict[str, tuple[str | None, bool, dict[str, tuple[str, bool]]]] = {
-    "deal": ("contract", False, {
-        "--declarer": ("declarer", True), "--partner": ("partner", True), "--tricks": ("tricks", True),
-        "--partner-tricks": ("partner_tricks", True), "--team-tricks": ("team_tricks", True),
-        "--rank": ("rank", True), "--boston": ("boston", True), "--ace-turned": ("ace_turned", False),
-        "--carte-blanche": ("carte_blanche", True), "--tricks-each": ("tricks_each", True), "--db": ("db", True),
-        "--session": ("session", True),
-    }),
+    "deal": ("contract", False, {**{f.option: (f.name, f.kind != "flag") for f in FIELDS if f.option}, **SESSION}),
     "status": (None, False, {**SESSION, **JSON}),
     "history": (None, False, {"--corrections": ("corrections", False), "--last": ("last", True),
                               "--all": ("show_all", False), **SESSION, **JSON}),

@@ -19,6 +19,7 @@ from ..app import deals as deals_app
 from ..app import entry as flow
 from ..core import engine
 from ..core.errors import LedgerError
+from ..core.fields import FIELDS
 from ..core.i18n import _
 from ..store import read
 from ..store.db import open_db, open_read_only
@@ -27,8 +28,7 @@ from . import entry_page
 from .evening import speaking
 from .routes import HTML, Request, Response
 
-FIELD = re.compile(r"(contract|declarer|partner|rank|team_tricks|tricks|partner_tricks|boston|ace_turned"
-                   r"|carte_blanche|tricks_each\.[0-9])")
+FIELD = re.compile("|".join(f.name + (r"\.[0-9]" if f.kind == "tricks-each" else "") for f in FIELDS))
 LONGEST = 120  # characters of an answer: a name is at most 40
 
 

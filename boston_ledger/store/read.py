@@ -17,7 +17,7 @@ from ..core.engine import State, Transfer
 from ..core.i18n import _
 from ..core.tariff_files import parse
 from .db import StorageError
-from .records import ENTRY, ENTRY_COLUMNS, Correction, PaymentRecord, Recorded, Session, StoredDeal, entry_reader
+from .records import ENTRY, STORED, Correction, PaymentRecord, Recorded, Session, stored_deal
 
 if TYPE_CHECKING:  # loaded by the readers of settlements only: `deal` and `status` need none
     from ..core.settlement import Settled
@@ -76,72 +76,34 @@ def names_by_id(conn: sqlite3.Connection) -> dict[int, str]:
 # ---- deals ---------------------------------------------------------------------------------
 
 
-def deal_rows(conn: sqlite3.Connection, session: Session, transfers: str = "none", first: int | None = None,
-              last: int | None = None, tail: int | None = None) -> Iterator[StoredDeal]:
-    """The session's standing deals in order, as stored, read as a stream (constant memory).
-
-    `first`/`last`: only the deals with ids in that span; `tail`: only the last few. Their
-    transfers (in id order): "none", "tuples" (payer id, payee id, chips, reason), or "json",
-    one JSON text per deal as SQLite's json_array(payer, payee, chips, reason) writes them.
-    """
-    if tail is not None:
-        start = conn.execute(f"SELECT d.id FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id DESC"
-                             f" LIMIT 1 OFFSET ?", (session.id, max(tail, 1) - 1)).fetchone()
-        if start is None:  # fewer than `tail` deals: all of them
-            start = (None,)
-        first = start[0] if tail > 0 else 2**63 - 1
-    span = (session.id, -2**63 if first is None else first, 2**63 - 1 if last is None else last)
-    where = f"WHERE d.session_id = ? AND d.id >= ? AND d.id <= ? AND {STANDING}"
-    cur = conn.cursor()
-    cur.row_factory = None  # plain tuples: many rows
-    if transfers == "json":
-        # A deal's transfers are read through the index on (deal_id), whose entries for one deal
-        # are in id order, and json_group_array adds them in the order it reads them.
-        for r in cur.execute(
-                f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, (SELECT json_group_array("
-                f"json_array(t.payer, t.payee, t.chips, t.reason)) FROM transfers t INDEXED BY transfers_by_deal"
-                f" WHERE t.deal_id = d.id), {ENTRY} FROM deals d {where} ORDER BY d.id", span):
-            yield _stored(r[:5] + (r[6:], r[5]))
-        return
-    rows = f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d {where} ORDER BY d.id"
-    if transfers == "none":  # the plain rows, without a look for transfers in each
-        for r in cur.execute(rows, span):
-            yield _stored((r[0], r[1], r[2], r[3], r[4], r[5:], ()))
-        return
-    tcur = conn.cursor()  # "tuples"
-    tcur.row_factory = None
-    # ordered by d.id (= t.deal_id), which the deals_by_session index gives without a sort
-    pending_rows = tcur.execute(
-        f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
-        f" {where} ORDER BY d.id, t.id", span)
-    pending = next(pending_rows, None)
-    for r in cur.execute(rows, span):
-        own = []
-        while pending is not None and pending[0] == r[0]:
-            own.append(pending[1:])
-            pending = next(pending_rows, None)
-        yield _stored((r[0], r[1], r[2], r[3], r[4], r[5:], tuple(own)))
-
-
-_stored = StoredDeal._make
-
-
 def deals(conn: sqlite3.Connection, session: Session, transfers: bool = True,
           tail: int | None = None) -> Iterator[Recorded]:
     """The session's standing deals in order (only the last `tail` when given), with their
-    transfers unless `transfers` is False; a stream."""
-    deal_of = entry_reader(session)
-    seat = session.seats.__getitem__
-    for r in deal_rows(conn, session, "tuples" if transfers else "none", tail=tail):
-        yield Recorded(id=r.id, number=r.number, entered_at=r.entered_at, deal=deal_of(r.entry),
-                       transfers=tuple(_tuple_new(Transfer, (seat(t[0]), seat(t[1]), t[2], t[3])) for t in r.transfers),
-                       balances=kept(r.balances), basket=r.basket)
+    transfers (in id order) unless `transfers` is False; a stream."""
+    span = (session.id, 0)
+    if tail is not None:  # from the tail-th deal from the end (all of them when there are fewer)
+        start = conn.execute(f"SELECT d.id FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id DESC"
+                             f" LIMIT 1 OFFSET ?", (session.id, max(tail, 1) - 1)).fetchone()
+        span = (session.id, (start[0] if start else 0) if tail > 0 else 2**63 - 1)
+    where = f"WHERE d.session_id = ? AND d.id >= ? AND {STANDING}"
+    pending_rows = iter(())
+    if transfers:  # ordered by d.id (= t.deal_id), which the deals_by_session index gives without a sort
+        pending_rows = conn.execute(
+            f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
+            f" {where} ORDER BY d.id, t.id", span)
+    pending = next(pending_rows, None)
+    seat = session.seat
+    for r in conn.execute(f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d {where}"
+                          f" ORDER BY d.id", span):
+        own = []
+        while pending is not None and pending[0] == r[0]:
+            own.append(Transfer(seat(pending[1]), seat(pending[2]), pending[3], pending[4]))
+            pending = next(pending_rows, None)
+        yield Recorded(id=r[0], number=r[1], entered_at=r[2], deal=stored_deal(session, tuple(r)[5:]),
+                       transfers=tuple(own), balances=kept_balances(r[3]), basket=r[4])
 
 
-_tuple_new = tuple.__new__  # builds a Transfer without its slow generated __new__
-
-
-def kept(text: str | None) -> tuple:
+def kept_balances(text: str | None) -> tuple:
     """Balances kept with a deal, as stored (a damaged value reads as empty: `check` reports it)."""
     try:
         return tuple(json.loads(text)) if text else ()
@@ -156,32 +118,20 @@ def last_deal(conn: sqlite3.Connection, session: Session) -> Recorded | None:
 
 def state(conn: sqlite3.Connection, session: Session) -> State:
     """The state after the session's standing deals, read from the last one alone."""
-    last = next(deal_rows(conn, session, tail=1), None)
+    last = last_deal(conn, session)
     if last is None:
         return State.start(len(session.players))
-    balances = kept(last.balances)
-    if len(balances) != len(session.players) or not isinstance(last.basket, int):
+    if len(last.balances) != len(session.players) or not isinstance(last.basket, int):
         raise StorageError(_("the balances kept with deal {last} of session {id} are damaged; `boston-ledger check` shows what differs", last=last.number, id=session.id))
-    return State(balances=balances, basket=last.basket, deals=last.number,
-                 stake_due=engine.wins_basket(session.tariff, entry_reader(session)(last.entry)))
-
-
-def halfway(conn: sqlite3.Connection, session: Session) -> tuple[int, int]:
-    """The number of the session's standing deals and the id of the one that ends its first half."""
-    count = conn.execute(f"SELECT COUNT(*) FROM deals d WHERE d.session_id = ? AND {STANDING}",
-                         (session.id,)).fetchone()[0]
-    if not count:
-        return 0, 0
-    middle = conn.execute(f"SELECT d.id FROM deals d WHERE d.session_id = ? AND {STANDING} ORDER BY d.id"
-                          f" LIMIT 1 OFFSET ?", (session.id, (count - 1) // 2)).fetchone()
-    return count, middle[0] if middle else 0
+    return State(balances=last.balances, basket=last.basket, deals=last.number,
+                 stake_due=engine.wins_basket(session.tariff, last.deal))
 
 
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:
     """The deals taken back with undo, with when, in the order they were entered."""
-    deal_of = entry_reader(session)
-    end = 3 + ENTRY_COLUMNS
-    return [(Recorded(id=r[0], number=r[1], entered_at=r[2], deal=deal_of(tuple(r[3:end])), transfers=()), r[end])
+    end = 3 + len(STORED)
+    return [(Recorded(id=r[0], number=r[1], entered_at=r[2], deal=stored_deal(session, tuple(r[3:end])),
+                      transfers=()), r[end])
             for r in conn.execute(f"SELECT d.id, d.number, d.entered_at, {ENTRY}, u.undone_at FROM deals d"
                                   f" JOIN undos u ON u.deal_id = d.id WHERE d.session_id = ? ORDER BY d.id",
                                   (session.id,))]
@@ -193,18 +143,6 @@ def undone_count(conn: sqlite3.Connection, session: Session) -> int:
     ).fetchone()[0]
 
 
-def transfer_rows(conn: sqlite3.Connection, session: Session) -> sqlite3.Cursor:
-    """Every standing transfer as (deal number, payer id, payee id, chips, reason), in the order
-    they were written (by deal, each deal's in id order: a deal's transfers are written with it);
-    `names_by_id` names the players. A stream, read through the indexes without a sort."""
-    cur = conn.cursor()
-    cur.row_factory = None
-    return cur.execute(
-        f"SELECT d.number, t.payer, t.payee, t.chips, t.reason FROM deals d"
-        f" JOIN transfers t INDEXED BY transfers_by_deal ON t.deal_id = d.id"
-        f" WHERE d.session_id = ? AND {STANDING} ORDER BY d.id, t.id", (session.id,))
-
-
 def transfers_of(conn: sqlite3.Connection, session: Session, deal_id: int) -> tuple[Transfer, ...]:
     """The transfers stored for one deal, in id order."""
     seat = session.seat
@@ -214,13 +152,13 @@ def transfers_of(conn: sqlite3.Connection, session: Session, deal_id: int) -> tu
 
 def corrections(conn: sqlite3.Connection, session: Session) -> list[Correction]:
     """The audit of a session's corrections, oldest first."""
-    deal_of = entry_reader(session)
     out = []
     for c in conn.execute("SELECT * FROM corrections WHERE session_id = ? ORDER BY id", (session.id,)).fetchall():
         old = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.id = ?", (c["old_deal"],)).fetchone()
         new = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.correction_id = ? AND d.number = ?",
                            (c["id"], c["number"])).fetchone()
-        out.append(Correction(c["number"], c["reason"], c["corrected_at"], deal_of(tuple(old)), deal_of(tuple(new))))
+        out.append(Correction(c["number"], c["reason"], c["corrected_at"], stored_deal(session, tuple(old)),
+                              stored_deal(session, tuple(new))))
     return out
 
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from typing import Callable, NamedTuple
+from typing import NamedTuple
 
 from ..core.engine import BASKET, Deal, Transfer
+from ..core.fields import STORED
 from ..core.tariff import Tariff
 
 
@@ -26,32 +27,12 @@ class Session(NamedTuple):
     def seat(self, player_id: int | None) -> int | None:
         return None if player_id is None else self.player_ids.index(player_id)
 
-    @property
-    def seats(self) -> dict[int | None, int | None]:
-        """Player id to seat, with None (the basket) to None: for reading many rows."""
-        return {None: None, **{pid: seat for seat, pid in enumerate(self.player_ids)}}
-
     def party_name(self, seat: int | None) -> str:
         return "basket" if seat is BASKET else self.players[seat]
 
 
-# The columns of a deal as the players entered it, in the order of `StoredDeal.entry`.
-ENTRY = ("d.contract, d.rank, d.declarer, d.partner, d.tricks, d.partner_tricks, d.boston, d.ace_turned, d.carte_blanche,"
-         " d.tricks_each")
-ENTRY_COLUMNS = ENTRY.count(",") + 1
-
-
-class StoredDeal(NamedTuple):
-    """A standing deal's row as stored: for the readers of long sessions (`check`, `export`,
-    `stats`), which turn an entry into a Deal once per distinct entry (`entry_reader`)."""
-
-    id: int
-    number: int
-    entered_at: str
-    balances: str | None  # the balances kept after the deal, as stored (JSON text)
-    basket: int | None
-    entry: tuple  # the ENTRY columns: what the players entered, player ids for seats
-    transfers: object  # () unless asked: a tuple of (payer id, payee id, chips, reason), or a JSON text
+# The columns of a deal as the players entered it (core.fields.STORED), in that order.
+ENTRY = ", ".join(f"d.{f.name}" for f in STORED)
 
 
 class Recorded(NamedTuple):
@@ -86,33 +67,35 @@ class PaymentRecord(NamedTuple):
     cancelled_at: str | None = None  # when `paid --cancel` took it back (it stays on record)
 
 
-MEMO = 1 << 14  # distinct entries remembered by a reader of a long session (then it starts afresh)
+def stored_deal(session: Session, entry: tuple) -> Deal:
+    """The Deal of an entry's columns (ENTRY, as stored): player ids read as seats (an id not of
+    this session raises ValueError), a flag as a bool, every seat's tricks from their JSON."""
+    values: dict[str, object] = {}
+    for f, value in zip(STORED, entry):
+        if f.kind == "player":
+            value = session.seat(value)
+        elif f.kind == "flag":
+            value = bool(value)
+        elif f.kind == "tricks-each" and value is not None:
+            value = tricks_each(value)
+        values[f.name] = value
+    return Deal(**values)  # type: ignore[arg-type]
 
 
-def entry_reader(session: Session) -> Callable[[tuple], Deal]:
-    """The Deal of an entry's columns (ENTRY, as stored).
-
-    A long session repeats the same entries: each distinct one is read once and its Deal (an
-    immutable value) shared. The columns are STRICT (text, integer or NULL), so equal keys are
-    the same values. A player id not of this session raises ValueError.
-    """
-    made: dict[tuple, Deal] = {}
-    seat = session.seat
-
-    def deal(key: tuple) -> Deal:
-        found = made.get(key)
-        if found is None:
-            contract, rank, declarer, partner, tricks, partner_tricks, boston, ace_turned, blank, each = key
-            found = Deal(contract=contract, declarer=seat(declarer), partner=seat(partner), tricks=tricks,
-                         partner_tricks=partner_tricks, rank=rank, boston=seat(boston),
-                         ace_turned=bool(ace_turned), carte_blanche=seat(blank),
-                         tricks_each=None if each is None else tricks_each(each))
-            if len(made) >= MEMO:
-                made.clear()
-            made[key] = found
-        return found
-
-    return deal
+def entry_of(session: Session, deal: Deal) -> tuple:
+    """A deal's columns as stored (ENTRY's order): player ids for seats, 0 or 1 for a flag, JSON
+    for every seat's tricks."""
+    out: list[object] = []
+    for f in STORED:
+        value = getattr(deal, f.name)
+        if f.kind == "player":
+            value = None if value is None else session.player_ids[value]
+        elif f.kind == "flag":
+            value = int(bool(value))
+        elif f.kind == "tricks-each" and value is not None:
+            value = json.dumps(list(value))
+        out.append(value)
+    return tuple(out)
 
 
 def tricks_each(text: str) -> tuple[int, ...]:

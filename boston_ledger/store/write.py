@@ -11,7 +11,8 @@ from typing import TYPE_CHECKING
 from ..core.engine import Deal, Outcome, State
 from ..core.tariff import Tariff
 from .db import now
-from .records import Session
+from ..core.fields import STORED
+from .records import Session, entry_of
 
 if TYPE_CHECKING:  # a deal needs no settlement: its module stays unloaded until one is read or made
     from ..core.settlement import Settled
@@ -49,15 +50,12 @@ def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: D
     def player(seat: int | None) -> int | None:
         return None if seat is None else pid[seat]
 
+    columns = ", ".join(f.name for f in STORED)
     cur = conn.execute(
-        "INSERT INTO deals (session_id, number, contract, rank, declarer, partner, tricks,"
-        " partner_tricks, boston, ace_turned, carte_blanche, entered_at, correction_id, balances, basket,"
-        " tricks_each) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        (session.id, number, deal.contract, deal.rank, player(deal.declarer), player(deal.partner),
-         deal.tricks, deal.partner_tricks, player(deal.boston), int(deal.ace_turned),
-         player(deal.carte_blanche), entered_at or now(), correction_id, json.dumps(after.balances),
-         after.basket, None if deal.tricks_each is None else json.dumps(list(deal.tricks_each))),
-    )
+        f"INSERT INTO deals (session_id, number, entered_at, correction_id, balances, basket, {columns})"
+        f" VALUES (?, ?, ?, ?, ?, ?{', ?' * len(STORED)})",
+        (session.id, number, entered_at or now(), correction_id, json.dumps(after.balances), after.basket,
+         *entry_of(session, deal)))
     deal_id = cur.lastrowid
     conn.executemany(
         "INSERT INTO transfers (deal_id, payer, payee, chips, reason) VALUES (?, ?, ?, ?, ?)",

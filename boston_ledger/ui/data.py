@@ -66,7 +66,7 @@ def deal(session: Session, w: Walked) -> dict:
         "deal": w.recorded.number, "partie": w.position.partie, "tour": w.position.tour,
         "multiplier": w.position.multiplier, "dealer": names[w.position.dealer],
         "contract": w.recorded.deal.contract, "description": describe(session, w.recorded.deal),
-        "made": w.outcome.made, "balances": dict(zip(names, w.sheet)),
+        "made": w.outcome.made, "balances": dict(zip(names, w.standing)),
         "basket": w.after.basket if chips else 0,
         "double": w.position.double, "changes": dict(zip(names, moved)),
         "basket_change": moved[len(names)] if chips else 0, "why": why,

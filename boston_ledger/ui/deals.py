@@ -203,9 +203,9 @@ def steps(session: Session, w) -> list[tuple[int, int]]:
     basket when the tariff has one: (change, standing) pairs, as the score sheet writes them."""
     n = len(session.players)
     if not session.tariff.has_basket:
-        return list(zip(w.outcome.scores, w.sheet))
+        return list(zip(w.outcome.scores, w.standing))
     change = moves(w.outcome.transfers, n)
-    return [*zip(change[:n], w.sheet), (change[n], w.after.basket)]
+    return [*zip(change[:n], w.standing), (change[n], w.after.basket)]
 
 
 def tour_heading(session: Session, rows: Sequence) -> list[str | None]:

@@ -1,0 +1,88 @@
+"""A deal's fields, declared once: what the players enter about a deal, in the order guided
+entry asks it. The command line's options and the quick parser, guided entry at a terminal and
+on a phone, the ledger's columns and the CSV files all read this table; the engine scores what
+it describes (`engine.Deal` has a member for every stored field).
+
+Adding a field to a deal touches the engine (its member of Deal, its checks, its payments),
+this table, a migration (its column) and the catalogue (its help and question), nothing else.
+"""
+
+from __future__ import annotations
+
+from typing import Callable, NamedTuple
+
+from .i18n import N_
+from .tariff import Contract, Tariff
+
+# The kinds of field, which say how a value is typed, kept and shown:
+# "contract" a contract's key (or pass); "rank" a rank's key; "player" a seat (a name typed, an id
+# kept); "tricks" a whole number of tricks; "flag" yes or no; "tricks-each" every seat's tricks.
+KINDS = ("contract", "rank", "player", "tricks", "flag", "tricks-each")
+
+
+class Field(NamedTuple):
+    name: str  # the member of engine.Deal, the answer's key, the ledger's and the CSV's column
+    kind: str  # one of KINDS
+    option: str  # the command line's option; "" for the contract, the command's argument
+    metavar: str  # the placeholder of its value in help pages ("" for a flag)
+    help: str  # its help on the command line
+    label: str  # its answer's name where guided entry lists the answers
+    question: str  # what guided entry asks ("{name}": the player it is about)
+    stored: bool = True  # a column of the ledger (the pair's tricks together are not kept apart)
+    nobody: bool = False  # a player's field that may name nobody ("-", "none")
+    asked: Callable[[Tariff, Contract | None], bool] | None = None  # asked of every deal this says (the
+    # contract's, None for an all-pass), after the contract's own questions; None: the contract's flow asks it
+
+
+def _takes_boston(t: Tariff, c: Contract | None) -> bool:
+    """Whether a deal of this contract asks who held the boston."""
+    return c is not None and t.boston > 0 and "holder" in (c.boston_made, c.boston_failed)
+
+
+def _plays_remise(t: Tariff, c: Contract | None) -> bool:
+    return t.basket.remise > 0
+
+
+def _pays_carte_blanche(t: Tariff, c: Contract | None) -> bool:
+    return t.carte_blanche > 0
+
+
+FIELDS = (
+    Field("contract", "contract", "", "CONTRACT",
+          N_("A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
+             "misere-ouvert, grand-misere-ouvert), or pass; Russian names too."), N_("Contract"), N_("Contract")),
+    Field("declarer", "player", "--declarer", "NAME", N_("Who bought the contract."), N_("Declarer"),
+          N_("Declarer")),
+    Field("partner", "player", "--partner", "NAME", N_("Who supported the declarer (omit when alone)."),
+          N_("Partner"), N_("Partner"), nobody=True),
+    Field("rank", "rank", "--rank", "RANK",
+          N_("The suit's rank: junior|senior for solo and nine \\[default: junior]; first|second|third on "
+             "samouchitel."), N_("Rank"), N_("Rank")),
+    Field("team_tricks", "tricks", "--team-tricks", "N",
+          N_("With --partner: the pair's tricks together, 0..13, instead of each one's; when the pair failed, "
+             "add --tricks (the declarer's own)."), N_("Tricks of {declarer} and {partner} together"),
+          N_("Tricks taken by {declarer} and {partner} together"), stored=False),
+    Field("tricks", "tricks", "--tricks", "N", N_("The declarer's own tricks, 0..13."), N_("Tricks of {name}"),
+          N_("Tricks taken by {name}")),
+    Field("partner_tricks", "tricks", "--partner-tricks", "N", N_("The partner's own tricks, 0..13."),
+          N_("Tricks of {name}"), N_("Tricks taken by {name}")),
+    Field("boston", "player", "--boston", "NAME",
+          N_("Who held the boston: the jack of diamonds, or the jack of hearts when diamonds are trumps."),
+          N_("Boston"), N_("Who held the boston"), nobody=True, asked=_takes_boston),
+    Field("ace_turned", "flag", "--ace-turned", "",
+          N_("The trump the dealer turned is an ace (remise condition)."), N_("Ace turned"),
+          N_("Was the trump the dealer turned an ace?"), asked=_plays_remise),
+    Field("carte_blanche", "player", "--carte-blanche", "NAME", N_("Who declared a blank hand (Fontainebleau)."),
+          N_("Blank hand"), N_("Who declared a blank hand"), nobody=True, asked=_pays_carte_blanche),
+    Field("tricks_each", "tricks-each", "--tricks-each", "N,N,N,N",
+          N_("An all-pass played as misère partout (its condition): every player's tricks in seat order, "
+             "13 in all."), N_("Tricks of {name}"), N_("Tricks taken by {name}")),
+)
+BY_NAME = {f.name: f for f in FIELDS}
+STORED = tuple(f for f in FIELDS if f.stored)  # the ledger's columns of a deal, in this order
+
+
+def option(name: str) -> str:
+    """How the command line gives a field: 'CONTRACT', '--declarer NAME', '--ace-turned'."""
+    f = BY_NAME[name]
+    return f.metavar if not f.option else f"{f.option} {f.metavar}".rstrip()
