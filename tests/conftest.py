@@ -2,16 +2,22 @@
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 
 import pytest
+import typer.testing
 from typer.testing import CliRunner
 
 from boston_ledger.core import i18n
 from boston_ledger.cli.declarations import app
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+
+# typer's CliRunner builds the click command of an app at every invoke (some 20 ms, thousands of
+# times a run): the suite builds ours once, as the program does once per process.
+typer.testing._get_command = functools.cache(typer.testing._get_command)
 
 
 @pytest.fixture(autouse=True)

@@ -70,28 +70,36 @@ def test_visible_escapes_what_a_terminal_obeys() -> None:
 
 
 def test_the_console_shows_controls_and_keeps_its_own_colours() -> None:
-    from boston_ledger.ui.term import Console, Table, Text
+    from rich.table import Table
+    from rich.text import Text as RichText
+
+    from boston_ledger.ui.term import Console, Text
 
     written_to = io.StringIO()
-    out = Console(colour=True, file=written_to)  # a terminal with colours: the console's own escapes
+    out = Console(file=written_to, force_terminal=True, color_system="standard", no_color=False)  # rich's escapes
     table = Table("who", "why")
     table.add_row(f"An{OSC52}na", Text(f"styled {OSC52}", style="bold red"))
     out.print(table)
     out.print(f"plain {OSC52}", style="green")
     out.print(Text(f"a Text {OSC52}\u202e", style="bold"))
+    out.print(RichText(f"rich's own Text {OSC52}"))  # built without ui.term: made visible at the end
     written = written_to.getvalue()
     assert "\x1b]" not in written and "\x07" not in written and "\u202e" not in written
     assert "\x1b[1;31m" in written and "\x1b[32m" in written and "\x1b[0m" in written  # its colours still there
     assert written.count("\\x1b]52;c;aGVsbG8=\\x07") == 4 and "\\u202e" in written
+    assert "\\x1b]52;c;aGVsbG8=" in written.splitlines()[-1]
 
 
 def test_a_string_is_measured_as_it_is_shown() -> None:
-    from boston_ledger.ui.term import Console, Table
+    from rich.table import Table
+
+    from boston_ledger.ui.term import Console, Text
 
     written = io.StringIO()
-    out = Console(file=written)
+    out = Console(file=written, width=80)
     table = Table("name")
     table.add_row(f"x{OSC52}y")
+    table.add_row(Text(f"z{OSC52}\u202e"))
     table.add_row("a much longer plain name than that")
     out.print(table)
     lines = written.getvalue().splitlines()

@@ -2,7 +2,7 @@
 
 Both ways into the program call these by keyword: the quick parser for a plain `deal` or
 `status` (quick.py), typer for everything else (declarations.py). Nothing here imports typer,
-so that `deal` and `status` start fast; the views draw with ui/term.py, not rich (typer's, for help).
+so that `deal` and `status` start fast; rich draws the views (ui/).
 """
 
 from __future__ import annotations

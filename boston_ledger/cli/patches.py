@@ -38,27 +38,27 @@ def speak_help(group: Any) -> None:
     draws a page, and typer offers no translation hook.
     """
     global _spoken
-    if language() == "en" and not _spoken:  # typer's words are English already
+    if language() == "en" and not _spoken:  # typer's words and ours are English already
         return
     from typer import rich_utils
 
     for name, english in HELP_WORDS.items():
         setattr(rich_utils, name, _(english))
     _spoken = language() != "en"
-    if not _spoken:
-        return
 
-    def walk(command: Any) -> None:
-        if command.help:
-            command.help = _(command.help)
-        command.options_metavar = pgettext("metavar", "[OPTIONS]")
+    def walk(command: Any) -> None:  # each text translated from its English, kept at the first walk
+        english = command.__dict__.setdefault("_boston_ledger_english", (
+            command.help, command.options_metavar, getattr(command, "subcommand_metavar", None)))
+        command.help = english[0] and _(english[0])
+        command.options_metavar = pgettext("metavar", "[OPTIONS]") if _spoken else english[1]
         if hasattr(command, "subcommand_metavar"):
-            command.subcommand_metavar = pgettext("metavar", "COMMAND [ARGS]...")
+            command.subcommand_metavar = pgettext("metavar", "COMMAND [ARGS]...") if _spoken else english[2]
         for p in command.params:
-            if getattr(p, "help", None):
-                p.help = _(p.help)
-            if p.param_type_name == "argument" or p.metavar:
-                p.metavar = pgettext("metavar", p.metavar or p.name.upper())
+            help_text, metavar = p.__dict__.setdefault("_boston_ledger_english", (getattr(p, "help", None), p.metavar))
+            if help_text:
+                p.help = _(help_text)
+            if p.param_type_name == "argument" or metavar:
+                p.metavar = pgettext("metavar", metavar or p.name.upper())
         for sub in getattr(command, "commands", {}).values():
             walk(sub)
 

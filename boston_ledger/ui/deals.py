@@ -11,7 +11,11 @@ from ..core.i18n import N_, _, condition_names, contract_name, ngettext, quote, 
 from ..core.tariff import PASS, Tariff
 from ..app.deals import Entered
 from ..store.records import Session
-from .term import SHEET, SIMPLE_HEAD, Table, Text
+from rich.console import Group
+from rich.measure import Measurement
+from rich.table import Table
+
+from .term import SHEET, Text
 from .text import amount, balance, basket_word, local_time, signed
 
 
@@ -71,7 +75,7 @@ def net_by_reason(transfers: Iterable[Transfer], n: int) -> dict[str, list[int]]
     return {r: moves(grouped[r], n) for r in sorted(grouped, key=lambda r: REASONS.index(r) if r in REASONS else 99)}
 
 
-def deal_table(entered: Entered) -> list:
+def deal_table(entered: Entered) -> Group:
     """What moved and why in one deal, then everyone's balance (or, on points, the score sheet)."""
     session, number, pos, deal = entered.session, entered.number, entered.position, entered.deal
     outcome, after, sheet = entered.outcome, entered.after, entered.sheet
@@ -89,7 +93,7 @@ def deal_table(entered: Entered) -> list:
             table.add_column(name, justify="right")
         table.add_row(_("this deal"), *map(signed, outcome.scores))
         table.add_row(Text(_("score"), style="bold"), *map(balance, sheet))
-        return [heading, table]
+        return Group(heading, table)
     table = Table()
     table.add_column(_("why"))
     for name in session.players:
@@ -102,7 +106,7 @@ def deal_table(entered: Entered) -> list:
     table.add_section()
     table.add_row(_("this deal"), *map(signed, total))
     table.add_row(Text(_("balance"), style="bold"), *map(balance, [*after.balances, after.basket]))
-    return [heading, table]
+    return Group(heading, table)
 
 
 def balances_table(session: Session, values: Sequence[int], basket: int | None) -> Table:
@@ -190,9 +194,12 @@ def history_table(session: Session, rows: Sequence, width: int = 200) -> Table:
     dealer turns round the table; `status` and each deal's heading name him), then the
     boston's, then the change and the standing are put one above the other, so that a deal's
     line does not wrap when it can be helped."""
+    from .text import console
+
+    unbounded = console(width=10_000)  # to measure the table unbounded, as it is shown
     table = _history(session, rows, dealer=True, holder=True, stacked=False)
     for dealer, holder, stacked in ((False, True, False), (False, False, False), (False, False, True)):
-        if table.measure() <= width:
+        if Measurement.get(unbounded, unbounded.options, table).maximum <= width:
             break
         table = _history(session, rows, dealer, holder, stacked)
     return table
@@ -225,7 +232,7 @@ def tour_heading(session: Session, rows: Sequence) -> list[str | None]:
 def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stacked: bool) -> Table:
     t = session.tariff
     holder = holder and t.boston > 0
-    table = Table(box=SHEET, show_edge=False, pad_edge=False, padding=(0, 1))
+    table = Table(box=SHEET, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
     columns = ["#"] + ([N_("dealer")] if dealer else []) + [N_("deal")] + ([N_("boston")] if holder else [])
     for col in columns:
         table.add_column(_(col) if col != "#" else col, justify="right" if col == "#" else "left",

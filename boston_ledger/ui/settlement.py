@@ -5,7 +5,9 @@ from __future__ import annotations
 from ..core.i18n import _
 from ..core.settlement import Payment, Settled
 from ..store.records import Session
-from .term import Table, Text
+from rich.table import Table
+
+from .term import Text
 from .text import amount, local_time
 from .text import chips as chips_text
 

@@ -12,6 +12,8 @@ from __future__ import annotations
 import textwrap
 from html import escape
 
+from rich.cells import cell_len, set_cell_size
+
 from ..app.deals import History
 from ..app.sessions import Sheet
 from ..core.i18n import _, language, ngettext
@@ -20,7 +22,6 @@ from ..store.records import Session
 from . import chart
 from .deals import describe, result_word, session_title, steps, tour_heading
 from .settlement import payment_lines, settlement_heading
-from .term import cell_len, set_cell_size
 from .text import amount, basket_word, chips, local_time
 
 WIDTH = 40  # the plain sheet fits a phone's messenger

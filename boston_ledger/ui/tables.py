@@ -11,12 +11,13 @@ from ..app.stats import Stats
 from ..core.i18n import N_, _, condition_names, contract_name, ngettext
 from ..core.tariff import Tariff
 from ..store.records import PaymentRecord
-from .term import SIMPLE_HEAD, Table
+from rich.box import SIMPLE_HEAD
+from rich.table import Table
 from .text import amount, balance, basket_word, chips, local_time, signed
 
 
 def _plain() -> Table:
-    return Table(box=SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1))
+    return Table(box=SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
 
 
 def sessions_table(rows: Sequence[Listed]) -> Table:

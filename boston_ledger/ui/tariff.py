@@ -6,7 +6,8 @@ from __future__ import annotations
 from ..core import engine
 from ..core.i18n import N_, _, condition_name, condition_names, contract_name, rank_name
 from ..core.tariff import Schedule, Tariff
-from .term import SIMPLE_HEAD, Table
+from rich.box import SIMPLE_HEAD
+from rich.table import Table
 
 
 FAILED_BASKET = {"labet": N_("labet"), "opponents": N_("to opponents"), "none": "—"}

@@ -1,0 +1,34 @@
+"""What a person sees, held still: every view of a scripted evening (tests/views.py) in English and
+Russian, at 40, 80 and 120 columns, with colours and without, is the snapshot in tests/snapshots/.
+
+A change to a view that was meant: `python tests/views.py` writes the snapshots anew; look at the
+difference (`git diff tests/snapshots`) before committing it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+import views
+
+
+@pytest.mark.parametrize("colour", views.COLOURS, ids=["no-colour", "colour"])
+@pytest.mark.parametrize("width", views.WIDTHS)
+@pytest.mark.parametrize("lang", views.LANGUAGES)
+def test_the_views_look_as_they_did(lang: str, width: int, colour: bool, tmp_path: Path) -> None:
+    expected = (views.SNAPSHOTS / views.name(lang, width, colour)).read_text(encoding="utf-8")
+    shown = views.capture(lang, width, colour, tmp_path)
+    assert shown.splitlines() == expected.splitlines()
+
+
+def test_no_line_is_wider_than_the_terminal() -> None:
+    import re
+
+    for lang in views.LANGUAGES:
+        for width in views.WIDTHS:
+            for colour in views.COLOURS:
+                text = (views.SNAPSHOTS / views.name(lang, width, colour)).read_text(encoding="utf-8")
+                plain = re.sub(r"\x1b\[[0-9;]*m", "", text)
+                wide = [line for line in plain.splitlines() if len(line) > width and not line.startswith("$ ")]
+                assert not wide, (lang, width, wide[:3])

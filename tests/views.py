@@ -1,0 +1,115 @@
+"""The views of a scripted evening as a person sees them, for the snapshot tests (test_views.py):
+every command that shows something, run in-process on a fixed evening at a fixed moment, in one
+language, at one terminal width, with colours or without.
+
+    python tests/views.py           # writes tests/snapshots/*.txt anew (after a change you meant)
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+
+SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
+LANGUAGES = ("en", "ru")
+WIDTHS = (40, 80, 120)
+COLOURS = (False, True)
+MOMENT = "2026-11-27T19:30:00+00:00"
+
+# (what is run, whether its output is a view to keep): the evening, then every view of it
+SCRIPT: list[tuple[tuple[str, ...], bool]] = [
+    (("new", "Anna", "Boris", "Vera", "Gleb", "--chip-value", "0.10", "--currency", "EUR", "--name", "Friday"), True),
+    (("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4",
+      "--boston", "Vera"), True),
+    (("deal", "pass"), True),
+    (("deal", "senior", "--declarer", "Anna", "--tricks", "6"), True),
+    (("deal", "solo", "--declarer", "Vera", "--tricks", "7", "--rank", "senior"), True),
+    (("deal", "misere", "--declarer", "Gleb", "--tricks", "1"), True),
+    *[((("deal", "junior", "--declarer", ("Anna", "Boris", "Vera", "Gleb")[n % 4], "--partner",
+         ("Vera", "Gleb", "Anna", "Boris")[n % 4], "--tricks", str(4 + n % 3), "--partner-tricks", str(2 + n % 4)),
+        False)) for n in range(26)],
+    (("deal", "nine", "--declarer", "Boris", "--tricks", "13"), True),  # the double tours begin at deal 33
+    (("deal", "junior", "--declarer", "Gleb", "--partner", "Anna", "--team-tricks", "9"), True),
+    (("deal", "solo", "--declarer", "Anna", "--tricks", "9"), False),
+    (("undo",), True),
+    (("edit", "3", "--tricks", "7", "--reason", "Anna took 7, not 6"), True),
+    (("status",), True),
+    (("history",), True),
+    (("history", "--corrections"), True),
+    (("chart",), True),
+    (("rescore", "1", "--tariff", "fontainebleau"), True),
+    (("sheet",), True),
+    (("settle", "--yes"), True),
+    (("new", "Dasha", "Egor", "Zhenya", "Zoya", "--tariff", "samouchitel", "--deals", "4", "--chip-value", "0.05"),
+     True),
+    (("deal", "6", "--declarer", "Dasha", "--partner", "Egor", "--tricks", "6", "--partner-tricks", "4", "--rank",
+      "first"), True),
+    (("deal", "small-null", "--declarer", "Zoya", "--tricks", "1"), True),
+    (("status",), True),
+    (("history",), True),
+    (("settle", "--yes"), True),
+    (("paid", "Vera", "Anna", "1.00", "--currency", "EUR"), True),
+    (("sessions",), True),
+    (("ledger",), True),
+    (("payments",), True),
+    (("stats",), True),
+    (("tariffs", "list"), True),
+    (("tariffs", "show", "classic"), True),
+    (("deal", "--help"), True),
+]
+
+
+def capture(lang: str, width: int, colour: bool, home: Path) -> str:
+    """What the script shows, command by command, in a ledger made afresh under `home`."""
+    from typer.testing import CliRunner
+
+    from boston_ledger.cli.declarations import app
+    from boston_ledger.store import write
+
+    environ = {"BOSTON_LEDGER_DB": str(home / "ledger.db"), "XDG_CONFIG_HOME": str(home / "config"),
+               "HOME": str(home), "COLUMNS": str(width), "LINES": "50", "TZ": "UTC", "TERM": "xterm-256color"}
+    environ |= {"FORCE_COLOR": "1", "TTY_COMPATIBLE": "1"} if colour else {"NO_COLOR": "1"}
+    saved = {k: os.environ.get(k) for k in (*environ, "NO_COLOR", "FORCE_COLOR", "TTY_COMPATIBLE", "LANG",
+                                            "LANGUAGE", "LC_ALL", "LC_MESSAGES", "BOSTON_LEDGER_SESSION")}
+    for k in saved:
+        os.environ.pop(k, None)
+    os.environ.update(environ)
+    time.tzset()
+    was, write.now = write.now, lambda: MOMENT
+    out = []
+    try:
+        runner = CliRunner()
+        for args, shown in SCRIPT:
+            result = runner.invoke(app, ["--lang", lang, *args], catch_exceptions=False)
+            assert result.exit_code == 0, (args, result.stdout, result.stderr)
+            if shown:
+                out.append(f"$ boston-ledger {' '.join(args)}\n{result.stdout}")
+    finally:
+        write.now = was
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+        time.tzset()
+    return "\n".join(out)
+
+
+def name(lang: str, width: int, colour: bool) -> str:
+    return f"{lang}-{width}-{'colour' if colour else 'no-colour'}.txt"
+
+
+if __name__ == "__main__":
+    import tempfile
+
+    target = Path(sys.argv[1]) if len(sys.argv) > 1 else SNAPSHOTS
+    target.mkdir(parents=True, exist_ok=True)
+    for lang in LANGUAGES:
+        for width in WIDTHS:
+            for colour in COLOURS:
+                with tempfile.TemporaryDirectory() as home:
+                    (target / name(lang, width, colour)).write_text(capture(lang, width, colour, Path(home)),
+                                                                    encoding="utf-8")
+    print(f"wrote {target}")
