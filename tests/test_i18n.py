@@ -154,13 +154,13 @@ def test_lang_anywhere_on_the_line_and_the_locale(cli, table) -> None:
     ({"LANGUAGE": "ru:en", "LANG": "en_US.UTF-8"}, "ru"),
 ])
 def test_the_locale_decides(environ, expected) -> None:
-    assert language.from_locale(environ) == expected
+    assert i18n.from_locale(environ) == expected
 
 
 def test_a_bad_lang_is_one_line_and_exit_2(table) -> None:
     for args in (["--lang", "fr", "status"], ["status", "--lang"]):
         result = table(*args, code=2)
-        assert result.stderr.count("\n") == 1 and "--lang must be en or ru" in result.stderr
+        assert result.stderr.count("\n") == 1 and "--lang must be one of en, ru" in result.stderr
 
 
 def test_plural_forms() -> None:

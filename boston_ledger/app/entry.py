@@ -19,7 +19,7 @@ from typing import Mapping, Sequence
 
 from ..core.engine import Deal
 from ..core.errors import LedgerError
-from ..core.i18n import _, contract_name, rank_name
+from ..core.i18n import _, contract_name, rank_name, words
 from ..core import fields
 from ..core.fields import BY_NAME, FIELDS, STORED
 from ..core.tariff import PASS, find
@@ -28,9 +28,6 @@ from .deals import contract_of, rank_of, split_matters, typed_deal
 from .inputs import name_key, nobody, player_key, seat_of, whole
 
 EACH = "tricks_each."  # the answer of one seat's tricks of an all-pass played as misère partout: `tricks_each.SEAT`
-BACK = ("<", "back", "назад")  # an answer that goes back one question
-YES = ("y", "yes", "д", "да")
-NO = ("n", "no", "н", "нет")
 
 Answers = Mapping[str, str]
 
@@ -137,18 +134,18 @@ def _answer(value: object) -> str:
 
 
 def is_back(text: str) -> bool:
-    return text.strip().casefold() in BACK
+    return text.strip().casefold() in words("back")
 
 
 def reply(text: str, count: int) -> str | int | None:
     """What an answer to "record this deal?" says: "yes", "no", "back", the number of an answer
     to change (1 to `count`), or None when it says none of these."""
     word = text.strip().casefold()
-    if word in ("", *YES):
+    if word in ("", *words("yes")):
         return "yes"
-    if word in NO:
+    if word in words("no"):
         return "no"
-    if word in BACK:
+    if word in words("back"):
         return "back"
     if re.fullmatch("[0-9]{1,2}", word) and 1 <= int(word) <= count:
         return int(word)
@@ -401,9 +398,9 @@ def _value(session: Session, values: Mapping[str, object], question: Question, t
         return str(int(text))
     if question.kind == "yes-no":
         word = text.casefold()
-        if word in YES:
+        if word in words("yes"):
             return True
-        if word in NO:
+        if word in words("no"):
             return False
         raise LedgerError(_("answer y or n"))
     players = session.players

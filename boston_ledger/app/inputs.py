@@ -9,11 +9,10 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from ..core.errors import LedgerError
-from ..core.i18n import _, echo
+from ..core.i18n import _, echo, every_translation, words
 from ..core.tariff import Tariff, ambiguous, did_you_mean, find
 from ..store.records import Session
 
-RESERVED_NAMES = {"basket", "корзина"}
 MIN_CHIP_VALUE = Decimal("0.000001")
 MAX_CHIP_VALUE = Decimal("1000000")
 JOINERS = {"\u200c", "\u200d"}  # zero-width (non-)joiners inside emoji and some scripts
@@ -120,7 +119,7 @@ def table_names(names: list[str], tariff: Tariff) -> list[str]:
         if _most_marks(name) > MAX_MARKS:
             raise LedgerError(_("the name {name} piles more than {limit} marks on one letter; type a plain name",
                                 name=clip(name), limit=MAX_MARKS))
-        if key in RESERVED_NAMES:
+        if key in map(name_key, every_translation("basket")):
             raise LedgerError(_("{name!r} is the word for the pool in the middle; give the player another name", name=name))
         if key in seen:
             if seen[key] == name:
@@ -163,12 +162,9 @@ def seat_of(session: Session, name: str, what: str | None) -> int:
     raise LedgerError(f"{what}: {message}" if what else message)
 
 
-NOBODY = ("-", "nobody", "none", "никто", "нет")  # what a user may answer for "no player" (a name first)
-
-
 def nobody(text: str) -> bool:
     """Whether a user's answer says "no player" (unless a player has that name, which is looked up first)."""
-    return name_key(text) in NOBODY
+    return name_key(text) in words("nobody")
 
 
 def money_amount(text: str) -> int:

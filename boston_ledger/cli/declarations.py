@@ -13,7 +13,7 @@ import typer
 from typer.core import TyperGroup
 
 from ..core.fields import FIELDS, Field
-from ..core.i18n import N_
+from ..core.i18n import LANGUAGES, N_
 from . import commands, completion
 from .guard import PROG, OutputClosed, guarded
 from .options import prepare
@@ -76,7 +76,7 @@ SESSION_HELP = N_("The session to work on \\[default: $BOSTON_LEDGER_SESSION, el
 
 @app.callback()
 def _root(ctx: typer.Context, lang: Annotated[Optional[str], typer.Option(
-        "--lang", metavar="en|ru", help="The language of the output: en or ru \\[default: from the locale].")] = None,
+        "--lang", metavar="|".join(LANGUAGES), help="The language of the output \\[default: from the locale].")] = None,
           db: Annotated[Optional[str], typer.Option("--db", metavar="PATH", show_default=False,
                                                     help=DB_HELP)] = None,
           session: Annotated[Optional[str], typer.Option("--session", metavar="ID", help=SESSION_HELP)] = None,

@@ -12,7 +12,7 @@ import sys
 from typing import Any, Callable
 
 from ..core.errors import LedgerError
-from ..core.i18n import N_, _, language, strerror
+from ..core.i18n import N_, _, strerror, translated
 from ..app.opening import close_all, commits
 from ..ui.text import say
 
@@ -55,7 +55,7 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
             path = ctx.command_path if ctx is not None else PROG
             if path == PROG:
                 path = command_path()
-            said = usage_message(message) if language() == "ru" else message
+            said = usage_message(message) if translated() else message
             fail(_("{message} (see `{command} --help`)", message=said.rstrip("."),
                    command=path))
         # a bug of ours: still one line, and the transaction was rolled back

@@ -1,22 +1,12 @@
-"""Which language a command speaks: `--lang ru|en` anywhere on its line, else the locale
+"""Which language a command speaks: `--lang CODE` anywhere on its line, else the locale
 (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext reads them), else English."""
 
 from __future__ import annotations
 
 import os
 import sys
-from typing import Mapping
 
-from ..core.i18n import LANGUAGES, _, set_language
-
-
-def from_locale(environ: Mapping[str, str] = os.environ) -> str:
-    """The language the locale asks for: Russian when it names Russian, else English."""
-    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
-        value = environ.get(var, "")
-        if value:
-            return "ru" if value.split(":")[0].lower().startswith("ru") else "en"
-    return "en"
+from ..core.i18n import LANGUAGES, _, from_locale, set_language
 
 
 def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
@@ -36,7 +26,8 @@ def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
             if value.lower() not in LANGUAGES:
                 from ..ui.text import say
 
-                say(_("boston-ledger: error: --lang must be en or ru, not {value!r}", value=value), err=True)
+                say(_("boston-ledger: error: --lang must be one of {codes}, not {value!r}", codes=", ".join(LANGUAGES),
+                      value=value), err=True)
                 sys.exit(2)
             chosen = value.lower()
             continue
@@ -46,7 +37,7 @@ def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
 
 def choose(argv: list[str]) -> list[str]:
     """Set the language from `--lang` on this command line, else the locale; the line without it."""
-    set_language(from_locale())  # an error in --lang itself is worded by the locale
+    set_language(from_locale(os.environ))  # an error in --lang itself is worded by the locale
     lang, rest = take_lang(argv)
     if lang:
         set_language(lang)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ..core.i18n import N_, NP_, _, language, pgettext
+from ..core.i18n import N_, NP_, _, pgettext, translated
 
 HELP_WORDS = {  # typer's own words in a help page, by the name typer keeps them under
     "ARGUMENTS_PANEL_TITLE": N_("Arguments"), "OPTIONS_PANEL_TITLE": N_("Options"),
@@ -23,7 +23,7 @@ METAVARS = (NP_("metavar", "[OPTIONS]"), NP_("metavar", "COMMAND [ARGS]..."), NP
             NP_("metavar", "DATE"), NP_("metavar", "FILE"), NP_("metavar", "DIR"), NP_("metavar", "RANK"),
             NP_("metavar", "ID"), NP_("metavar", "FROM"), NP_("metavar", "TO"), NP_("metavar", "AMOUNT"),
             NP_("metavar", "CONTRACT"), NP_("metavar", "PLAYERS"), NP_("metavar", "N"),
-            NP_("metavar", "en|ru"), NP_("metavar", "CODE"))
+            NP_("metavar", "CODE"))
 
 _spoken = False  # whether typer's words were last set to another language than English
 
@@ -38,13 +38,13 @@ def speak_help(group: Any) -> None:
     draws a page, and typer offers no translation hook.
     """
     global _spoken
-    if language() == "en" and not _spoken:  # typer's words and ours are English already
+    if not translated() and not _spoken:  # typer's words and ours are English already
         return
     from typer import rich_utils
 
     for name, english in HELP_WORDS.items():
         setattr(rich_utils, name, _(english))
-    _spoken = language() != "en"
+    _spoken = translated()
 
     def walk(command: Any) -> None:  # each text translated from its English, kept at the first walk
         english = command.__dict__.setdefault("_boston_ledger_english", (

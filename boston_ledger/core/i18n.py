@@ -13,12 +13,34 @@ from __future__ import annotations
 import errno
 import string
 from pathlib import Path
-from typing import Any, Iterable, Mapping
+from typing import Any, Iterable, Mapping, NamedTuple
 
-LANGUAGES = ("en", "ru")
+
+class Language(NamedTuple):
+    """A language the output speaks: its texts are its catalogue's, the rest is said here."""
+
+    code: str  # its catalogue is locale/CODE/LC_MESSAGES/boston_ledger.mo; --lang CODE, LANG=CODE_...
+    quotes: tuple[str, str]  # around a name: “Friday”, «Пятница»
+    decimal: str  # the decimal separator of money and chips
+    letters: str  # the letters of its alphabet, lowercase: a tariff word's name in them is shown in it
+    yes: tuple[str, ...] = ()  # words a user types in it for yes, no, back one question, nobody
+    no: tuple[str, ...] = ()
+    back: tuple[str, ...] = ()
+    nobody: tuple[str, ...] = ()
+    signs: Mapping[str, str] = {}  # currencies it shows by their sign
+
+
+SOURCE = "en"  # the language of the code's own texts, which needs no catalogue
+# The registry: adding a language is its catalogue and one entry here.
+LANGUAGES: dict[str, Language] = {
+    "en": Language("en", ("“", "”"), ".", "abcdefghijklmnopqrstuvwxyz", yes=("y", "yes"), no=("n", "no"),
+                   back=("<", "back"), nobody=("-", "nobody", "none")),
+    "ru": Language("ru", ("«", "»"), ",", "абвгдеёжзийклмнопрстуфхцчшщъыьэюя", yes=("д", "да"), no=("н", "нет"),
+                   back=("назад",), nobody=("никто", "нет"), signs={"RUB": "₽"}),
+}
 DOMAIN = "boston_ledger"
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
-_language = "en"
+_language = SOURCE
 _catalogue: Any = None  # gettext's translations of the current language; None for English
 
 
@@ -26,11 +48,45 @@ def language() -> str:
     return _language
 
 
+def speaking() -> Language:
+    """The language the output speaks now."""
+    return LANGUAGES[_language]
+
+
+def translated() -> bool:
+    """Whether the output speaks another language than the code's own texts."""
+    return _language != SOURCE
+
+
+def words(kind: str) -> tuple[str, ...]:
+    """What a user may type for `kind` ("yes", "no", "back", "nobody"), in any language."""
+    return tuple(w for lang in LANGUAGES.values() for w in getattr(lang, kind))
+
+
 def set_language(lang: str) -> None:
     """Speak `lang` from now on (its catalogue is read on the first text that needs it)."""
     global _language, _catalogue
     if lang != _language:
         _language, _catalogue = lang, None
+
+
+def from_locale(environ: Mapping[str, str]) -> str:
+    """The language a locale asks for (LANGUAGE, LC_ALL, LC_MESSAGES, LANG, as gettext reads them):
+    the first of them that is set names one of ours, else the code's own."""
+    for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = environ.get(var, "")
+        if value:
+            wanted = value.split(":")[0].lower()
+            return next((code for code in LANGUAGES if wanted.startswith(code)), SOURCE)
+    return SOURCE
+
+
+def every_translation(text: str) -> set[str]:
+    """`text` in every language (a word no player may be called: the basket)."""
+    import gettext
+
+    return {text} | {gettext.translation(DOMAIN, LOCALE, languages=[code], fallback=True).gettext(text)
+                     for code in LANGUAGES if code != SOURCE}
 
 
 def _translations() -> Any:
@@ -43,16 +99,18 @@ def _translations() -> Any:
 
 
 def echo(text: str) -> str:
-    """A user's text quoted back: as Python's repr in English ('Zed'), in «ёлочки» in Russian;
-    control characters escaped either way."""
-    if _language != "ru":
+    """A user's text quoted back: as Python's repr in the code's own language ('Zed'), in the
+    language's quotes in another («Zed»); control characters escaped either way."""
+    if not translated():
         return repr(text)
-    return "«" + "".join(c if c.isprintable() else repr(c)[1:-1] for c in text) + "»"
+    left, right = speaking().quotes
+    return left + "".join(c if c.isprintable() else repr(c)[1:-1] for c in text) + right
 
 
 def quote(text: str) -> str:
     """A name shown in quotes, such as a session's: “Friday” in English, «Пятница» in Russian."""
-    return f"«{text}»" if _language == "ru" else f"“{text}”"
+    left, right = speaking().quotes
+    return f"{left}{text}{right}"
 
 
 class _Formatter(string.Formatter):
@@ -70,12 +128,12 @@ _FORMATTER = _Formatter()
 def _fill(text: str, values: Mapping[str, object]) -> str:
     if not values:
         return text
-    return text.format(**values) if _language == "en" else _FORMATTER.vformat(text, (), values)
+    return _FORMATTER.vformat(text, (), values) if translated() else text.format(**values)
 
 
 def _(text: str, /, **values: object) -> str:
     """The text in the current language, its {fields} filled in."""
-    if _language != "en":
+    if translated():
         text = _translations().gettext(text)
     return _fill(text, values)
 
@@ -83,13 +141,13 @@ def _(text: str, /, **values: object) -> str:
 def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
     """The form of a text for the count `n` (the catalogue's plural rule: Russian has three
     forms), its {fields} and {n} filled in."""
-    text = _translations().ngettext(singular, plural, n) if _language != "en" else singular if n == 1 else plural
+    text = _translations().ngettext(singular, plural, n) if translated() else singular if n == 1 else plural
     return _fill(text, {"n": n, **values})
 
 
 def pgettext(context: str, text: str, /, **values: object) -> str:
     """A text whose translation depends on where it is used (`context`), as `_()`."""
-    if _language != "en":
+    if translated():
         text = _translations().pgettext(context, text)
     return _fill(text, values)
 
@@ -100,10 +158,12 @@ def _named(entry: object, key: str) -> str:
 
 
 def shown_name(key: str, names: Iterable[object]) -> str:
-    """The name to show of a key with these names: the key, or in Russian its first Russian name."""
-    if _language == "ru":
+    """The name to show of a key with these names: the key, or in another language than the code's
+    the first name in its letters (in Russian, the first Russian name)."""
+    if translated():
+        letters = speaking().letters
         for name in names:
-            if isinstance(name, str) and any("а" <= ch.lower() <= "я" or ch in "ёЁ" for ch in name):
+            if isinstance(name, str) and any(ch.lower() in letters for ch in name):
                 return name
     return key
 
@@ -125,7 +185,7 @@ def contract_names(tariff: object) -> str:
 
 def rank_after_contract(tariff: object, key: str) -> str:
     """A rank as a deal's line says it after the contract: 'solo senior', «соло в старшей»."""
-    if key in RANKS_AFTER_A_CONTRACT and _language != "en":
+    if key in RANKS_AFTER_A_CONTRACT and translated():
         shown = pgettext("rank after a contract", key)
         if shown != key:
             return shown
@@ -146,7 +206,7 @@ def condition_names(tariff: object, keys: Iterable[str]) -> str:
 def strerror(e: OSError) -> str:
     """The system's words for an OS error; in another language than English, ours for the
     common ones (by errno), translated."""
-    if _language != "en" and e.errno in ERRNO_WORDS:
+    if translated() and e.errno in ERRNO_WORDS:
         return _(ERRNO_WORDS[e.errno])
     return e.strerror or str(e)
 

@@ -10,7 +10,7 @@ from html import escape
 from urllib.parse import urlencode
 
 from ..app.sessions import Sheet
-from ..core.i18n import _, language, ngettext
+from ..core.i18n import _, language, ngettext, quote
 from ..ui.deals import coming, where, why
 from ..ui.settlement import payment_lines, settlement_heading
 from ..ui.text import amount, basket_word
@@ -47,7 +47,7 @@ def standing(n: int) -> str:
 def title(shown: Shown) -> str:
     session = shown.sheet.status.session
     return _("Boston · {session}", session=_("session {id}", id=session.id)) + \
-        (f" “{session.name}”" if session.name else "")
+        (f" {quote(session.name)}" if session.name else "")
 
 
 def sheet(shown: Shown) -> str:
@@ -76,7 +76,7 @@ def _head(shown: Shown) -> str:
     t = session.tariff
     played = ngettext("{n} deal played", "{n} deals played", state.deals)
     unit = _("chip") if t.has_basket else _("point")
-    worth = f"{unit} = {session.chip_value}{' ' + session.currency if session.currency else ''}"
+    worth = f"{unit} = {amount(session.chip_value, session.currency)}"
     tariff = _("tariff {name}", name=t.name) + (f" ({', '.join(t.applied)})" if t.applied else "")
     if session.settled:
         now = f'<p class="now settled">{e(_("settled"))} · {e(played)}</p>'

@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Callable, Mapping, Protocol
 from urllib.parse import parse_qs
 
-from ..core.i18n import LANGUAGES, N_, _
+from ..core.i18n import LANGUAGES, SOURCE, N_, _
 from . import page
 from .evening import API_LAST, Evening, speaking
 from .tokens import Limiter, same
@@ -113,7 +113,7 @@ class Entering(Protocol):
 class App:
     """The routes of one served evening."""
 
-    def __init__(self, evening: Evening, token: str, default_lang: str = "en", limiter: Limiter | None = None,
+    def __init__(self, evening: Evening, token: str, default_lang: str = SOURCE, limiter: Limiter | None = None,
                  entry: Entering | None = None) -> None:
         self.evening, self.token, self.default_lang = evening, token, default_lang
         self.limiter = limiter or Limiter()

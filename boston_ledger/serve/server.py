@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..core.i18n import SOURCE
 from .entry import Entry
 from .evening import Evening
 from .routes import FORM, MAX_FORM, SECURITY_HEADERS, App, Request, Response, query_of
@@ -187,7 +188,7 @@ class Served:
     """A running server of one evening: its address, and how to stop it."""
 
     def __init__(self, path: Path, session_id: int | None, host: str, port: int, token: str,
-                 default_lang: str = "en", watch_every: float = 0.1, entry_token: str | None = None) -> None:
+                 default_lang: str = SOURCE, watch_every: float = 0.1, entry_token: str | None = None) -> None:
         self.evening = Evening(path, session_id)
         entry = Entry(path, self.evening.session_id, entry_token, token) if entry_token else None
         self.app = App(self.evening, token, default_lang, entry=entry)

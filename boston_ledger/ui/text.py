@@ -8,7 +8,7 @@ import sys
 from decimal import Decimal
 from typing import Any
 
-from ..core.i18n import _, language
+from ..core.i18n import _, speaking
 from .term import UNSAFE, Console, Text, visible
 
 
@@ -62,23 +62,18 @@ def balance(n: int) -> Text:
     return Text(str(n), style="bold green" if n > 0 else "bold red" if n < 0 else "bold")
 
 
-SIGNS = {"RUB": "₽"}  # currencies shown by their sign in Russian
-
-
 def amount(value: int | Decimal, currency: str) -> str:
     """Money as it is shown: cents (an int) or a decimal amount (a chip's value), with its
     currency: '12.30 RUB', '12.30' without one; in Russian with the decimal comma and the
     rouble's sign, '12,30 ₽'. (JSON keeps '12.30': `core.settlement.money`.)"""
     from ..core.settlement import money
 
-    digits = money(value) if isinstance(value, int) else str(value)
-    if language() == "ru":
-        digits = digits.replace(".", ",")
-        currency = SIGNS.get(currency, currency)
+    lang = speaking()
+    digits = (money(value) if isinstance(value, int) else str(value)).replace(".", lang.decimal)
+    currency = lang.signs.get(currency, currency)
     return digits + (f" {currency}" if currency else "")
 
 
 def chips(value: int | float) -> str:
     """Net chips (or points), which a basket's share-out may make fractional: '12', '9.5' ('9,5')."""
-    text = str(int(value) if float(value).is_integer() else float(value))
-    return text.replace(".", ",") if language() == "ru" else text
+    return str(int(value) if float(value).is_integer() else float(value)).replace(".", speaking().decimal)
