@@ -1,16 +1,26 @@
-"""How boston-ledger copes with a club's years of history.
+"""How boston-ledger copes with a club's years of history, at the scale a club really reaches.
 
-Run: python benchmarks/scale.py [--sizes 1000 10000 100000] [--runs 3] [--keep DIR]
+Run: python benchmarks/scale.py [--sessions 1000] [--deals 50] [--open 60] [--long 500] [--runs 5] [--keep DIR]
 
-For each size it builds a ledger of one classic session with that many deals (random legal
-deals from a fixed seed, written in one transaction through the same engine and storage as
-`deal`), then runs `status`, `history` (last page), `check`, `export`, `settle` and `stats` as
-whole processes, `--runs` times each, and prints the median wall time and the peak memory
-(the children's maximum resident set size, as `/usr/bin/time -v` reports it). The ledger is
-where users have theirs: the default one of a home folder made for the run (no --db, no
-$BOSTON_LEDGER_DB). With Debian's
-`ledger` installed (the script installs it with apt-get when it can), it also writes the same
-transfers as a plain-text journal and times `ledger -f FILE balance` against `check`.
+Three ledgers, each the default ledger of a home folder made for the run (no --db, no
+$BOSTON_LEDGER_DB), built through the same engine and storage as `deal` and `settle` (random legal
+deals from a fixed seed):
+
+- club: `--sessions` settled evenings of `--deals` deals, each a table of four drawn from a club of
+  40 people, plus one open evening of `--open` deals (the one played tonight);
+- alone: that open evening alone in a ledger of its own;
+- long: a single evening of `--long` deals.
+
+It times, as whole processes of the installed program (`--runs` times each; the median wall time,
+the median CPU time and the peak resident memory as /usr/bin/time reports it):
+
+- on club: `check --all`, `stats`, `ledger`, `sessions` (targets 5 s, 2 s, 1 s, 0.5 s);
+- on the open evening, in club and alone: `status`, `deal`, `history`, `export`, `sheet`, `settle`,
+  and the ratio club / alone, the median of the ratios of runs made in turn (target at most 1.1:
+  tonight's evening costs the same in a ledger of twenty years);
+- on long: `check` and `export` (target 0.5 s each).
+
+A command that writes (`deal`, `settle`) runs each time on a fresh copy of the ledger.
 """
 
 from __future__ import annotations
@@ -18,7 +28,6 @@ from __future__ import annotations
 import argparse
 import os
 import random
-import resource
 import shutil
 import statistics
 import subprocess
@@ -28,15 +37,20 @@ import time
 from decimal import Decimal
 from pathlib import Path
 
-from boston_ledger.app import deals as deals_app
 from boston_ledger.app import sessions as sessions_app
 from boston_ledger.core import engine
 from boston_ledger.core.engine import Deal
 from boston_ledger.core.tariff_files import load
-from boston_ledger.store import db, read, write
+from boston_ledger.store import db, write
 from installed import compile_package, measured, script
 
-PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+CLUB = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zhenya", "Zoya", "Ilya", "Katya", "Lev", "Masha",
+        "Nikita", "Olga", "Pavel", "Rita", "Sasha", "Tanya", "Ulyana", "Fyodor", "Khariton", "Tsvetana", "Chara",
+        "Shura", "Yulia", "Yakov", "Alla", "Bogdan", "Varya", "Gosha", "Dima", "Elena", "Zakhar", "Inna", "Kirill",
+        "Lida", "Misha", "Nadya", "Oleg", "Polina"]
+TONIGHT = ["Anna", "Boris", "Vera", "Gleb"]
+DEAL = ["deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4",
+        "--boston", "Vera"]
 
 
 def random_deal(rng: random.Random, tariff) -> Deal:
@@ -60,119 +74,138 @@ def random_deal(rng: random.Random, tariff) -> Deal:
                 rng.choice([0, 0, 1]))
 
 
-def build(path: Path, deals: int, seed: int = 1) -> None:
-    tariff = load("classic")
-    conn = db.open_db(path, create=True)
-    session = sessions_app.new(conn, PLAYERS, tariff, Decimal("0.10"), "EUR", f"{deals} deals")
-    rng = random.Random(seed)
+def evening(conn, tariff, players: list[str], deals: int, rng: random.Random, settle: bool) -> None:
+    """One session of `deals` random deals, written as `deal` writes them; settled when asked."""
+    session = sessions_app.new(conn, players, tariff, Decimal("0.10"), "EUR", None)
     state = engine.State.start(4)
     with db.writing(conn):
         for number in range(1, deals + 1):
             deal = random_deal(rng, tariff)
             outcome = engine.play(tariff, state, deal)
-            if max(abs(state.basket), *map(abs, state.balances)) > db.MAX_CHIPS // 4:
-                deal, outcome = Deal("junior", 0, 1, 5, 3), engine.play(tariff, state, Deal("junior", 0, 1, 5, 3))
             state = engine.advance(state, outcome)
             write.record_deal(conn, session, number, deal, outcome, state)
+    if settle:
+        sessions_app.settle(conn, session.id)
+
+
+def build(path: Path, settled: int, deals: int, tonight: int, seed: int) -> None:
+    """`settled` evenings of tables drawn from the club, then tonight's open evening."""
+    tariff = load("classic")
+    conn = db.open_db(path, create=True)
+    rng = random.Random(seed)
+    for __ in range(settled):
+        evening(conn, tariff, rng.sample(CLUB, 4), deals, rng, settle=True)
+    if tonight:
+        evening(conn, tariff, TONIGHT, tonight, random.Random(seed + 1), settle=False)
     conn.close()
-
-
-def journal(path: Path, out: Path) -> None:
-    """The same transfers as a plain-text journal for `ledger` (one entry per deal)."""
-    conn = db.open_db(path)
-    session = deals_app.current(conn)
-    with out.open("w", encoding="utf-8") as f:
-        for r in read.deals(conn, session):
-            f.write(f"2026-01-01 deal {r.number}\n")
-            for t in r.transfers:
-                f.write(f"    {session.party_name(t.payee)}    {t.chips} chips\n")
-                f.write(f"    {session.party_name(t.payer)}    -{t.chips} chips\n")
-            f.write("\n")
-    conn.close()
-
-
-def timed(cmd: list[str], env: dict[str, str], runs: int) -> tuple[float, float]:
-    """Median wall seconds and median CPU seconds of a whole command."""
-    runs_of = [measured(cmd, env, ok=(0, 1)) for __ in range(runs)]
-    return statistics.median(w for w, __ in runs_of), statistics.median(c for __, c in runs_of)
-
-
-def peak_of(cmd: list[str], env: dict[str, str]) -> float:
-    """Peak resident MiB of one run, read by /usr/bin/time when present (else getrusage)."""
-    if shutil.which("/usr/bin/time"):
-        done = subprocess.run(["/usr/bin/time", "-f", "%M", *cmd], env=env, stdout=subprocess.DEVNULL,
-                              stderr=subprocess.PIPE, text=True)
-        return int(done.stderr.strip().splitlines()[-1]) / 1024
-    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    measured(cmd, env, ok=(0, 1))
-    return max(before, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss) / 1024  # an upper bound
 
 
 def home_ledger(home: Path) -> Path:
-    """The default ledger of a user whose home folder is `home` (as `store.db.app_dir` finds it
-    on Linux, with no $XDG_CONFIG_HOME)."""
+    """The default ledger of a user whose home folder is `home` (as `store.db.app_dir` finds it on
+    Linux, with no $XDG_CONFIG_HOME)."""
     return home / ".config" / "boston-ledger" / "ledger.db"
 
 
 def at_home(home: Path) -> dict[str, str]:
     """The environment of a user whose home folder is `home`: no --db, no $BOSTON_LEDGER_DB."""
-    env = {k: v for k, v in os.environ.items() if k not in ("BOSTON_LEDGER_DB", "XDG_CONFIG_HOME")}
-    return {**env, "HOME": str(home)}
+    env = {k: v for k, v in os.environ.items() if k not in ("BOSTON_LEDGER_DB", "XDG_CONFIG_HOME",
+                                                             "BOSTON_LEDGER_SESSION")}
+    return {**env, "HOME": str(home), "COLUMNS": "100"}
 
 
-def ledger_at(home: Path, label: str, make) -> Path:
-    """The default ledger of `home`, made by `make(path)` unless an earlier run kept it."""
+def made(folder: Path, label: str, make) -> Path:
+    """A home folder whose default ledger `make(path)` builds, unless an earlier run kept it."""
+    home = folder / f"home-{label}"
     path = home_ledger(home)
     if not path.exists():
         path.parent.mkdir(parents=True, exist_ok=True)
         start = time.perf_counter()
         make(path)
-        print(f"{label:>7} {'(build)':<18} {time.perf_counter() - start:9.3f}")
-    return path
+        print(f"built {label} in {time.perf_counter() - start:.1f} s", flush=True)
+    return home
+
+
+class Timer:
+    """Times commands on a home folder's ledger; a writing command on a fresh copy each time."""
+
+    def __init__(self, exe: str, folder: Path, runs: int) -> None:
+        self.exe, self.folder, self.runs = exe, folder, runs
+
+    def fresh(self, home: Path) -> Path:
+        """A home folder holding a fresh copy of `home`'s ledger, for a command that writes."""
+        target = self.folder / "scratch"
+        shutil.rmtree(target, ignore_errors=True)
+        home_ledger(target).parent.mkdir(parents=True)
+        shutil.copy(home_ledger(home), home_ledger(target))
+        return target
+
+    def run(self, home: Path, words: list[str], writes: bool) -> tuple[float, float]:
+        """One whole run of `boston-ledger WORDS` on `home`'s ledger (a copy of it when it writes)."""
+        return measured([self.exe, *words], at_home(self.fresh(home) if writes else home), ok=(0, 1))
+
+    def peak(self, home: Path, words: list[str], writes: bool) -> float:
+        """Peak resident MiB of one run, as /usr/bin/time reports it (it warms the caches too)."""
+        done = subprocess.run(["/usr/bin/time", "-f", "%M", self.exe, *words],
+                              env=at_home(self.fresh(home) if writes else home), stdout=subprocess.DEVNULL,
+                              stderr=subprocess.PIPE, text=True)
+        return int(done.stderr.strip().splitlines()[-1]) / 1024
+
+    def time(self, homes: list[Path], words: list[str], writes: bool = False) -> list[tuple[float, float, float, list]]:
+        """For each home in turn, run by run (A B A B ..., so that a drift of the machine's speed
+        touches all alike): median wall and CPU seconds, peak MiB, and every wall time."""
+        peaks = [self.peak(home, words, writes) for home in homes]
+        walls: list[list[float]] = [[] for __ in homes]
+        cpus: list[list[float]] = [[] for __ in homes]
+        for __ in range(self.runs):
+            for i, home in enumerate(homes):
+                wall, cpu = self.run(home, words, writes)
+                walls[i].append(wall)
+                cpus[i].append(cpu)
+        return [(statistics.median(w), statistics.median(c), p, w) for w, c, p in zip(walls, cpus, peaks)]
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
-    parser.add_argument("--runs", type=int, default=3)
-    parser.add_argument("--keep", type=Path, help="Keep the built ledgers in this folder.")
+    parser.add_argument("--sessions", type=int, default=1000)
+    parser.add_argument("--deals", type=int, default=50)
+    parser.add_argument("--open", type=int, default=60)
+    parser.add_argument("--long", type=int, default=500)
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--keep", type=Path, help="Keep the built ledgers in this folder (and reuse them).")
     args = parser.parse_args()
+    if not shutil.which("/usr/bin/time"):
+        sys.exit("needs /usr/bin/time (Debian's `time` package) for the peak memory")
     exe = script("boston-ledger")  # the installed program as a user has it (installed.py)
     compile_package()
-    peer = shutil.which("ledger")
-    if peer is None and shutil.which("apt-get") and os.geteuid() == 0:
-        subprocess.run(["apt-get", "install", "-y", "-qq", "ledger"], capture_output=True)
-        peer = shutil.which("ledger")
-    folder = args.keep or Path(tempfile.mkdtemp(prefix="boston-ledger-bench-"))
+    folder = args.keep or Path(tempfile.mkdtemp(prefix="boston-ledger-scale-"))
     folder.mkdir(parents=True, exist_ok=True)
-    commands = ["status", "history --last 50", "check", "export", "settle", "stats"]
-    print(f"{'deals':>7} {'command':<18} {'median s':>9} {'CPU s':>7} {'peak MiB':>9}")
-    for size in args.sizes:
-        home = folder / f"home-{size}"
-        ledger_db = ledger_at(home, str(size), lambda path: build(path, size))
-        env = at_home(home)
-        for command in commands:
-            words = command.split()
-            if words[0] == "export":
-                words = ["export", str(folder / f"export-{size}")]
-            if words[0] == "settle":  # settle once on a copy, so the ledger stays open for the rest
-                other = folder / f"settle-home-{size}"
-                home_ledger(other).parent.mkdir(parents=True, exist_ok=True)
-                shutil.copy(ledger_db, home_ledger(other))
-                wall, used = timed([exe, *words], at_home(other), 1)
-                shutil.copy(ledger_db, home_ledger(other))
-                peak = peak_of([exe, *words], at_home(other))
-                shutil.rmtree(other)
-            else:
-                wall, used = timed([exe, *words], env, args.runs)
-                peak = peak_of([exe, *words], env)
-            print(f"{size:>7} {command:<18} {wall:9.3f} {used:7.3f} {peak:9.1f}")
-        if peer:
-            text = folder / f"journal-{size}.ledger"
-            journal(ledger_db, text)
-            ours, _ = timed([exe, "check"], env, args.runs)
-            theirs, _ = timed([peer, "-f", str(text), "balance"], env, args.runs)
-            print(f"{size:>7} {'ledger balance':<18} {theirs:9.3f}           check/ledger = {ours / theirs:.2f}")
+    size = f"{args.sessions}x{args.deals}+{args.open}"
+    club = made(folder, f"club-{size}", lambda p: build(p, args.sessions, args.deals, args.open, seed=1))
+    alone = made(folder, f"alone-{args.open}", lambda p: build(p, 0, 0, args.open, seed=1))
+    long = made(folder, f"long-{args.long}", lambda p: build(p, 0, 0, args.long, seed=5))
+    timer = Timer(exe, folder, args.runs)
+    out = folder / "out"
+
+    def row(label: str, wall: float, cpu: float, peak: float, note: str = "") -> None:
+        print(f"{label:<34}{wall:9.3f}{cpu:8.3f}{peak:10.1f}  {note}", flush=True)
+
+    print(f"club: {args.sessions} settled sessions × {args.deals} deals + one open of {args.open}; "
+          f"{args.runs} runs each")
+    print(f"{'command':<34}{'median s':>9}{'CPU s':>8}{'peak MiB':>10}  target")
+    for words, target in ((["check", "--all"], 5.0), (["stats"], 2.0), (["ledger"], 1.0), (["sessions"], 0.5)):
+        (wall, cpu, peak, __), = timer.time([club], words)
+        row(f"club: {' '.join(words)}", wall, cpu, peak, f"≤ {target} s {'ok' if wall <= target else 'OVER'}")
+    tonight = [(["status"], False), (DEAL, True), (["history"], False), (["export", str(out)], False),
+               (["sheet"], False), (["settle", "--yes"], True)]
+    for words, writes in tonight:
+        a, b = timer.time([club, alone], words, writes)
+        ratio = statistics.median(x / y for x, y in zip(a[3], b[3]))  # run by run
+        row(f"open evening: {words[0]} (club)", *a[:3])
+        row(f"open evening: {words[0]} (alone)", *b[:3], f"club/alone {ratio:.2f} {'ok' if ratio <= 1.1 else 'OVER'}"
+                                                          " (≤ 1.1)")
+    for words in (["check"], ["export", str(out)]):
+        (wall, cpu, peak, __), = timer.time([long], words)
+        row(f"{args.long} deals: {words[0]}", wall, cpu, peak, f"≤ 0.5 s {'ok' if wall <= 0.5 else 'OVER'}")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)

@@ -61,10 +61,11 @@ class Listed(NamedTuple):
     settled: Settled | None
 
 
-def listing(conn: sqlite3.Connection) -> list[Listed]:
-    """Every session of the ledger, with its deals and settlement (none of them current when the
-    ledger's choice of the current one is damaged: this listing says what to `use`)."""
-    found = read.sessions(conn)
+def listing(conn: sqlite3.Connection, last: int | None = None) -> list[Listed]:
+    """The sessions of the ledger (only the `last` few when given), with their deals and settlement
+    (none of them current when the ledger's choice of the current one is damaged: this listing
+    says what to `use`)."""
+    found = read.sessions(conn, last)
     try:
         now = read.current_session_id(conn)
     except LedgerError:
@@ -73,6 +74,11 @@ def listing(conn: sqlite3.Connection) -> list[Listed]:
         now = None
     return [Listed(s, read.state(conn, s).deals, s.id == now, read.settlement(conn, s) if s.settled else None)
             for s in found]
+
+
+def count(conn: sqlite3.Connection) -> int:
+    """How many sessions the ledger holds."""
+    return len(read.session_ids(conn))
 
 
 class Settling(NamedTuple):

@@ -350,9 +350,12 @@ def reopen(db: str | None = None, session: str | None = None) -> None:
                        "Correct it with `{prog} edit N ...`, then settle it again.", id=session.id, prog=PROG))
 
 
-def sessions(db: str | None = None, as_json: bool = False) -> None:
-    """Every session in the ledger."""
-    rows = sessions_app.listing(connect(db))
+def sessions(last: str | None = None, show_all: bool = False, db: str | None = None, as_json: bool = False) -> None:
+    """The sessions in the ledger: the latest 40 (`--last N`), or every one (`--all`, and `--json`
+    unless `--last` is given)."""
+    count = whole(last, "--last", 1, 10**9)
+    conn = connect(db)
+    rows = sessions_app.listing(conn, None if show_all or as_json and count is None else count or 40)
     if as_json:
         from ..ui import data
 
@@ -360,7 +363,12 @@ def sessions(db: str | None = None, as_json: bool = False) -> None:
         return
     from ..ui.tables import sessions_table
 
-    _console().print(sessions_table(rows))
+    out = _console()
+    out.print(sessions_table(rows))
+    total = sessions_app.count(conn)
+    if len(rows) < total:
+        out.print(_("sessions {first}–{last} of {total}; `{prog} sessions --all` shows every one",
+                    first=rows[0].session.id, last=rows[-1].session.id, total=total, prog=PROG))
 
 
 def use(session_id: str, db: str | None = None) -> None:

@@ -272,12 +272,17 @@ def reopen(db: DbOption = None, session: SessionOption = None) -> None:
 
 
 @app.command()
-def sessions(db: DbOption = None, as_json: JsonOption = False) -> None:
-    """Every session in the ledger: id, name, date, players, tariff, deals, state, result.
+def sessions(
+    last: Annotated[Optional[str], typer.Option("--last", metavar="N", help="How many of the latest sessions to show "
+                                                "\\[default: 40; with --json, every one].")] = None,
+    show_all: Annotated[bool, typer.Option("--all", help="Show every session of the ledger.")] = False,
+    db: DbOption = None, as_json: JsonOption = False,
+) -> None:
+    """The sessions in the ledger, the latest last: id, name, date, players, tariff, deals, state, result.
 
-    Example: boston-ledger sessions
+    Example: boston-ledger sessions --all
     """
-    return commands.sessions(db=db, as_json=as_json)
+    return commands.sessions(last=last, show_all=show_all, db=db, as_json=as_json)
 
 
 

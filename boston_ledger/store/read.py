@@ -60,8 +60,10 @@ def session(conn: sqlite3.Connection, session_id: int) -> Session:
     )
 
 
-def sessions(conn: sqlite3.Connection) -> list[Session]:
-    return [session(conn, row[0]) for row in conn.execute("SELECT id FROM sessions ORDER BY id")]
+def sessions(conn: sqlite3.Connection, last: int | None = None) -> list[Session]:
+    """The ledger's sessions, the earliest first (only the `last` few when given)."""
+    ids = session_ids(conn)
+    return [session(conn, i) for i in (ids if last is None else ids[-last:] if last > 0 else [])]
 
 
 def session_ids(conn: sqlite3.Connection) -> list[int]:
