@@ -151,8 +151,8 @@ DEAL_CASES = [
     pytest.param(("deal", "junior", "--declarer", "Anna"), id="missing-tricks"),
     pytest.param(("deal", "misere", "--declarer", "Anna", "--tricks", "0", "--boston", "Boris"),
                  id="boston-on-misere"),
-    pytest.param(("deal", "grand-misere-ouvert", "--declarer", "Anna", "--tricks", "1", "--boston", "Anna"),
-                 id="boston-on-grand-misere-ouvert"),
+    pytest.param(("deal", "grand-misere-ouvert", "--declarer", "Anna", "--tricks", "0", "--boston", "Anna"),
+                 id="boston-on-a-made-grand-misere-ouvert"),
     # an all-pass takes no option
     pytest.param(("deal", "pass", "--declarer", "Anna"), id="pass-declarer"),
     pytest.param(("deal", "pass", "--partner", "Boris"), id="pass-partner"),

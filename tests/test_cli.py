@@ -292,13 +292,13 @@ def test_history_fits_a_narrow_terminal(table) -> None:
           "--boston", "Vera")
     table("deal", "grand-misere", "--declarer", "Vera", "--tricks", "1")
     wide = table("history").stdout  # COLUMNS=120 in the tests
-    assert "dealer" in wide and "junior Boris 5 + Gleb 4: made" in wide
+    assert "dealer" in wide and "junior Boris 5 + Gleb 4 — made" in wide
     from typer.testing import CliRunner
 
     from boston_ledger.cli.declarations import app
 
     narrow = CliRunner().invoke(app, ["history"], env={"COLUMNS": "80"}).stdout
-    assert "dealer" not in narrow and "junior Boris 5 + Gleb 4: made" in narrow
+    assert "dealer" not in narrow and "junior Boris 5 + Gleb 4 — made" in narrow
     assert all(len(line) <= 80 for line in narrow.splitlines())
     # a heading, a rule, the tour's heading, two lines for each deal: the changes over the standings
     assert len(narrow.splitlines()) == 7 and "→" not in narrow

@@ -32,7 +32,7 @@ def test_a_player_by_any_unique_beginning_in_any_case(table, word) -> None:
 def test_russian_names_by_a_beginning_and_yo_as_ye(cli) -> None:
     cli("new", "Алёна", "Борис", "Вера", "Глеб")
     cli("deal", "младш", "--declarer", "Бор", "--partner", "алена", "--team-tricks", "8", "--boston", "ве")
-    assert described(cli) == "junior Борис 5 + Алёна 3, boston Вера"
+    assert described(cli) == "junior Борис + Алёна: 8, boston Вера"
 
 
 def test_an_ambiguous_beginning_names_the_candidates(cli) -> None:
@@ -84,7 +84,7 @@ def test_conditions_by_a_beginning_and_a_typo(cli) -> None:
 
 def test_a_pair_that_made_it_needs_only_its_total(table) -> None:
     table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "9", "--boston", "Vera")
-    assert described(table) == "junior Boris 5 + Gleb 4, boston Vera"  # the declarer's share, the rest to him
+    assert described(table) == "junior Boris + Gleb: 9, boston Vera"  # the total as said, no split invented
     assert table.json("status")["balances"] == {"Anna": -20, "Boris": 16, "Vera": -12, "Gleb": 16}
 
 
@@ -132,7 +132,7 @@ def test_both_entry_paths_take_the_pair_s_total(tmp_path: Path) -> None:
         else:
             done = CliRunner().invoke(app, args, env=env)
             outs.append((done.exit_code, done.stdout))
-    assert outs[0] == outs[1] and outs[0][0] == 0 and "junior Boris 5 + Gleb 4" in outs[0][1]
+    assert outs[0] == outs[1] and outs[0][0] == 0 and "junior Boris + Gleb: 9" in outs[0][1]
 
 
 # ---- partial edits -----------------------------------------------------------------------------
@@ -153,7 +153,7 @@ def test_an_edit_changes_only_what_is_given(table) -> None:
     table("edit", "1", "senior", "--reason", "it was the senior suit")
     assert described(table) == "senior Boris 7 alone"
     table("edit", "1", "--partner", "vera", "--team-tricks", "10", "--reason", "Vera supported him")
-    assert described(table) == "senior Boris 5 + Vera 5"
+    assert described(table) == "senior Boris + Vera: 10"
     err = table("edit", "1", "--partner", "vera", "--team-tricks", "10", "--reason", "again", code=2).stderr
     assert "deal 1 was entered just so; there is nothing to correct" in err
     assert len(table.json("history", "--corrections")) == 6
@@ -201,10 +201,12 @@ def test_edit_alone_at_a_terminal_is_guided_from_the_deal_s_answers(table) -> No
     assert result.exit_code == 0 and "Nothing corrected." in result.output, result.output
 
 
-def test_a_partial_edit_at_a_terminal_asks_only_the_reason(table) -> None:
+def test_a_partial_edit_at_a_terminal_is_shown_then_asks_only_the_reason(table) -> None:
     table("deal", "junior", "--declarer", "Boris", "--tricks", "5")
-    result = CliRunner().invoke(app, ["edit", "1", "--tricks", "6"], input="\nBoris took 6\n", env=GUIDED)
+    result = CliRunner().invoke(app, ["edit", "1", "--tricks", "6"], input="\n\nBoris took 6\n", env=GUIDED)
     assert result.exit_code == 0, result.output
+    assert "Deal 1: junior Boris 5 alone → junior Boris 6 alone" in result.output  # shown first
+    assert result.output.index("change") < result.output.index("Record this correction? [Y/n]")
     assert "Why is deal 1 corrected?" in result.output and "Record this deal?" not in result.output
     assert "a correction needs --reason TEXT" in result.output  # the empty answer, asked again
     assert described(table) == "junior Boris 6 alone"

@@ -39,9 +39,9 @@ def test_a_whole_deal_asked_for(table) -> None:
         assert question in result.output, question
     assert "how many did Boris take" not in result.output  # made: the split is not asked
     assert result.output.index("balance") < result.output.index("Record this deal?")  # shown first
-    # the split of a made pair is the declarer's share (5) and the rest: the worked example's deal
+    # a made pair's total is kept as said, no split invented: the worked example's deal
     assert table.json("status")["balances"] == {"Anna": -20, "Boris": 16, "Vera": -12, "Gleb": 16}
-    assert table.json("history")[0]["description"] == "junior Boris 5 + Gleb 4, boston Vera"
+    assert table.json("history")[0]["description"] == "junior Boris + Gleb: 9, boston Vera"
 
 
 def test_a_failed_pair_is_asked_its_split(table) -> None:
@@ -63,7 +63,7 @@ def test_only_the_wrong_answer_is_asked_again(table) -> None:
 
 
 def test_wrong_answers_are_asked_again_with_the_reason(table) -> None:
-    answers = "grand-slam\nsolo\nZed\n1\nsenior\n99\n9\n\nn\n\n"
+    answers = "grand-slam\nsolo\nZed\n1\nsenior\n99\n9\n\nn\ncancel\n"
     result = guided(["deal"], answers)
     assert result.exit_code == 0, result.output
     assert "the classic tariff has no contract 'grand-slam'" in result.output
@@ -91,7 +91,7 @@ def test_at_the_confirmation_one_answer_is_changed(table) -> None:
                  "Who held the boston [Vera]"):
         assert line in result.output, line
     assert result.output.count("Contract (") == 1  # nothing else is asked again
-    assert table.json("history")[0]["description"] == "junior Boris 5 + Gleb 4, boston Anna"
+    assert table.json("history")[0]["description"] == "junior Boris + Gleb: 9, boston Anna"
 
 
 def test_a_number_at_the_confirmation_changes_that_answer_and_its_split(table) -> None:
@@ -99,13 +99,35 @@ def test_a_number_at_the_confirmation_changes_that_answer_and_its_split(table) -
     result = guided(["deal"], "junior\n2\n4\n6\n3\n\n4\n9\n\n")
     assert result.exit_code == 0, result.output
     assert "Tricks taken by Boris and Gleb together [6]" in result.output
-    assert table.json("history")[0]["description"] == "junior Boris 5 + Gleb 4"
+    assert table.json("history")[0]["description"] == "junior Boris + Gleb: 9"
 
 
-def test_no_and_then_enter_records_nothing(table) -> None:
-    result = guided(["deal"], "pass\nn\n\n")
+def test_only_cancel_records_nothing(table) -> None:
+    # no: the one answer (pass) asked again at once (no "1 to 1"); cancel there records nothing
+    result = guided(["deal"], "pass\nn\ncancel\n")
     assert result.exit_code == 0 and "Nothing recorded." in result.output, result.output
+    assert "1 to 1" not in result.output and result.output.count("Contract (") == 2
     assert table.json("status")["deals"] == 0
+    # no, then Enter at "change which": back to the question, and the deal is still there to record
+    result = guided(["deal"], "solo\n1\n\n9\n\nn\n\n\n")
+    assert result.exit_code == 0, result.output
+    assert "Enter goes back, cancel records nothing" in result.output
+    assert result.output.count("Record this deal? [Y/n]") == 2 and "Deal 1 recorded." in result.output
+    # the typed deal survives a wrong word at the confirmation too; "отмена" records nothing as well
+    result = guided(["deal"], "pass\nperhaps\nотмена\n")
+    assert "Nothing recorded." in result.output and table.json("status")["deals"] == 1
+
+
+def test_did_you_mean_takes_yes_or_enter(table) -> None:
+    result = guided(["deal"], "junoir\n\n2\n\n5\n\n\n")  # Enter: junior, as proposed
+    assert "did you mean junior?" in result.output and "(junior, senior" in result.output
+    assert "[junior]:" in result.output and table.json("history")[0]["contract"] == "junior"
+    result = guided(["deal"], "juniro\ny\n1\n\n5\n\n\n")  # y: junior
+    assert table.json("history")[1]["contract"] == "junior", result.output
+    result = guided(["--lang", "ru", "deal"], "младщая\nда\n1\n\n5\n\n\n")  # да
+    assert table.json("history")[2]["contract"] == "junior", result.output
+    result = guided(["deal"], "sloo\nno\nsolo\n1\n\n9\n\n\n")  # no: asked afresh
+    assert table.json("history")[3]["contract"] == "solo", result.output
 
 
 def test_what_the_command_line_misses_is_asked(table) -> None:
@@ -154,7 +176,7 @@ def test_without_a_terminal_nothing_is_asked(tmp_path: Path) -> None:
 
 def test_a_whole_deal_asked_for_in_russian(cli) -> None:
     cli("new", "Анна", "Борис", "Вера", "Глеб")
-    answers = "прикуп\n2\n4\n9\n3\nнет\n\n"  # then "нет" and Enter: nothing is recorded
+    answers = "прикуп\n2\n4\n9\n3\nнет\nотмена\n"  # then "нет" and «отмена»: nothing is recorded
     result = guided(["--lang", "ru", "deal"], answers)
     assert result.exit_code == 0, result.output
     for question in ("Контракт (младшая, старшая, соло", "1) Анна  2) Борис  3) Вера  4) Глеб", "Играющий",
@@ -186,8 +208,8 @@ def test_the_flow_asks_the_same_for_the_same_answers(table, isolated) -> None:
     assert [c.answer for c in first.choices] == [str(n) for n in range(14)]
     done = entry.step(session, {**answers, "team_tricks": "9", "boston": "v"})
     assert isinstance(done, entry.Ready)
-    assert done.deal == typed_deal(session, "junior", declarer="Boris", partner="Gleb", tricks="5",
-                                   partner_tricks="4", boston="Vera")
+    assert done.deal == typed_deal(session, "junior", declarer="Boris", partner="Gleb", team_tricks="9",
+                                   boston="Vera")
 
 
 def test_the_flow_s_engine_errors_name_the_field(table, isolated) -> None:

@@ -142,7 +142,7 @@ def test_a_classic_evening_with_nine_and_grand_misere_ouverte(table) -> None:
     table("deal", "solo", "--declarer", "Vera", "--tricks", "8")
     assert balances(table) == [-1008, 760, 776, -528, 0]
     history = table("history").stdout
-    assert "grand-misere-ouvert Gleb 2: failed" in history and "nine senior Anna 0: failed" in history
+    assert "grand-misere-ouvert Gleb 2 — failed" in history and "nine senior Anna 0 — failed" in history
     assert table("check").stdout == ""
 
 

@@ -263,7 +263,7 @@ def test_undo_from_the_phone(entering, cli) -> None:
     phone = Phone(entering)
     undo = next(href for href, words in Form(phone.html).links if words == "Take back the last deal")
     phone.status, phone.html = phone.request("GET", undo.replace("&amp;", "&"))
-    assert "Take back deal 1 (junior Boris 5 + Gleb 4)?" in phone.html
+    assert "Take back deal 1 (junior Boris + Gleb: 9)?" in phone.html
     form = Form(phone.html).forms[0]
     cli("deal", "pass")  # meanwhile at the terminal: the last deal is another one now
     stale = phone.request("POST", form["action"], form["hidden"])
@@ -369,7 +369,7 @@ def test_every_value_on_the_entry_page_is_escaped(cli, isolated: Path) -> None:
         assert "<b>A</b>" not in phone.html and "&lt;b&gt;A&lt;/b&gt;" in phone.html
         assert 'value="Bo&quot;ris"' in phone.html and "G&amp;leb" in phone.html
         phone.tap("<b>A</b>").tap("G&leb").tap("9").tap("V'era").tap("Record this deal")
-        assert cli.json("history")[0]["description"] == "junior <b>A</b> 5 + G&leb 4, boston V'era"
+        assert cli.json("history")[0]["description"] == "junior <b>A</b> + G&leb: 9, boston V'era"
     finally:
         running.close()
 

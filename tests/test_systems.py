@@ -75,7 +75,7 @@ def test_samouchitel_session_through_the_cli(cli) -> None:
     err = cli("deal", "pass", code=2).stderr
     assert "4 agreed deals" in err
     history = cli("history").stdout
-    assert "small-null Vera 1: failed" in history and "basket" not in history
+    assert "small-null Vera 1 — failed" in history and "basket" not in history
     score_row = [c for c in history.splitlines()[-1].split("→")[1:]]  # the last deal: change → score
     assert [c.split()[0] for c in score_row] == ["10", "10", "-15", "-11"]
     result = cli.json("settle")

@@ -16,7 +16,7 @@ from ..core.engine import Deal, Outcome, Position, State
 from ..core.errors import LedgerError
 from ..core.fields import FIELDS, Field
 from ..core.i18n import _, contract_name, contract_names, rank_name
-from ..core.tariff import PASS, Schedule, Tariff, ambiguous, did_you_mean
+from ..core.tariff import PASS, Schedule, Tariff, ambiguous, did_you_mean, suggestion
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
 from ..store.records import Correction, Recorded, Session
@@ -62,7 +62,7 @@ def typed_value(session: Session, field: Field, text: str | bool) -> object:
             return each_tricks(str(text), t.tricks)
         return text is True  # a flag
     except LedgerError as e:
-        raise LedgerError(str(e), field.name) from None
+        raise LedgerError(str(e), field.name, e.suggestion) from None
 
 
 def contract_of(tariff: Tariff, word: str) -> str:
@@ -76,7 +76,7 @@ def contract_of(tariff: Tariff, word: str) -> str:
           hint=did_you_mean(found)) if found.close else
         _("the {tariff} tariff has no contract {contract!r}; use one of {choices} or pass", tariff=tariff.name,
           contract=word, choices=contract_names(tariff)))
-    raise LedgerError(message, "contract")
+    raise LedgerError(message, "contract", suggestion(found))
 
 
 def rank_of(tariff: Tariff, word: str, among: Sequence[str] | None = None, option: str | None = "--rank") -> str:
@@ -89,17 +89,16 @@ def rank_of(tariff: Tariff, word: str, among: Sequence[str] | None = None, optio
     message = ambiguous(found, word, lambda key: rank_name(tariff, key)) or (
         (_("--rank must be one of {choices}, not {rank!r}", choices=choices, rank=word) if option else
          _("choose one of {choices}", choices=choices)) + did_you_mean(found))
-    raise LedgerError(message, "rank")
+    raise LedgerError(message, "rank", suggestion(found))
 
 
 def team_split(session: Session, deal: Deal, team: int) -> Deal:
-    """The deal with the pair's tricks together (`--team-tricks`) split between the two.
+    """The deal with the pair's tricks together (`--team-tricks`), kept as said.
 
-    With one of the two's own tricks given, the other's are the rest. Without: when the pair
-    made the contract, or failed it where both pay alike (no shares), the split changes no
-    payment, and it is recorded as the declarer's own share (his bar: 5 of the classic 8) and
-    the rest to the partner; when the pair failed a contract of shares, it decides who pays, and
-    the declarer's own tricks are needed (`--tricks`)."""
+    With one of the two's own tricks given, the other's are the rest, and both are kept too.
+    Without, nothing is invented: when the pair made the contract, or failed it where both pay
+    alike (no shares), the split changes no payment and stays unsaid; when the pair failed a
+    contract of shares, it decides who pays, and the declarer's own tricks are needed (`--tricks`)."""
     t = session.tariff
     if deal.partner is None:
         raise LedgerError(_("--team-tricks is the tricks of a pair together; add --partner NAME, or give "
@@ -124,8 +123,8 @@ def team_split(session: Session, deal: Deal, team: int) -> Deal:
                                 "so who took how many decides who pays: give {declarer}'s own tricks with --tricks N",
                                 declarer=names[deal.declarer or 0], partner=names[deal.partner], team=team, bar=bar),
                               "tricks")
-        mine = min(team, declarers_share(t, deal.contract))
-    return deal._replace(tricks=mine, partner_tricks=team - mine)
+        return deal._replace(team_tricks=team)
+    return deal._replace(tricks=mine, partner_tricks=team - mine, team_tricks=team)
 
 
 def _pair_schedule(tariff: Tariff, contract: str) -> Schedule:
@@ -141,13 +140,6 @@ def split_matters(tariff: Tariff, contract: str, team: int) -> bool:
     when the pair failed a contract whose members answer each for his own share."""
     schedule = _pair_schedule(tariff, contract)
     return bool(schedule.shares) and not engine.lines(schedule, team, tariff.tricks)[0]
-
-
-def declarers_share(tariff: Tariff, contract: str) -> int:
-    """The tricks a declarer answers for in a pair (his bar): his share, else what he would owe alone."""
-    schedule = _pair_schedule(tariff, contract)
-    alone = tariff.contracts[contract].alone
-    return schedule.shares[0] if schedule.shares else alone.bar if alone is not None else schedule.bar
 
 
 def each_tricks(text: str | None, tricks: int) -> tuple[int, ...] | None:
@@ -408,24 +400,41 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
         standing_deals = _numbered(conn, session, number)
         if deal == standing_deals[number - 1].deal:
             raise LedgerError(_("deal {number} was entered just so; there is nothing to correct", number=number))
-        before = read.state(conn, session)
-        old_sheet = _scores(session, [r.deal for r in standing_deals])
-        entered = [r.deal for r in standing_deals]
-        entered[number - 1] = deal
-        state, __ = engine.replay(session.tariff, entered[: number - 1])
+        done, replayed = _corrected(conn, session, standing_deals, number, deal)
         later = standing_deals[number - 1:]
         cid = write.record_correction(conn, session, number, later[0].id, reason, [r.id for r in later])
-        for offset, (d, original) in enumerate(zip(entered[number - 1:], later)):
-            outcome = engine.play(session.tariff, state, d)
-            state = engine.advance(state, outcome)
-            _within_limits(state)
+        for offset, ((d, outcome, state), original) in enumerate(zip(replayed, later)):
             write.record_deal(conn, session, number + offset, d, outcome, state, correction_id=cid,
                               entered_at=None if offset == 0 else original.entered_at)
-        after = _verify(conn, session, expected=state)
+        _verify(conn, session, expected=replayed[-1][2])
+    return done
+
+
+def correction(conn: sqlite3.Connection, number: int, deal: Deal, session_id: int | None = None) -> Corrected:
+    """What replacing deal `number` would change, through the end of the session; nothing is written."""
+    session = current(conn, session_id)
+    return _corrected(conn, session, _numbered(conn, session, number), number, deal)[0]
+
+
+def _corrected(conn: sqlite3.Connection, session: Session, standing_deals: list[Recorded], number: int,
+               deal: Deal) -> tuple[Corrected, list[tuple[Deal, Outcome, State]]]:
+    """Deal `number` replaced and every later deal replayed: the result, and each replayed deal
+    with its outcome and the state after it."""
+    before = read.state(conn, session)
+    entered = [r.deal for r in standing_deals]
+    entered[number - 1] = deal
+    state, __ = engine.replay(session.tariff, entered[: number - 1])
+    replayed = []
+    for d in entered[number - 1:]:
+        outcome = engine.play(session.tariff, state, d)
+        state = engine.advance(state, outcome)
+        _within_limits(state)
+        replayed.append((d, outcome, state))
     points = not session.tariff.has_basket
-    return Corrected(session, number, standing_deals[number - 1].deal, deal,
-                     old_sheet if points else before.balances,
-                     _scores(session, entered) if points else after.balances, (before.basket, after.basket))
+    done = Corrected(session, number, standing_deals[number - 1].deal, deal,
+                     _scores(session, [r.deal for r in standing_deals]) if points else before.balances,
+                     _scores(session, entered) if points else state.balances, (before.basket, state.basket))
+    return done, replayed
 
 
 def _scores(session: Session, deals: list[Deal]) -> tuple[int, ...]:

@@ -17,6 +17,7 @@ import re
 from dataclasses import dataclass, replace
 from typing import Mapping, Sequence
 
+from ..core import engine
 from ..core.engine import Deal
 from ..core.errors import LedgerError
 from ..core.i18n import _, contract_name, rank_name, words
@@ -51,6 +52,7 @@ class Question:
     default: str | None = None  # the answer an empty one stands for
     optional: bool = False  # without a default, an empty answer is "nobody"
     error: str | None = None  # why it is asked again
+    suggestion: str | None = None  # the answer a "did you mean" proposes (a yes, or Enter, takes it)
 
     @property
     def default_label(self) -> str | None:
@@ -137,9 +139,14 @@ def is_back(text: str) -> bool:
     return text.strip().casefold() in words("back")
 
 
+def is_cancel(text: str) -> bool:
+    """Whether an answer says to record nothing of the deal being asked ("cancel", «отмена»)."""
+    return text.strip().casefold() in words("cancel")
+
+
 def reply(text: str, count: int) -> str | int | None:
-    """What an answer to "record this deal?" says: "yes", "no", "back", the number of an answer
-    to change (1 to `count`), or None when it says none of these."""
+    """What an answer to "record this deal?" says: "yes", "no", "back", "cancel", the number of
+    an answer to change (1 to `count`), or None when it says none of these."""
     word = text.strip().casefold()
     if word in ("", *words("yes")):
         return "yes"
@@ -147,6 +154,8 @@ def reply(text: str, count: int) -> str | int | None:
         return "no"
     if word in words("back"):
         return "back"
+    if word in words("cancel"):
+        return "cancel"
     if re.fullmatch("[0-9]{1,2}", word) and 1 <= int(word) <= count:
         return int(word)
     return None
@@ -190,12 +199,18 @@ def option(field: str) -> str:
 
 
 def edited(session: Session, deal: Deal, given: Answers) -> dict[str, str]:
-    """The answers of a recorded deal with those `given` instead (a partial edit): the pair's
-    tricks together replace the two's own, unless those are given too."""
+    """The answers of a recorded deal with those `given` instead (a partial edit), and without
+    those that followed from the ones replaced: a new total of the pair's tricks drops the two's own
+    (unless they are given too); one member's own tricks, where the total was said, drop the
+    other's, so that the total stays."""
     answers = answers_of(session, deal)
     if "team_tricks" in given:
         for field in ("tricks", "partner_tricks"):
             answers.pop(field, None)
+    elif "team_tricks" in answers:
+        for field, other in (("tricks", "partner_tricks"), ("partner_tricks", "tricks")):
+            if field in given and other not in given:
+                answers.pop(other, None)
     return {**answers, **given}
 
 
@@ -257,7 +272,7 @@ def _walk(session: Session, answers: Answers, defaults: Answers, typed: bool = F
         try:
             values[field] = _value(session, values, question, text, typed)
         except LedgerError as e:
-            return asked, replace(question, error=str(e))
+            return asked, replace(question, error=str(e), suggestion=e.suggestion)
         asked.append((field, question, values[field]))
         try:  # what is answered so far, checked by the engine: a wrong answer is asked again at once
             deal_of(session, values)
@@ -301,7 +316,13 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
     if "contract" not in values:
         return ["contract"]
     c = t.contracts.get(str(values["contract"]))  # None: an all-pass
-    extras = [f.name for f in FIELDS if f.asked is not None and f.asked(t, c)]  # asked of every such deal
+    made = None
+    if c is not None and ("tricks" in values or "team_tricks" in values):
+        try:
+            made = engine.made(t, deal_of(session, values))
+        except LedgerError:  # not all said yet
+            pass
+    extras = [f.name for f in FIELDS if f.asked is not None and f.asked(t, c, made)]  # asked of every such deal
     if c is None:
         partout = [f"{EACH}{seat}" for seat in range(t.players)] if t.basket.all_pass == "misere-partout" else []
         return ["contract", *partout, *extras]

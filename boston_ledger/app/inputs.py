@@ -10,7 +10,7 @@ from decimal import Decimal, InvalidOperation
 
 from ..core.errors import LedgerError
 from ..core.i18n import _, echo, every_translation, words
-from ..core.tariff import Tariff, ambiguous, did_you_mean, find
+from ..core.tariff import Tariff, ambiguous, did_you_mean, find, suggestion
 from ..store.records import Session
 
 MIN_CHIP_VALUE = Decimal("0.000001")
@@ -159,7 +159,7 @@ def seat_of(session: Session, name: str, what: str | None) -> int:
         _("no player {clip} in this session{hint}", clip=clip(name), hint=did_you_mean(found)) if found.close else
         _("no player {clip} in this session; the players are {names}", clip=clip(name),
           names=", ".join(session.players)))
-    raise LedgerError(f"{what}: {message}" if what else message)
+    raise LedgerError(f"{what}: {message}" if what else message, suggestion=suggestion(found))
 
 
 def nobody(text: str) -> bool:

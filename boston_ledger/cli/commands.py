@@ -16,6 +16,7 @@ from ..app import sessions as sessions_app
 from ..app.inputs import chip_value as read_chip_value
 from ..app.inputs import currency as read_currency
 from ..app.inputs import reason_text, session_name, whole
+from ..core.engine import Deal, holder_counts
 from ..core.errors import LedgerError
 from ..core.i18n import _, condition_names, ngettext, strerror
 from ..app import opening
@@ -165,20 +166,21 @@ def deal(db: str | None = None, session: str | None = None, **typed: str | bool 
     for line in next_lines(entered.session, entered.after):
         out.print(line)
     t = session.tariff
-    if not asked and t.boston and d.boston is None and d.contract in t.contracts and "holder" in (
-            t.contracts[d.contract].boston_made, t.contracts[d.contract].boston_failed):
+    if not asked and t.boston and d.boston is None and d.contract in t.contracts and entered.outcome.made is not None \
+            and holder_counts(t.contracts[d.contract], entered.outcome.made):
         out.print(_("No boston claimed. If somebody held it: `{prog} edit {number} --boston NAME`.", prog=PROG,
                     number=entered.number), style="dim")
 
 
-def edit(number: str, reason: str | None = None, db: str | None = None, session: str | None = None,
-         **typed: str | bool | None) -> None:
+def edit(number: str, reason: str | None = None, yes: bool = False, db: str | None = None,
+         session: str | None = None, **typed: str | bool | None) -> None:
     """Correct an earlier deal: what is given (`typed`, the deal's fields as typed) replaces what
     deal N had, the rest stays; every deal after it is replayed; the old entry stays on record.
-    At a terminal, `edit N` alone asks what to change."""
+    At a terminal the correction is shown first, with what it changes for each player, and
+    recorded once confirmed (`yes`: at once); `edit N` alone asks what to change."""
     from ..app import entry
     from ..ui import guided
-    from ..ui.deals import change_table, describe
+    from ..ui.deals import change_table, correction_view, describe
 
     chosen = options.session_id(session)
     conn = connect(db)
@@ -198,19 +200,29 @@ def edit(number: str, reason: str | None = None, db: str | None = None, session:
         except LedgerError as e:  # at a terminal, what is missing or wrong is asked; the rest stays
             if not asking or e.field is None:
                 raise
-    if asking and (d is None or d == old):
-        def shown(d: object) -> str:
-            return _("Deal {number}: {was} → {now}", number=n, was=describe(session, old), now=describe(session, d))
+    out = _console()
 
-        d = guided.deal(session, answers, shown, unchanged=old)
-        if d is None:
-            _console().print(_("Nothing corrected."))
-            return
-    assert d is not None
+    def shown(d: Deal) -> object:
+        return correction_view(deals_app.correction(conn, n, d, session.id))
+
+    confirmed = asking and not yes
+    if asking and (d is None or d == old):
+        d = guided.deal(session, answers, shown, unchanged=old, question=_("Record this correction?"))
+        confirmed = d is not None
+    elif confirmed:
+        assert d is not None
+        out.print(shown(d))
+        confirmed = guided.confirm(_("Record this correction?"))
+        d = d if confirmed else None
+    if d is None:
+        out.print(_("Nothing corrected."))
+        return
     if reason is None:
         reason = str(guided.ask(_("Why is deal {number} corrected?", number=n), reason_text))
     done = deals_app.correct(conn, n, d, reason_text(reason), session.id)
-    out = _console()
+    if confirmed:
+        out.print(_("Deal {number} corrected; the old entry stays on record.", number=n))
+        return
     out.print(_("Deal {number} corrected: {was} → {now}; the old entry stays on record.", number=n,
                 was=describe(session, done.was), now=describe(session, d)))
     out.print(change_table(session, done.before, done.after, done.basket))

@@ -181,17 +181,19 @@ def deal(db: DbOption = None, session: SessionOption = None, **fields: Any) -> N
 def edit(
     number: Annotated[str, typer.Argument(metavar="N", help="The number of the deal to correct (see history).")],
     reason: Annotated[Optional[str], typer.Option("--reason", metavar="TEXT", help="Why the deal is corrected.")] = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Record it without showing it first for confirmation.")] = False,
     db: DbOption = None,
     session: SessionOption = None,
     **fields: Any,
 ) -> None:
     """Correct an earlier deal: what you give replaces what deal N had, the rest stays
     (--partner none: alone; --boston none: nobody's). Every deal after it is replayed;
-    the old entry stays on record. At a terminal, `edit N` alone asks what to change.
+    the old entry stays on record. At a terminal the correction is shown first, with what it
+    changes for each player, and recorded once you confirm it; `edit N` alone asks what to change.
 
     Example: boston-ledger edit 3 --tricks 7 --reason "Anna took 7, not 6"
     """
-    return commands.edit(number=number, reason=reason, db=db, session=session, **fields)
+    return commands.edit(number=number, reason=reason, yes=yes, db=db, session=session, **fields)
 
 
 @app.command()

@@ -9,7 +9,7 @@ from __future__ import annotations
 from typing import Iterable, NamedTuple, Sequence
 
 from .errors import LedgerError
-from .i18n import _, contract_name, contract_names, rank_name
+from .i18n import _, contract_name, contract_names, ngettext, rank_name
 from .tariff import PASS, Contract, Schedule, Tariff
 
 BASKET = None  # the party that is the pool in the middle of the table
@@ -37,6 +37,7 @@ class Deal(NamedTuple):
     ace_turned: bool = False  # remise: the trump turned by the dealer is an ace
     carte_blanche: int | None = None  # the seat that declared a blank hand
     tricks_each: tuple[int, ...] | None = None  # misère partout: every seat's tricks of an all-pass played
+    team_tricks: int | None = None  # a pair's tricks together, as the table said them (the two's own may be unsaid)
 
 
 class Transfer(NamedTuple):
@@ -128,7 +129,8 @@ def validate(tariff: Tariff, deal: Deal) -> None:
     if deal.contract == PASS:
         extra = [name for name, value in (
             ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
-            ("--partner-tricks", deal.partner_tricks), ("--rank", deal.rank), ("--boston", deal.boston),
+            ("--partner-tricks", deal.partner_tricks), ("--team-tricks", deal.team_tricks), ("--rank", deal.rank),
+            ("--boston", deal.boston),
         ) if value is not None]
         if extra:
             raise DealError(_("an all-pass is not played, so it takes no {extra}; drop it", extra=extra[0])
@@ -151,7 +153,7 @@ def validate(tariff: Tariff, deal: Deal) -> None:
         if contract.with_partner is None:
             raise DealError(_("{contract} is played alone; drop --partner", contract=contract_name(tariff, deal.contract)),
                             "partner")
-        if deal.partner_tricks is None:
+        if deal.partner_tricks is None and deal.team_tricks is None:
             raise DealError(_("a deal with a partner needs --partner-tricks N (the partner's own tricks)"),
                             "partner_tricks")
     else:
@@ -161,13 +163,23 @@ def validate(tariff: Tariff, deal: Deal) -> None:
         if deal.partner_tricks is not None:
             raise DealError(_("--partner-tricks needs --partner NAME; drop it when the declarer plays alone"),
                             "partner_tricks")
-    if deal.tricks is None:
+        if deal.team_tricks is not None:
+            raise DealError(_("--team-tricks is the tricks of a pair together; add --partner NAME, or give "
+                              "--tricks N when the declarer plays alone"), "partner")
+    if deal.tricks is None and deal.team_tricks is None:
         raise DealError(_("{contract} needs --tricks N (the declarer's own tricks)", contract=contract_name(tariff, deal.contract)),
                         "tricks")
-    for what, t in (("--tricks", deal.tricks), ("--partner-tricks", deal.partner_tricks)):
+    for what, t in (("--tricks", deal.tricks), ("--partner-tricks", deal.partner_tricks),
+                    ("--team-tricks", deal.team_tricks)):
         if t is not None and not 0 <= t <= tariff.tricks:
             raise DealError(_("{what} must be a whole number from 0 to {tricks}, not {t}", what=what, tricks=tariff.tricks, t=t),
                             what[2:].replace("-", "_"))
+    if deal.team_tricks is not None and (deal.tricks or 0) + (deal.partner_tricks or 0) > deal.team_tricks or \
+            deal.team_tricks is not None and deal.tricks is not None and deal.partner_tricks is not None and \
+            deal.tricks + deal.partner_tricks != deal.team_tricks:
+        raise DealError(_("the declarer's {tricks} and the partner's {partner_tricks} tricks are not the pair's "
+                          "{team} together; give --team-tricks or the tricks of each", tricks=deal.tricks,
+                          partner_tricks=deal.partner_tricks, team=deal.team_tricks), "team_tricks")
     if (deal.tricks or 0) + (deal.partner_tricks or 0) > tariff.tricks:
         raise DealError(_("declarer and partner took {tricks} + {partner_tricks} tricks, more than the {deal_tricks} of a deal", tricks=deal.tricks, partner_tricks=deal.partner_tricks, deal_tricks=tariff.tricks),
                         "partner_tricks")
@@ -180,8 +192,20 @@ def validate(tariff: Tariff, deal: Deal) -> None:
     if deal.rank is None and contract.ranks and contract.default_rank is None:
         raise DealError(_("{contract} needs --rank ({names})", contract=contract_name(tariff, deal.contract), names=", ".join(rank_name(tariff, r) for r in contract.ranks)),
                         "rank")
-    if deal.boston is not None and "holder" not in (contract.boston_made, contract.boston_failed):
+    schedule = schedule_of(contract, deal)
+    if deal.partner is not None and deal.tricks is None and schedule.shares and \
+            not lines(schedule, taken(deal), tariff.tricks, rank_of(contract, deal))[0]:
+        raise DealError(ngettext("the pair took {n} trick together, fewer than the {bar} they needed, so who took "
+                                 "how many decides who pays: give the declarer's own tricks with --tricks N",
+                                 "the pair took {n} tricks together, fewer than the {bar} they needed, so who took "
+                                 "how many decides who pays: give the declarer's own tricks with --tricks N",
+                                 taken(deal), bar=schedule.bar), "tricks")
+    if deal.boston is not None and not takes_boston(contract):
         raise DealError(_("{contract} is played without boston; drop --boston", contract=contract_name(tariff, deal.contract)),
+                        "boston")
+    if deal.boston is not None and not holder_counts(contract, lines(schedule, taken(deal), tariff.tricks,
+                                                                      rank_of(contract, deal))[0]):
+        raise DealError(_("{contract} made pays no boston; drop --boston", contract=contract_name(tariff, deal.contract)),
                         "boston")
 
 
@@ -238,6 +262,20 @@ def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,
     return made, [line for line in out if line[1] > 0]
 
 
+HOLDER_COUNTS = ("holder", "declarer-pays-unless-holder")  # the boston rules under which its holder matters
+
+
+def takes_boston(contract: Contract) -> bool:
+    """Whether a deal of this contract may say who held the boston: its holder is paid, or a
+    failed declarer who held it himself pays nobody."""
+    return contract.boston_made in HOLDER_COUNTS or contract.boston_failed in HOLDER_COUNTS
+
+
+def holder_counts(contract: Contract, made: bool) -> bool:
+    """Whether who held the boston changes what a deal of this contract pays, made or failed."""
+    return (contract.boston_made if made else contract.boston_failed) in HOLDER_COUNTS
+
+
 def rank_of(contract: Contract, deal: Deal) -> str | None:
     return deal.rank or contract.default_rank
 
@@ -247,8 +285,21 @@ def made(tariff: Tariff, deal: Deal) -> bool | None:
     if deal.contract == PASS:
         return None
     contract = tariff.contracts[deal.contract]
-    taken = (deal.tricks or 0) + (deal.partner_tricks or 0)
-    return lines(schedule_of(contract, deal), taken, tariff.tricks, rank_of(contract, deal))[0]
+    return lines(schedule_of(contract, deal), taken(deal), tariff.tricks, rank_of(contract, deal))[0]
+
+
+def taken(deal: Deal) -> int:
+    """The tricks of the declaring side: the pair's together as said, else the declarer's (and the
+    partner's) own."""
+    return deal.team_tricks if deal.team_tricks is not None else (deal.tricks or 0) + (deal.partner_tricks or 0)
+
+
+def own_tricks(deal: Deal) -> dict[int | None, int | None]:
+    """Each member's own tricks, as far as they were said (or follow from the pair's together)."""
+    partner = deal.partner_tricks
+    if partner is None and deal.team_tricks is not None and deal.tricks is not None:
+        partner = deal.team_tricks - deal.tricks
+    return {deal.declarer: deal.tricks, deal.partner: partner}
 
 
 def wins_basket(tariff: Tariff, deal: Deal) -> bool:
@@ -329,12 +380,12 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     schedule = schedule_of(contract, deal)
     rank = rank_of(contract, deal)
     factor = (tariff.ranks[rank].multiplier if rank else 1) * multiplier
-    assert deal.declarer is not None and deal.tricks is not None
+    assert deal.declarer is not None
     side = [deal.declarer] + ([deal.partner] if deal.partner is not None else [])
     opponents = [s for s in range(n) if s not in side]
-    own = {deal.declarer: deal.tricks, deal.partner: deal.partner_tricks}
-    taken = sum(own[s] or 0 for s in side)
-    made, pay = lines(schedule, taken, tariff.tricks, rank, "consolation" if tariff.scoring == "chips" else "contract")
+    own = own_tricks(deal)
+    side_took = taken(deal)
+    made, pay = lines(schedule, side_took, tariff.tricks, rank, "consolation" if tariff.scoring == "chips" else "contract")
     total = sum(chips for __, chips in pay) * factor
     scores = [0] * n
     failing = side if made or not schedule.shares else [
@@ -362,7 +413,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         elif schedule.failed_basket == "opponents":  # the basket goes to them
             for opponent, share in zip(opponents, _split(basket, opponents, rules.share_remainder)):
                 move(BASKET, opponent, share, "basket")
-    slam = made and schedule.kind == "tricks" and taken == tariff.tricks
+    slam = made and schedule.kind == "tricks" and side_took == tariff.tricks
     doubled = slam and (tariff.boston_slam_for == "anyone" or deal.boston in side)
     amount = tariff.boston * multiplier * (tariff.boston_slam if doubled else 1)
     rule = contract.boston_made if made else contract.boston_failed
@@ -370,7 +421,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         for seat in range(n):
             if seat != deal.boston:
                 move(seat, deal.boston, amount, "boston")
-    elif rule == "declarer-pays":
+    elif rule == "declarer-pays" or rule == "declarer-pays-unless-holder" and deal.boston != deal.declarer:
         for seat in range(n):
             if seat != deal.declarer:
                 move(deal.declarer, seat, amount, "boston")

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .i18n import N_
+from .engine import holder_counts
 from .tariff import Contract, Tariff
 
 # The kinds of field, which say how a value is typed, kept and shown:
@@ -28,22 +29,24 @@ class Field(NamedTuple):
     help: str  # its help on the command line
     label: str  # its answer's name where guided entry lists the answers
     question: str  # what guided entry asks ("{name}": the player it is about)
-    stored: bool = True  # a column of the ledger (the pair's tricks together are not kept apart)
+    stored: bool = True  # a column of the ledger
     nobody: bool = False  # a player's field that may name nobody ("-", "none")
-    asked: Callable[[Tariff, Contract | None], bool] | None = None  # asked of every deal this says (the
-    # contract's, None for an all-pass), after the contract's own questions; None: the contract's flow asks it
+    asked: Callable[[Tariff, Contract | None, bool | None], bool] | None = None  # asked of every deal this
+    # says (of its contract, None for an all-pass, made or not, None when not known yet), after the contract's
+    # own questions; None: the contract's flow asks it
 
 
-def _takes_boston(t: Tariff, c: Contract | None) -> bool:
-    """Whether a deal of this contract asks who held the boston."""
-    return c is not None and t.boston > 0 and "holder" in (c.boston_made, c.boston_failed)
+def _takes_boston(t: Tariff, c: Contract | None, made: bool | None) -> bool:
+    """Whether a deal asks who held the boston: when its holder changes what it pays (a failed
+    misère, whose declarer pays the boston unless he holds it, and not a made one)."""
+    return c is not None and t.boston > 0 and made is not None and holder_counts(c, made)
 
 
-def _plays_remise(t: Tariff, c: Contract | None) -> bool:
+def _plays_remise(t: Tariff, c: Contract | None, made: bool | None) -> bool:
     return t.basket.remise > 0
 
 
-def _pays_carte_blanche(t: Tariff, c: Contract | None) -> bool:
+def _pays_carte_blanche(t: Tariff, c: Contract | None, made: bool | None) -> bool:
     return t.carte_blanche > 0
 
 
@@ -61,7 +64,7 @@ FIELDS = (
     Field("team_tricks", "tricks", "--team-tricks", "N",
           N_("With --partner: the pair's tricks together, 0..13, instead of each one's; when the pair failed, "
              "add --tricks (the declarer's own)."), N_("Tricks of {declarer} and {partner} together"),
-          N_("Tricks taken by {declarer} and {partner} together"), stored=False),
+          N_("Tricks taken by {declarer} and {partner} together")),
     Field("tricks", "tricks", "--tricks", "N", N_("The declarer's own tricks, 0..13."), N_("Tricks of {name}"),
           N_("Tricks taken by {name}")),
     Field("partner_tricks", "tricks", "--partner-tricks", "N", N_("The partner's own tricks, 0..13."),

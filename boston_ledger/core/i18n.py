@@ -23,10 +23,11 @@ class Language(NamedTuple):
     quotes: tuple[str, str]  # around a name: “Friday”, «Пятница»
     decimal: str  # the decimal separator of money and chips
     letters: str  # the letters of its alphabet, lowercase: a tariff word's name in them is shown in it
-    yes: tuple[str, ...] = ()  # words a user types in it for yes, no, back one question, nobody
-    no: tuple[str, ...] = ()
+    yes: tuple[str, ...] = ()  # words a user types in it for yes, no, back one question, nobody, and to
+    no: tuple[str, ...] = ()  # record nothing of a deal being asked
     back: tuple[str, ...] = ()
     nobody: tuple[str, ...] = ()
+    cancel: tuple[str, ...] = ()
     signs: Mapping[str, str] = {}  # currencies it shows by their sign
 
 
@@ -34,9 +35,9 @@ SOURCE = "en"  # the language of the code's own texts, which needs no catalogue
 # The registry: adding a language is its catalogue and one entry here.
 LANGUAGES: dict[str, Language] = {
     "en": Language("en", ("“", "”"), ".", "abcdefghijklmnopqrstuvwxyz", yes=("y", "yes"), no=("n", "no"),
-                   back=("<", "back"), nobody=("-", "nobody", "none")),
+                   back=("<", "back"), nobody=("-", "nobody", "none"), cancel=("cancel",)),
     "ru": Language("ru", ("«", "»"), ",", "абвгдеёжзийклмнопрстуфхцчшщъыьэюя", yes=("д", "да"), no=("н", "нет"),
-                   back=("назад",), nobody=("никто", "нет"), signs={"RUB": "₽"}),
+                   back=("назад",), nobody=("никто", "нет"), cancel=("отмена",), signs={"RUB": "₽"}),
 }
 DOMAIN = "boston_ledger"
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
@@ -59,7 +60,7 @@ def translated() -> bool:
 
 
 def words(kind: str) -> tuple[str, ...]:
-    """What a user may type for `kind` ("yes", "no", "back", "nobody"), in any language."""
+    """What a user may type for `kind` ("yes", "no", "back", "nobody", "cancel"), in any language."""
     return tuple(w for lang in LANGUAGES.values() for w in getattr(lang, kind))
 
 

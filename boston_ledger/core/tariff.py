@@ -14,7 +14,8 @@ from .errors import LedgerError
 from .i18n import _
 
 PASS = "pass"
-BOSTON_RULES = ("holder", "none", "declarer-pays")
+BOSTON_RULES = ("holder", "none", "declarer-pays", "declarer-pays-unless-holder")  # who pays the boston, to
+# whom: its holder receives it; nobody; the declarer pays it to each other player (unless he holds it)
 FAILED_BASKET = ("labet", "opponents", "none")
 SCORING = ("chips", "points")
 ALL_PASS = ("double", "nothing", "misere-partout")  # what an all-pass does: the basket doubles, nothing, or
@@ -247,6 +248,11 @@ def either(words: Iterable[str]) -> str:
     if len(listed) < 2:
         return "".join(listed)
     return _("{some} or {last}", some=", ".join(listed[:-1]), last=listed[-1])
+
+
+def suggestion(found: Found) -> str | None:
+    """The one word a "did you mean" proposes, if it proposes one only."""
+    return found.close[0] if len(found.close) == 1 else None
 
 
 def did_you_mean(found: Found) -> str:

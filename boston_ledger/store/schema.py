@@ -19,7 +19,7 @@ from typing import Any, Callable, NamedTuple
 
 from ..core.engine import moves
 
-SCHEMA_VERSION = 5  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 6  # PRAGMA user_version after every migration has run
 APPLICATION_ID = int.from_bytes(b"BsLg", "big")  # PRAGMA application_id of every ledger
 MIGRATION_SET = "boston_ledger"
 
@@ -159,6 +159,13 @@ ALTER TABLE sessions ADD COLUMN demo INTEGER NOT NULL DEFAULT 0 CHECK (demo IN (
 """
 
 
+# A pair's tricks together as the table said them (`deal --team-tricks`), kept as said: NULL for
+# every deal entered otherwise, and for every deal entered before.
+TEAM_TRICKS_SCHEMA = """
+ALTER TABLE deals ADD COLUMN team_tricks INTEGER;
+"""
+
+
 def _backfill_snapshots(conn: sqlite3.Connection) -> None:
     """Balances after each deal for ledgers of schema 1 (summed from their own transfers)."""
     conn.execute("DROP TRIGGER deals_no_update")
@@ -199,9 +206,13 @@ def _steps(conn: sqlite3.Connection) -> list[tuple[str, Callable[[Any], None]]]:
         for statement in _statements(DEMO_SCHEMA):
             db.execute(statement)
 
+    def m006_team_tricks(db: Any) -> None:
+        for statement in _statements(TEAM_TRICKS_SCHEMA):
+            db.execute(statement)
+
     return [("m001_initial", m001_initial), ("m002_corrections", m002_corrections),
             ("m003_payment_cancellations", m003_payment_cancellations), ("m004_tricks_each", m004_tricks_each),
-            ("m005_demo", m005_demo)]
+            ("m005_demo", m005_demo), ("m006_team_tricks", m006_team_tricks)]
 
 
 def _migrations(conn: sqlite3.Connection, steps: int | None = None) -> tuple[Any, Any]:

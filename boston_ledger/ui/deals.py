@@ -9,7 +9,7 @@ from ..core import engine
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
 from ..core.i18n import N_, _, condition_names, contract_name, ngettext, quote, rank_after_contract, reason
 from ..core.tariff import PASS, Tariff
-from ..app.deals import Entered
+from ..app.deals import Corrected, Entered
 from ..store.records import Session
 from rich.console import Group
 from rich.measure import Measurement
@@ -20,7 +20,8 @@ from .text import amount, balance, basket_word, local_time, signed
 
 
 def describe(session: Session, deal: Deal, boston: bool = True) -> str:
-    """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'; 'solo senior Anna 9'."""
+    """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'; 'junior Vera + Gleb: 9' (the pair's
+    tricks together, as said); 'solo senior Anna 9'."""
     name = session.players
     if deal.contract == PASS:
         if deal.tricks_each is not None:
@@ -34,10 +35,13 @@ def describe(session: Session, deal: Deal, boston: bool = True) -> str:
         rank = contract.ranks[0]
     head = contract_name(session.tariff, deal.contract) + (
         f" {rank_after_contract(session.tariff, rank)}" if rank and rank != deal.contract else "")
-    who = f"{name[deal.declarer]} {deal.tricks}"
-    if deal.partner is not None:
-        who += f" + {name[deal.partner]} {deal.partner_tricks}"
-    elif contract is not None and contract.with_partner is not None:
+    if deal.partner is not None and deal.tricks is None:  # the pair's tricks together, as said
+        who = f"{name[deal.declarer]} + {name[deal.partner]}: {deal.team_tricks}"
+    elif deal.partner is not None:
+        who = f"{name[deal.declarer]} {deal.tricks} + {name[deal.partner]} {engine.own_tricks(deal)[deal.partner]}"
+    else:
+        who = f"{name[deal.declarer]} {deal.tricks}"
+    if deal.partner is None and contract is not None and contract.with_partner is not None:
         who += " " + _("alone")
     holder = _(", boston {name}", name=name[deal.boston]) if boston and deal.boston is not None else ""
     return f"{head} {who}{holder}"
@@ -180,7 +184,7 @@ def why(tariff: Tariff, contract: str, made: bool | None, key: str) -> str:
     """What a deal's transfers of one reason were for, in words (a failed misère's boston: the
     declarer pays it, and says so)."""
     c = tariff.contracts.get(contract)
-    if key == "boston" and made is False and c is not None and c.boston_failed == "declarer-pays":
+    if key == "boston" and made is False and c is not None and c.boston_failed.startswith("declarer-pays"):
         return _("boston: the declarer failed, so he pays it")
     return reason(key)
 
@@ -251,7 +255,7 @@ def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stack
             cells[at] = Text(heading, style="bold yellow" if w.position.double else "bold")
             table.add_row(*cells)
         deal, pos, outcome = w.recorded.deal, w.position, w.outcome
-        played = describe(session, deal, boston=False) + ("" if outcome.made is None else f": {result_word(outcome)}")
+        played = describe(session, deal, boston=False) + ("" if outcome.made is None else f" — {result_word(outcome)}")
         row = [str(w.recorded.number)]
         row += [session.players[pos.dealer]] if dealer else []
         row.append(played)
@@ -274,6 +278,13 @@ def change_table(session: Session, before: Sequence[int], after: Sequence[int], 
         table.add_row(label, *map(balance, values))
     table.add_row(_("change"), *map(signed, [a - b for a, b in zip(rows[1][1], rows[0][1])]))
     return table
+
+
+def correction_view(c: Corrected) -> Group:
+    """A correction before it is recorded: the deal before and after, and what it changes for each
+    player (and the basket) by the end of the session."""
+    return Group(_("Deal {number}: {was} → {now}", number=c.number, was=describe(c.session, c.was),
+                   now=describe(c.session, c.now)), change_table(c.session, c.before, c.after, c.basket))
 
 
 def corrections_table(session: Session, audit: Sequence) -> Table:

@@ -1,6 +1,8 @@
 """Guided entry at a terminal: the questions of `app.entry` asked one by one, a wrong answer
-asked again with the reason, `<` back one question, and at the end the deal shown with the
-offer to record it or to change one answer. Without a terminal nothing is ever asked."""
+asked again with the reason (a "did you mean" taken by a yes or Enter), `<` back one question,
+and at the end the deal shown with the offer to record it or to change one answer. Nothing typed
+is thrown away but by a word that says so ("cancel", «отмена») or Ctrl-C. Without a terminal
+nothing is ever asked."""
 
 from __future__ import annotations
 
@@ -34,6 +36,9 @@ def prompt(text: str) -> str:
     except EOFError:
         say()
         raise LedgerError(_("the answers ended before the dialogue did; nothing was recorded")) from None
+    except KeyboardInterrupt:  # the shell's prompt then starts a line of its own
+        say()
+        raise
 
 
 def tell(text: str) -> None:
@@ -63,11 +68,14 @@ def confirm(question: str) -> bool:
 
 
 def line(question: flow.Question) -> str:
-    """A question as the terminal asks it: its choices in words, Enter's meaning, the default."""
+    """A question as the terminal asks it: its choices in words, Enter's meaning, the default (a
+    "did you mean" proposal first)."""
     text = question.text
     if question.kind == "word":
         text += " (" + ", ".join(c.label for c in question.choices) + ")"
-    if question.default is not None:
+    if question.suggestion is not None:
+        text += f" [{question.suggestion}]"
+    elif question.default is not None:
         text += f" [{question.default_label}]"
     elif question.optional:
         text += _(" (Enter for nobody)")
@@ -80,10 +88,11 @@ def menu(question: flow.Question) -> str:
 
 
 def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal], Any],
-         unchanged: Deal | None = None) -> Deal | None:
+         unchanged: Deal | None = None, question: str | None = None) -> Deal | None:
     """Ask until the deal is complete and confirmed: the deal, or None when the player records
-    nothing. `preview` shows a complete deal before the confirmation; `unchanged` (an edit) is
-    the deal as recorded, which is not offered to be recorded again."""
+    nothing. `preview` shows a complete deal before the confirmation, `question` (default "Record
+    this deal?") asks it; `unchanged` (an edit) is the deal as recorded, which is not offered to
+    be recorded again."""
     from .text import console
 
     out = console()
@@ -96,6 +105,13 @@ def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal],
             if found.kind == "player":
                 say(menu(found))
             text = prompt(line(found))
+            if flow.is_cancel(text):
+                return None
+            if found.suggestion is not None and flow.reply(text, 0) in ("yes", "no"):  # "did you mean X?"
+                if flow.reply(text, 0) == "no":
+                    given.pop(found.field, None)
+                    continue
+                text = found.suggestion
             if flow.is_back(text):
                 moved = flow.back(session, given, found.field)
                 if moved is None:
@@ -107,7 +123,8 @@ def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal],
             given[found.field] = text
             continue
         out.print(preview(found.deal))
-        said = _confirmation(found.items, unchanged is not None and found.deal == unchanged)
+        said = _confirmation(found.items, unchanged is not None and found.deal == unchanged,
+                             question or _("Record this deal?"))
         if said is None:
             return None
         if said == "yes":
@@ -123,30 +140,38 @@ def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal],
         defaults.update(earlier)
 
 
-def _confirmation(items: tuple[flow.Item, ...], same: bool) -> str | int | None:
-    """"yes" (record it), "back", the number of the answer to change, or None (record nothing).
-    Asked "record this deal?" first, unless it is the deal as recorded (`same`); "no" lists the
-    answers by number."""
+def _confirmation(items: tuple[flow.Item, ...], same: bool, question: str) -> str | int | None:
+    """"yes" (record it), "back", the number of the answer to change, or None (record nothing:
+    "cancel" said). Asked `question` first, unless it is the deal as recorded (`same`); "no" lists
+    the answers by number, and with one answer only goes straight to it; Enter there goes back to
+    the question."""
     count = len(items)
     listing = same
     while True:
         if not listing:
-            said = flow.reply(prompt(_("Record this deal?") + " " + _("[Y/n]") + ": "), count)
+            said = flow.reply(prompt(question + " " + _("[Y/n]") + ": "), count)
             if said == "no":
                 listing = True
+            elif said == "cancel":
+                return None
             elif said is None:
                 tell(_("answer y or n, or the number of an answer to change (1 to {count})", count=count))
             else:
                 return said
             continue
+        if count == 1 and not same:
+            return 1
         for i, item in enumerate(items, 1):
             say(f"  {i}) {item.label}: {item.value}")
         words = _("Change which answer? 1 to {count}; Enter leaves the deal as it is", count=count) if same else \
-            _("Change which answer? 1 to {count}; Enter records nothing", count=count)
+            _("Change which answer? 1 to {count}; Enter goes back, cancel records nothing", count=count)
         text = prompt(words + ": ")
-        if not text:
+        said = flow.reply(text, count) if text else None
+        if not text and same or said == "cancel":
             return None
-        said = flow.reply(text, count)
+        if not text:
+            listing = False
+            continue
         if isinstance(said, int) or said == "back":
             return said
         tell(_("choose 1 to {count}, or press Enter", count=count))

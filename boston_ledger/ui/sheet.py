@@ -55,7 +55,7 @@ def played(session: Session, w) -> str:
     deal = w.recorded.deal
     holder = "" if deal.boston is None else _(", boston {name}", name=session.players[deal.boston])
     return describe(session, deal, boston=False) + ("" if w.outcome.made is None else
-                                                    f": {result_word(w.outcome)}") + holder
+                                                    f" — {result_word(w.outcome)}") + holder
 
 
 def not_yet() -> str:
