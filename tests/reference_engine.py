@@ -42,7 +42,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
                 if seat != pos.dealer:
                     move(seat, BASKET, content // n, "all-pass")
             move(pos.dealer, BASKET, content - content // n * (n - 1), "all-pass")
-        return Outcome(tuple(out), made=None, basket_won=False, scores=(0,) * n)
+        return Outcome(tuple(out), made=None, stake_next=False, scores=(0,) * n)
 
     contract = tariff.contracts[deal.contract]
     schedule = schedule_of(contract, deal)
@@ -57,7 +57,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     made, pay = lines(schedule, taken, tariff.tricks, rank, base_reason)
     total = sum(chips for _, chips in pay) * factor
     scores = [0] * n
-    basket_won = False
+    stake_next = False
 
     if made:
         for member in side:
@@ -68,7 +68,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         if tariff.has_basket:
             for member, share in zip(side, _split(basket, side)):
                 move(BASKET, member, share, "basket")
-            basket_won = True
+            stake_next = True
     else:
         failing = side if not schedule.shares else [
             s for s, share in zip(side, schedule.shares) if (own[s] or 0) < share
@@ -87,7 +87,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         elif schedule.failed_basket == "opponents":  # the basket goes to them, a remainder staying
             for opponent, share in zip(opponents, _split(basket, opponents)):
                 move(BASKET, opponent, share, "basket")
-            basket_won = True
+            stake_next = True
 
     rule = contract.boston_made if made else contract.boston_failed
     slam = made and schedule.kind == "tricks" and taken == tariff.tricks
@@ -100,7 +100,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         for seat in range(n):
             if seat != deal.declarer:
                 move(deal.declarer, seat, amount, "boston")
-    return Outcome(tuple(out), made=made, basket_won=basket_won, scores=tuple(scores))
+    return Outcome(tuple(out), made=made, stake_next=stake_next, scores=tuple(scores))
 
 
 def advance(state: State, outcome: Outcome) -> State:
@@ -116,4 +116,4 @@ def advance(state: State, outcome: Outcome) -> State:
             basket += t.chips
         else:
             balances[t.payee] += t.chips
-    return State(balances=tuple(balances), basket=basket, deals=state.deals + 1, stake_due=outcome.basket_won)
+    return State(balances=tuple(balances), basket=basket, deals=state.deals + 1, stake_due=outcome.stake_next)

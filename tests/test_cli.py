@@ -170,9 +170,9 @@ def test_whole_chip_values_print_plainly(cli) -> None:
 
 def test_missing_boston_gets_a_reminder(table) -> None:
     out = table("deal", "solo", "--declarer", "Anna", "--tricks", "8").stdout
-    assert "No boston claimed" in out
-    assert "No boston claimed" not in table("deal", "misere", "--declarer", "Anna", "--tricks", "0").stdout
-    assert "No boston claimed" not in table("deal", "solo", "--declarer", "Anna", "--tricks", "8",
+    assert "No boston named" in out
+    assert "No boston named" not in table("deal", "misere", "--declarer", "Anna", "--tricks", "0").stdout
+    assert "No boston named" not in table("deal", "solo", "--declarer", "Anna", "--tricks", "8",
                                             "--boston", "Vera").stdout
 
 

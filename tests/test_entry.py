@@ -232,7 +232,7 @@ def test_a_failed_misere_s_boston_line_says_why(table) -> None:
 
 def test_the_boston_reminder_says_how_to_add_it(table) -> None:
     out = table("deal", "solo", "--declarer", "Anna", "--tricks", "9").stdout
-    assert "No boston claimed. If somebody held it: `boston-ledger edit 1 --boston NAME`." in out
+    assert "No boston named; if somebody held it: `boston-ledger edit 1 --boston NAME`" in out
     table("edit", "1", "--boston", "Vera", "--reason", "Vera held it")
     assert described(table) == "solo junior Anna 9, boston Vera"
 

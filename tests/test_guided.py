@@ -152,7 +152,7 @@ def test_a_wrong_option_is_asked_again_at_a_terminal(table) -> None:
 def test_a_complete_command_line_is_recorded_at_once(table) -> None:
     result = guided(["deal", "junior", "--declarer", "Boris", "--tricks", "5"], "")
     assert result.exit_code == 0 and "Record this deal?" not in result.output, result.output
-    assert "No boston claimed. If somebody held it: `boston-ledger edit 1 --boston NAME`." in result.output
+    assert "No boston named; if somebody held it: `boston-ledger edit 1 --boston NAME`" in result.output
 
 
 def test_the_end_of_the_answers_records_nothing(table) -> None:

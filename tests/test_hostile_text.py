@@ -237,8 +237,8 @@ def test_guided_entry_shows_names_escaped(table, isolated: Path) -> None:
     from boston_ledger.cli.declarations import app
 
     tamper(isolated, ("UPDATE players SET name = ? WHERE seat = 1", (f"Bo{OSC52}ris",)))
-    result = CliRunner().invoke(app, ["deal"], input="solo\n2\n\n8\n\nn\n\n",
-                                env={"BOSTON_LEDGER_GUIDED": "1"})  # n: the answers listed; Enter: nothing recorded
+    result = CliRunner().invoke(app, ["deal"], input="solo\n2\n\n8\n\nn\ncancel\n",
+                                env={"BOSTON_LEDGER_GUIDED": "1"})  # n: the answers listed; cancel: nothing recorded
     assert result.exit_code == 0, result.output
     assert_clean(result.stdout, result.stderr)
     assert "2) Bo\\x1b]52" in result.stdout and "Tricks taken by Bo\\x1b]52" in result.stdout

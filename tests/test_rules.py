@@ -283,7 +283,7 @@ def test_misere_partout_in_a_double_tour_and_the_stake_still_due() -> None:
         (A, BASKET, 10, "stake"), (B, BASKET, 10, "stake"), (V, BASKET, 10, "stake"), (G, BASKET, 10, "stake"),
         # Anna, the most (5), pays 2 × 2 × 2 = 8 to Boris and Vera, 2 × 3 × 2 = 12 to Gleb
         (A, B, 8, "misere-partout"), (A, V, 8, "misere-partout"), (A, G, 12, "misere-partout")]
-    assert out.made is None and not out.basket_won
+    assert out.made is None and not out.stake_next
 
 
 def test_misere_partout_is_refused_where_it_does_not_apply(cli) -> None:

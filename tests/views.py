@@ -50,7 +50,7 @@ SCRIPT: list[tuple[tuple[str, ...], bool]] = [
     (("status",), True),
     (("history",), True),
     (("settle", "--yes"), True),
-    (("paid", "Vera", "Anna", "1.00", "--currency", "EUR"), True),
+    (("paid", "Vera", "Boris", "1.00", "--currency", "EUR"), True),
     (("sessions",), True),
     (("ledger",), True),
     (("payments",), True),

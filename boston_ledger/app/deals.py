@@ -20,7 +20,7 @@ from ..core.tariff import PASS, Schedule, Tariff, ambiguous, did_you_mean, sugge
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
 from ..store.records import Correction, Recorded, Session
-from .inputs import seat_of, whole
+from .inputs import name_key, nobody, seat_of, whole
 
 def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
     """The session a command works on: `session_id` when the command line chose one (--session,
@@ -55,6 +55,8 @@ def typed_value(session: Session, field: Field, text: str | bool) -> object:
         if field.kind == "rank":
             return rank_of(t, str(text))
         if field.kind == "player":
+            if field.nobody and nobody(str(text)) and name_key(str(text)) not in map(name_key, session.players):
+                return None  # "--partner none": nobody
             return seat_of(session, str(text), field.option)
         if field.kind == "tricks":
             return whole(str(text), field.option, 0, t.tricks)
@@ -298,7 +300,7 @@ def walk(session: Session, recorded: Iterable[Recorded]) -> Iterator[Walked]:
     scores = (0,) * len(session.players)
     if t.has_basket:  # the balances after each deal are kept with it: no need to start from the first
         for r in recorded:
-            outcome = Outcome(r.transfers, made=engine.made(t, r.deal), basket_won=False)
+            outcome = Outcome(r.transfers, made=engine.made(t, r.deal), stake_next=False)
             after = State(balances=r.balances, basket=r.basket or 0, deals=r.number)
             yield Walked(r, engine.position(t, r.number - 1), outcome, after, r.balances)
         return

@@ -76,7 +76,7 @@ def start(conn: sqlite3.Connection) -> tuple[Session, int | None]:
     except LedgerError:  # a new ledger: no session yet
         before = None
     players = [_(name) for name in PLAYERS]
-    return sessions.new(conn, players, load("classic"), Decimal("0.10"), "", _("demo evening"), demo=True), before
+    return sessions.new(conn, players, load("classic"), Decimal("0.10"), "", N_("demo evening"), demo=True), before
 
 
 def play(conn: sqlite3.Connection, session: Session) -> Iterator[tuple[Entered, str]]:

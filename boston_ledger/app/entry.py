@@ -23,7 +23,7 @@ from ..core.errors import LedgerError
 from ..core.i18n import _, contract_name, rank_name, words
 from ..core import fields
 from ..core.fields import BY_NAME, FIELDS, STORED
-from ..core.tariff import PASS, find
+from ..core.tariff import MISDEAL, PASS, find
 from ..store.records import Session
 from .deals import contract_of, rank_of, split_matters, typed_deal
 from .inputs import name_key, nobody, player_key, seat_of, whole
@@ -231,7 +231,8 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
             raise LedgerError(_("the deal needs {option} as well ({what})", option=option(found.field),
                                 what=found.label), found.field)
         answered[found.field] = ""
-    extra = [f for f in given if f not in {f for f, __, ___ in asked}]
+    extra = [f for f in given if f not in {f for f, __, ___ in asked}  # "--partner none" of a lone contract is so
+             and not (f in BY_NAME and BY_NAME[f].nobody and nobody(answered[f]))]
     if extra:
         t = session.tariff
         contract = _("pass") if found.deal.contract == PASS else contract_name(t, found.deal.contract)
@@ -315,6 +316,8 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
     t = session.tariff
     if "contract" not in values:
         return ["contract"]
+    if values["contract"] == MISDEAL:  # nothing else is asked of a misdeal
+        return ["contract"]
     c = t.contracts.get(str(values["contract"]))  # None: an all-pass
     made = None
     if c is not None and ("tricks" in values or "team_tricks" in values):
@@ -370,7 +373,8 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
 
     contract = t.contracts.get(str(values.get("contract")))
     if field == "contract":
-        return ask("word", tuple(Choice(key, contract_name(t, key)) for key in t.contracts) + (Choice(PASS, _("pass")),))
+        return ask("word", tuple(Choice(key, contract_name(t, key)) for key in t.contracts)
+                   + (Choice(PASS, _("pass")), Choice(MISDEAL, _("misdeal"))))
     if field == "partner":
         return ask("player", people(declarer), optional=contract is not None and contract.alone is not None)
     if field == "rank":

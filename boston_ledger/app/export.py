@@ -12,13 +12,13 @@ import sqlite3
 from pathlib import Path
 from typing import Iterable, Iterator, TextIO
 
-from ..core import engine
 from ..core.engine import Deal
 from ..core.errors import LedgerError
 from ..core.fields import STORED, Field
 from ..core.i18n import _, strerror
 from ..core.settlement import money
 from ..store import read
+from ..core.tariff import MISDEAL
 from ..store.records import Session
 from .deals import Walked, walk
 from .files import write_new, write_set
@@ -95,11 +95,13 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     def walked() -> Iterator[Walked]:  # a stream, read once for each file: memory stays flat
         return walk(session, read.deals(conn, session))
 
-    def result(outcome: engine.Outcome) -> str:
-        return "all pass" if outcome.made is None else "made" if outcome.made else "failed"
+    def result(w: Walked) -> str:
+        if w.outcome.made is None:
+            return "misdeal" if w.recorded.deal.contract == MISDEAL else "all pass"
+        return "made" if w.outcome.made else "failed"
 
     deal_rows = ([w.recorded.number, w.position.partie, w.position.tour, w.position.multiplier,
-                  names[w.position.dealer], *_entered(session, w.recorded.deal), result(w.outcome),
+                  names[w.position.dealer], *_entered(session, w.recorded.deal), result(w),
                   w.recorded.entered_at] for w in walked())
     transfer_rows = ([w.recorded.number, session.party_name(t.payer), session.party_name(t.payee), t.chips, t.reason]
                      for w in walked() for t in w.recorded.transfers)

@@ -12,7 +12,8 @@ from ..core.settlement import Payment, fewest_payments
 from ..store import read, write
 from ..store.db import writing
 from ..store.records import PaymentRecord
-from .inputs import clip, currency, money_amount, name_key
+from ..core.tariff import ambiguous, did_you_mean, find, suggestion
+from .inputs import clip, currency, money_amount, name_key, player_key
 
 
 def people(conn: sqlite3.Connection) -> dict[str, str]:
@@ -26,11 +27,18 @@ def people(conn: sqlite3.Connection) -> dict[str, str]:
 
 
 def person(conn: sqlite3.Connection, name: str, what: str) -> str:
-    """Somebody who has played in this ledger, as his name was first written."""
-    found = people(conn).get(name_key(name))
-    if found is None:
-        raise LedgerError(_("{what}: nobody called {clip} has played in this ledger", what=what, clip=clip(name)))
-    return found
+    """Somebody who has played in this ledger, as his name was first written: by his whole name,
+    else by a beginning of it no other name shares (`bo` for Boris), as players are found at a deal."""
+    everybody = people(conn)
+    found = everybody.get(name_key(name))
+    if found is not None:
+        return found
+    match = find(name, ((n, ()) for n in everybody.values()), key=player_key)
+    if match.key is not None:
+        return match.key
+    raise LedgerError(ambiguous(match, name) or _("{what}: nobody called {clip} has played in this ledger{hint}",
+                                                  what=what, clip=clip(name), hint=did_you_mean(match)),
+                      suggestion=suggestion(match))
 
 
 @dataclass(frozen=True)
@@ -80,9 +88,24 @@ class Paid:
     id: int = 0
 
 
-def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str | None) -> Paid:
+class Doubt(LedgerError):
+    """A payment that looks mistaken, recorded only once somebody says so: the same one again
+    (`again`, the payment it repeats), or more than the payer owes (`owes`, in cents) and the payee
+    is owed (`owed`) by the ledger."""
+
+    def __init__(self, paid: Paid, again: PaymentRecord | None = None, owes: int = 0, owed: int = 0):
+        super().__init__("doubtful payment")
+        self.paid, self.again, self.owes, self.owed = paid, again, owes, owed
+
+
+REPEAT_WITHIN = 3600  # seconds in which the same payment again is doubted
+
+
+def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str | None, sure: bool = False) -> Paid:
     """Record a payment in the currency of the settled sessions it pays off (`code` as typed, or
-    the only currency they use)."""
+    the only currency they use). Unless `sure`, a payment of more than the payer owes and the
+    payee is owed by the ledger, or the same payment again within the hour, raises Doubt and
+    records nothing."""
     cents = money_amount(amount)
     with writing(conn):
         who, whom = person(conn, payer, _("FROM")), person(conn, payee, _("TO"))
@@ -98,8 +121,27 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
             code = _currency_of(code, used)
         if code not in used:
             raise LedgerError(_("no settled session is in {value}; the currencies are {shown}", value=code or _("(no currency)"), shown=shown))
+        if not sure:
+            _doubt(conn, who, whom, cents, code)
         payment_id = write.record_payment(conn, who, whom, cents, code)
     return Paid(who, whom, cents, code, payment_id)
+
+
+def _doubt(conn: sqlite3.Connection, payer: str, payee: str, cents: int, code: str) -> None:
+    """Doubt (raised) when a payment repeats one recorded within the hour, or would turn a debt around."""
+    from datetime import datetime, timezone
+
+    now = datetime.now(timezone.utc)
+    paid = Paid(payer, payee, cents, code)
+    again = [p for p in read.payments(conn) if p.cancelled_at is None and (p.payer, p.payee, p.cents, p.currency) ==
+             (payer, payee, cents, code) and (now - datetime.fromisoformat(p.paid_at)).total_seconds() < REPEAT_WITHIN]
+    if again:
+        raise Doubt(paid, again=again[-1])
+    book = next((b for b in books(conn) if b.currency == code), None)
+    balance = dict(zip(book.names, book.cents)) if book is not None else {}
+    owes, owed = max(0, -balance.get(payer, 0)), max(0, balance.get(payee, 0))
+    if cents > min(owes, owed):
+        raise Doubt(paid, owes=owes, owed=owed)
 
 
 def payments(conn: sqlite3.Connection) -> list[PaymentRecord]:

@@ -45,13 +45,16 @@ class Status(NamedTuple):
     state: State
     standing: tuple[int, ...]  # the balances, or on points the score sheet
     next: Position  # the next deal's position
+    money: tuple[int, ...] | None = None  # each player's money in cents, settled now (or as settled); None: no deal
 
 
 def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
-    """Where a session stands (default: the one this command line plays)."""
+    """Where a session stands (default: the one this command line plays), with each player's money
+    as settling it now would give it (as it was settled, when it is)."""
     session = current(conn, session_id)
     state = read.state(conn, session)
-    return Status(session, state, standing(conn, session), engine.position(session.tariff, state.deals))
+    money = settlement(conn, session.id)[1].cents if state.deals else None
+    return Status(session, state, standing(conn, session), engine.position(session.tariff, state.deals), money)
 
 
 class Listed(NamedTuple):

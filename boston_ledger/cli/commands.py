@@ -168,7 +168,7 @@ def deal(db: str | None = None, session: str | None = None, **typed: str | bool 
     t = session.tariff
     if not asked and t.boston and d.boston is None and d.contract in t.contracts and entered.outcome.made is not None \
             and holder_counts(t.contracts[d.contract], entered.outcome.made):
-        out.print(_("No boston claimed. If somebody held it: `{prog} edit {number} --boston NAME`.", prog=PROG,
+        out.print(_("No boston named; if somebody held it: `{prog} edit {number} --boston NAME`", prog=PROG,
                     number=entered.number), style="dim")
 
 
@@ -237,13 +237,13 @@ def status(db: str | None = None, as_json: bool = False, session: str | None = N
 
         _json(data.status(found))
         return
-    from ..ui.deals import balances_table, status_lines
+    from ..ui.deals import standing_view, status_lines
 
     out = _console()
     for line in status_lines(found.session, found.state):
         out.print(line)
-    out.print(balances_table(found.session, found.standing,
-                             found.state.basket if found.session.tariff.has_basket else None))
+    out.print(standing_view(found.session, found.standing,
+                            found.state.basket if found.session.tariff.has_basket else None, found.money, out.width))
 
 
 def history(corrections: bool = False, last: str = "40", show_all: bool = False, db: str | None = None,
@@ -325,9 +325,10 @@ def settle(db: str | None = None, as_json: bool = False, yes: bool = False, sess
     if not found.fresh:
         out.print(_("Session {id} was already settled; here is its settlement (`{prog} reopen` opens it again "
                     "to correct it).", id=session.id, prog=PROG))
-    elif shown is not None:
+    else:
         out.print(_("Session {id} is settled.", id=session.id))
-        return
+        if shown is not None:  # the settlement was shown before it was confirmed
+            return
     for line in settlement_lines(session, result):
         out.print(line)
     for when, before in found.earlier:  # a reopened session: what it was settled at before, on record
@@ -465,10 +466,12 @@ def ledger(db: str | None = None, as_json: bool = False) -> None:
 
 
 def paid(payer: str | None = None, payee: str | None = None, amount: str | None = None,
-         currency: str | None = None, cancel: str | None = None, db: str | None = None) -> None:
-    """Record money paid from one person to another, or cancel a payment recorded."""
+         currency: str | None = None, cancel: str | None = None, yes: bool = False, db: str | None = None) -> None:
+    """Record money paid from one person to another, or cancel a payment recorded. A payment of
+    more than is owed, or the same one again within the hour, is recorded once a person at a
+    terminal says so, or with `yes`."""
+    from ..app.money import Doubt, pay
     from ..app.money import cancel as cancelled
-    from ..app.money import pay
     from ..ui.text import amount as shown
 
     if cancel is not None:
@@ -486,7 +489,21 @@ def paid(payer: str | None = None, payee: str | None = None, amount: str | None 
         raise LedgerError(_("paid needs FROM TO AMOUNT, e.g. `{prog} paid Vera Anna 4.00`; "
                             "`{prog} paid --cancel ID` cancels a payment", prog=PROG))
     conn = connect(db)
-    done = pay(conn, payer, payee, amount, currency)
+    try:
+        done = pay(conn, payer, payee, amount, currency, sure=yes)
+    except Doubt as doubt:
+        from ..ui import guided
+        from ..ui.tables import doubt_line
+
+        said = doubt_line(doubt)
+        if not guided.interactive():
+            raise LedgerError(_("{doubt}; nothing was recorded: give --yes to record it all the same", doubt=said)) \
+                from None
+        _console().print(said[:1].upper() + said[1:] + ".")
+        if not guided.confirm(_("Record this payment?"), default=False):
+            _console().print(_("Nothing recorded."))
+            return
+        done = pay(conn, payer, payee, amount, currency, sure=True)
     _console().print(_("Recorded payment {id}: {payer} paid {payee} {amount}.", id=done.id, payer=done.payer,
                        payee=done.payee, amount=shown(done.cents, done.currency)))
 

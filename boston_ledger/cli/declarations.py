@@ -355,13 +355,17 @@ def paid(
     cancel: Annotated[Optional[str], typer.Option(
         "--cancel", metavar="ID", help="Cancel payment ID instead (see payments): it stays on record, the ledger "
                                        "no longer counts it.")] = None,
+    yes: Annotated[bool, typer.Option("--yes", help="Record it even when it is more than is owed, or the same "
+                                                    "payment again within the hour, without asking.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Record money paid from one person to another; the ledger nets it out.
+    """Record money paid from one person to another; the ledger nets it out. A payment of more than is
+    owed, or the same payment again within the hour, is asked about first at a terminal, and needs --yes
+    elsewhere.
 
     Example: boston-ledger paid Vera Anna 4.00
     """
-    return commands.paid(payer=payer, payee=payee, amount=amount, currency=currency, cancel=cancel, db=db)
+    return commands.paid(payer=payer, payee=payee, amount=amount, currency=currency, cancel=cancel, yes=yes, db=db)
 
 
 @app.command()

@@ -10,13 +10,13 @@ from typing import Iterable, NamedTuple, Sequence
 
 from .errors import LedgerError
 from .i18n import _, contract_name, contract_names, ngettext, rank_name
-from .tariff import PASS, Contract, Schedule, Tariff
+from .tariff import MISDEAL, PASS, Contract, Schedule, Tariff
 
 BASKET = None  # the party that is the pool in the middle of the table
 Party = int | None
 
 # Why chips moved; the order in which a breakdown shows them.
-REASONS = ("stake", "remise", "all-pass", "misere-partout", "consolation", "contract", "overtricks", "undertricks",
+REASONS = ("stake", "remise", "misdeal", "all-pass", "misere-partout", "consolation", "contract", "overtricks", "undertricks",
            "misere-tricks", "slam", "premium", "basket", "labet", "boston", "carte-blanche")
 
 
@@ -78,8 +78,8 @@ class Position(NamedTuple):
 
 class Outcome(NamedTuple):
     transfers: tuple[Transfer, ...]
-    made: bool | None  # None for an all-pass
-    basket_won: bool
+    made: bool | None  # None for an all-pass or a misdeal
+    stake_next: bool  # whether the next deal opens with a stake (the basket was won, or a misdeal left one due)
     scores: tuple[int, ...] = ()  # what each seat writes on a points score sheet for this deal
 
 
@@ -126,6 +126,15 @@ def validate(tariff: Tariff, deal: Deal) -> None:
                         "carte_blanche")
     if deal.boston is not None and not tariff.boston:
         raise DealError(_("the {name} tariff pays no boston; drop --boston", name=tariff.name), "boston")
+    if deal.contract == MISDEAL:
+        extra = [name for name, value in (
+            ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
+            ("--partner-tricks", deal.partner_tricks), ("--team-tricks", deal.team_tricks), ("--rank", deal.rank),
+            ("--boston", deal.boston), ("--carte-blanche", deal.carte_blanche), ("--tricks-each", deal.tricks_each),
+        ) if value is not None] + (["--ace-turned"] if deal.ace_turned else [])
+        if extra:
+            raise DealError(_("a misdeal is not played, so it takes no {extra}; drop it", extra=extra[0]), "contract")
+        return
     if deal.contract == PASS:
         extra = [name for name, value in (
             ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
@@ -281,8 +290,8 @@ def rank_of(contract: Contract, deal: Deal) -> str | None:
 
 
 def made(tariff: Tariff, deal: Deal) -> bool | None:
-    """Whether a deal's contract was made; None for an all-pass."""
-    if deal.contract == PASS:
+    """Whether a deal's contract was made; None for an all-pass or a misdeal."""
+    if deal.contract in (PASS, MISDEAL):
         return None
     contract = tariff.contracts[deal.contract]
     return lines(schedule_of(contract, deal), taken(deal), tariff.tricks, rank_of(contract, deal))[0]
@@ -302,9 +311,12 @@ def own_tricks(deal: Deal) -> dict[int | None, int | None]:
     return {deal.declarer: deal.tricks, deal.partner: partner}
 
 
-def wins_basket(tariff: Tariff, deal: Deal) -> bool:
+def wins_basket(tariff: Tariff, deal: Deal) -> bool | None:
     """Whether the deal awards the basket (to the declaring side, or to the opponents of a
-    failed lone purchase), so that the next deal opens with a stake."""
+    failed lone purchase), so that the next deal opens with a stake; None for a misdeal, which
+    leaves that as the deal before it did."""
+    if deal.contract == MISDEAL:
+        return None
     if deal.contract == PASS or not tariff.has_basket:
         return False
     schedule = schedule_of(tariff.contracts[deal.contract], deal)
@@ -354,6 +366,9 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
             out.append(Transfer(payer, payee, chips, reason))
             basket += chips * ((payee is BASKET) - (payer is BASKET))
 
+    if deal.contract == MISDEAL:  # no card is played: no stake, a stake due stays due (a house penalty aside)
+        move(dealer, BASKET, rules.misdeal_penalty, "misdeal")
+        return Outcome(tuple(out), None, state.stake_due, (0,) * n)
     if stake_due(tariff, state):
         for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
             move(seat, BASKET, rules.stake, "stake")
@@ -397,12 +412,12 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
             for reason, chips in pay:
                 move(payer, payee, chips * factor, reason)
     if made:
-        basket_won = tariff.has_basket
+        stake_next = tariff.has_basket
         if tariff.has_basket:
             for member, share in zip(side, _split(basket, side, rules.share_remainder)):
                 move(BASKET, member, share, "basket")
     else:
-        basket_won = schedule.failed_basket == "opponents"
+        stake_next = schedule.failed_basket == "opponents"
         if schedule.failed_basket == "labet":
             labet = basket
             shares = _split(labet, failing)
@@ -425,7 +440,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         for seat in range(n):
             if seat != deal.declarer:
                 move(deal.declarer, seat, amount, "boston")
-    return Outcome(tuple(out), made, basket_won, tuple(scores))
+    return Outcome(tuple(out), made, stake_next, tuple(scores))
 
 
 def moves(transfers: Iterable[Transfer], players: int) -> list[int]:
@@ -443,7 +458,7 @@ def advance(state: State, outcome: Outcome) -> State:
     n = len(state.balances)
     change = moves(outcome.transfers, n)
     return State(tuple(map(int.__add__, state.balances, change[:n])), state.basket + change[n],
-                 state.deals + 1, outcome.basket_won)
+                 state.deals + 1, outcome.stake_next)
 
 
 def replay(tariff: Tariff, deals: Iterable[Deal]) -> tuple[State, list[Outcome]]:

@@ -53,7 +53,8 @@ def _pays_carte_blanche(t: Tariff, c: Contract | None, made: bool | None) -> boo
 FIELDS = (
     Field("contract", "contract", "", "CONTRACT",
           N_("A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
-             "misere-ouvert, grand-misere-ouvert), or pass; Russian names too."), N_("Contract"), N_("Contract")),
+             "misere-ouvert, grand-misere-ouvert), or pass, or misdeal (the deal passed to the next player; a "
+             "redeal by the same dealer is not entered); Russian names too."), N_("Contract"), N_("Contract")),
     Field("declarer", "player", "--declarer", "NAME", N_("Who bought the contract."), N_("Declarer"),
           N_("Declarer")),
     Field("partner", "player", "--partner", "NAME", N_("Who supported the declarer (omit when alone)."),

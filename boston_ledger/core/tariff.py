@@ -14,6 +14,7 @@ from .errors import LedgerError
 from .i18n import _
 
 PASS = "pass"
+MISDEAL = "misdeal"  # the dealer misdealt and the deal passes to the next player: no card is played
 BOSTON_RULES = ("holder", "none", "declarer-pays", "declarer-pays-unless-holder")  # who pays the boston, to
 # whom: its holder receives it; nobody; the declarer pays it to each other player (unless he holds it)
 FAILED_BASKET = ("labet", "opponents", "none")
@@ -119,6 +120,8 @@ class Basket(NamedTuple):
     share_remainder: str = "stays"
     stake_at: str = "start-and-award"
     partout_per_trick: int = 0  # misère partout: what the loser pays per trick of difference
+    misdeal_names: tuple[str, ...] = ()  # the words for a misdeal besides "misdeal"
+    misdeal_penalty: int = 0  # what the misdealer pays into the basket (a house option; 0: nothing moves)
 
 
 class Tariff(NamedTuple):
@@ -164,9 +167,10 @@ class Tariff(NamedTuple):
         return self.find_contract(word).key
 
     def find_contract(self, word: str) -> Found:
-        """What a player's word names among the contracts and pass (`find`)."""
+        """What a player's word names among the contracts, pass and misdeal (`find`)."""
         return find(word, [(PASS, (PASS, *self.basket.pass_names)),
-                           *((key, c.names) for key, c in self.contracts.items())])
+                           *((key, c.names) for key, c in self.contracts.items()),
+                           (MISDEAL, (MISDEAL, *self.basket.misdeal_names))])
 
     def rank_key(self, word: str) -> str | None:
         """The suit rank a player's word means (`find_rank`)."""

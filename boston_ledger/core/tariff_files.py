@@ -495,7 +495,7 @@ class _Reader:
         g = self.guard
         self.keys(basket, "[basket]", {"stake", "stake_payer", "remise", "all_pass", "pass_names",
                                        "all_pass_remainder", "labet_odd_chip", "share_remainder", "stake_at",
-                                       "partout_per_trick"})
+                                       "partout_per_trick", "misdeal_names", "misdeal_penalty"})
         stake = g(lambda: self.whole(basket, "stake", "[basket]", 0, LIMIT), 0)
         payer = g(lambda: self.word(basket, "stake_payer", "[basket]", choices=STAKE_PAYERS, default="each"))
         remise = g(lambda: self.whole(basket, "remise", "[basket]", 0, LIMIT, default=0), 0)
@@ -510,10 +510,13 @@ class _Reader:
         stake_at = g(lambda: self.word(basket, "stake_at", "[basket]", choices=STAKE_AT, default="start-and-award"))
         partout = g(lambda: self.whole(basket, "partout_per_trick", "[basket]", 1, LIMIT)
                     if all_pass == "misere-partout" or "partout_per_trick" in basket else 0, 0)
-        if scoring == "points" and (stake or remise or all_pass not in (None, "nothing")):
+        misdeal_names = g(lambda: self.words(basket, "misdeal_names", "[basket]"), ())
+        misdeal_penalty = g(lambda: self.whole(basket, "misdeal_penalty", "[basket]", 0, LIMIT, default=0), 0)
+        if scoring == "points" and (stake or remise or misdeal_penalty or all_pass not in (None, "nothing")):
             raise self.fail("[basket]", _("a points tariff has no basket: stake = 0, no remise, all_pass = \"nothing\""))
         self.done(start)
-        return Basket(stake, payer, remise, all_pass, names, remainder, odd_chip, shares, stake_at, partout)
+        return Basket(stake, payer, remise, all_pass, names, remainder, odd_chip, shares, stake_at, partout,
+                      misdeal_names, misdeal_penalty)
 
     def boston(self, boston: dict, scoring: str) -> tuple[int, int, str]:
         start = len(self.problems)

@@ -11,7 +11,7 @@ from urllib.parse import urlencode
 
 from ..app.sessions import Sheet
 from ..core.i18n import _, language, ngettext, quote
-from ..ui.deals import coming, where, why
+from ..ui.deals import coming, session_name, where, why
 from ..ui.settlement import payment_lines, settlement_heading
 from ..ui.text import amount, basket_word
 
@@ -47,7 +47,7 @@ def standing(n: int) -> str:
 def title(shown: Shown) -> str:
     session = shown.sheet.status.session
     return _("Boston · {session}", session=_("session {id}", id=session.id)) + \
-        (f" {quote(session.name)}" if session.name else "")
+        (f" {quote(name)}" if (name := session_name(session)) else "")
 
 
 def sheet(shown: Shown) -> str:

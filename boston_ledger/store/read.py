@@ -125,8 +125,22 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
         return State.start(len(session.players))
     if len(last.balances) != len(session.players) or not isinstance(last.basket, int):
         raise StorageError(_("the balances kept with deal {last} of session {id} are damaged; `boston-ledger check` shows what differs", last=last.number, id=session.id))
-    return State(balances=last.balances, basket=last.basket, deals=last.number,
-                 stake_due=engine.wins_basket(session.tariff, last.deal))
+    return State(balances=last.balances, basket=last.basket, deals=last.number, stake_due=_stake_due(conn, session))
+
+
+def _stake_due(conn: sqlite3.Connection, session: Session) -> bool:
+    """Whether the next deal opens with a stake: as the last deal that was played left it (a
+    misdeal leaves it as it was; before the first deal, one is due)."""
+    tail = 1
+    while True:
+        recorded = list(deals(conn, session, transfers=False, tail=tail))
+        for r in reversed(recorded):
+            won = engine.wins_basket(session.tariff, r.deal)
+            if won is not None:
+                return won
+        if len(recorded) < tail:
+            return True
+        tail *= 4
 
 
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:

@@ -42,6 +42,7 @@ def status(s: Status) -> dict:
         "double": pos.double,
         "dealer": session.players[pos.dealer],
         "stake_due": engine.stake_due(t, state),
+        "money": None if s.money is None else dict(zip(session.players, map(money, s.money))),
         "chip_value": str(session.chip_value),
         "currency": session.currency,
         "settled": session.settled,
@@ -65,7 +66,7 @@ def deal(session: Session, w: Walked) -> dict:
     return {
         "deal": w.recorded.number, "partie": w.position.partie, "tour": w.position.tour,
         "multiplier": w.position.multiplier, "dealer": names[w.position.dealer],
-        "contract": w.recorded.deal.contract, "description": describe(session, w.recorded.deal),
+        "contract": w.recorded.deal.contract, "description": describe(session, w.recorded.deal, number=w.recorded.number),
         "made": w.outcome.made, "balances": dict(zip(names, w.standing)),
         "basket": w.after.basket if chips else 0,
         "double": w.position.double, "changes": dict(zip(names, moved)),

@@ -8,7 +8,7 @@ from typing import Iterable, Sequence
 from ..core import engine
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
 from ..core.i18n import N_, _, condition_names, contract_name, ngettext, quote, rank_after_contract, reason
-from ..core.tariff import PASS, Tariff
+from ..core.tariff import MISDEAL, PASS, Tariff
 from ..app.deals import Corrected, Entered
 from ..store.records import Session
 from rich.console import Group
@@ -19,10 +19,15 @@ from .term import SHEET, Text
 from .text import amount, balance, basket_word, local_time, signed
 
 
-def describe(session: Session, deal: Deal, boston: bool = True) -> str:
+def describe(session: Session, deal: Deal, boston: bool = True, number: int | None = None) -> str:
     """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'; 'junior Vera + Gleb: 9' (the pair's
     tricks together, as said); 'solo senior Anna 9'."""
     name = session.players
+    if deal.contract == MISDEAL:  # who misdealt and who deals instead, when the deal's number is known
+        if number is None:
+            return _("misdeal")
+        return _("misdeal by {name}: {next} deals", name=name[engine.position(session.tariff, number - 1).dealer],
+                 next=name[engine.position(session.tariff, number).dealer])
     if deal.contract == PASS:
         if deal.tricks_each is not None:
             return _("misère partout: {tricks}", tricks=", ".join(
@@ -88,7 +93,8 @@ def deal_table(entered: Entered) -> Group:
         " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
     heading = Text(_("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
-    heading.append(describe(session, deal) + (f" — {result_word(outcome)}" if outcome.made is not None else ""),
+    heading.append(describe(session, deal, number=number) + (f" — {result_word(outcome)}" if outcome.made is not None
+                                                              else ""),
                    style="not bold")
     if sheet is not None:
         table = Table()
@@ -113,28 +119,67 @@ def deal_table(entered: Entered) -> Group:
     return Group(heading, table)
 
 
-def balances_table(session: Session, values: Sequence[int], basket: int | None) -> Table:
-    """Each player's balance (or score), and the basket when the tariff has one."""
+def standing_view(session: Session, values: Sequence[int], basket: int | None, money: Sequence[int] | None,
+                  width: int) -> Table | Group:
+    """balances_table with each player's money (in cents) as a row of it, or, where that row would
+    not fit in `width`, as a line below it."""
+    table = balances_table(session, values, basket, money)
+    if money is None or _width(table) <= width:
+        return table
+    return Group(balances_table(session, values, basket), money_line(session, money))
+
+
+def money_line(session: Session, money: Sequence[int]) -> str:
+    """Each player's money: 'money: Anna -1.80 EUR, Boris 0.40 EUR, ...'."""
+    return _("money: {amounts}", amounts=", ".join(f"{name}\u00a0{amount(c, session.currency)}".replace(" ", "\u00a0")
+                                                  for name, c in zip(session.players, money)))
+
+
+def _width(table: Table) -> int:
+    """The most cells a table takes, laid out unbounded as it is shown."""
+    from .text import console
+
+    unbounded = console(width=10_000)
+    return Measurement.get(unbounded, unbounded.options, table).maximum
+
+
+def balances_table(session: Session, values: Sequence[int], basket: int | None,
+                   money: Sequence[int] | None = None) -> Table:
+    """Each player's balance (or score), and the basket when the tariff has one; with `money` (in
+    cents), a row of each player's money beside it."""
     table = Table()
+    if money is not None:
+        table.add_column("")
     for name in session.players:
         table.add_column(name, justify="right")
     cells = list(values)
     if basket is not None:
         table.add_column(basket_word(), justify="right", style="cyan")
         cells.append(basket)
-    table.add_row(*map(balance, cells))
+    if money is None:
+        table.add_row(*map(balance, cells))
+        return table
+    table.add_row(_("chips") if session.tariff.has_basket else _("points"), *map(balance, cells))
+    table.add_row(_("money") + (f" {session.currency}" if session.currency else ""),
+                  *(Text(amount(c, ""), style="green" if c > 0 else "red" if c < 0 else "") for c in money))
     return table
 
 
 def session_title(session: Session) -> str:
     """A session as a heading names it: 'Session 1 “Friday”'."""
-    return _("Session {id}", id=session.id) + (f" {quote(session.name)}" if session.name else "")
+    name = session_name(session)
+    return _("Session {id}", id=session.id) + (f" {quote(name)}" if name else "")
+
+
+def session_name(session: Session) -> str | None:
+    """A session's name as shown: the demonstration's in the output's language."""
+    return _("demo evening") if session.demo else session.name
 
 
 def status_lines(session: Session, state: State) -> list[str]:
     pos = engine.position(session.tariff, state.deals)
     t = session.tariff
-    label = _("session {id}", id=session.id) + (f" {quote(session.name)}" if session.name else "")
+    label = _("session {id}", id=session.id) + (f" {quote(name)}" if (name := session_name(session)) else "")
     unit = _("chip") if t.has_basket else _("point")
     conditions = _(" with {conditions}", conditions=condition_names(t, t.applied)) if t.applied else ""
     lines = [
@@ -198,12 +243,9 @@ def history_table(session: Session, rows: Sequence, width: int = 200) -> Table:
     dealer turns round the table; `status` and each deal's heading name him), then the
     boston's, then the change and the standing are put one above the other, so that a deal's
     line does not wrap when it can be helped."""
-    from .text import console
-
-    unbounded = console(width=10_000)  # to measure the table unbounded, as it is shown
     table = _history(session, rows, dealer=True, holder=True, stacked=False)
     for dealer, holder, stacked in ((False, True, False), (False, False, False), (False, False, True)):
-        if Measurement.get(unbounded, unbounded.options, table).maximum <= width:
+        if _width(table) <= width:
             break
         table = _history(session, rows, dealer, holder, stacked)
     return table
@@ -255,7 +297,8 @@ def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stack
             cells[at] = Text(heading, style="bold yellow" if w.position.double else "bold")
             table.add_row(*cells)
         deal, pos, outcome = w.recorded.deal, w.position, w.outcome
-        played = describe(session, deal, boston=False) + ("" if outcome.made is None else f" — {result_word(outcome)}")
+        played = describe(session, deal, boston=False, number=w.recorded.number) + (
+            "" if outcome.made is None else f" — {result_word(outcome)}")
         row = [str(w.recorded.number)]
         row += [session.players[pos.dealer]] if dealer else []
         row.append(played)

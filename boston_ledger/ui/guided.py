@@ -56,15 +56,17 @@ def ask(question: str, parse: Callable[[str], object], default: str | None = Non
             tell(str(e))
 
 
-def confirm(question: str) -> bool:
-    """Yes or no, yes by default; y/yes/n/no, and in Russian д/да/н/нет too."""
+def confirm(question: str, default: bool = True) -> bool:
+    """Yes or no (Enter: `default`); y/yes/n/no, and in Russian д/да/н/нет too."""
     def parse(answer: str) -> bool:
+        if not answer.strip():
+            return default
         said = flow.reply(answer, 0)
         if said in ("yes", "no"):
             return said == "yes"
         raise LedgerError(_("answer y or n"))
 
-    return ask(question + " " + _("[Y/n]"), parse)  # type: ignore[return-value]
+    return ask(question + " " + (_("[Y/n]") if default else _("[y/N]")), parse)  # type: ignore[return-value]
 
 
 def line(question: flow.Question) -> str:

@@ -37,24 +37,42 @@ def signed(n: int) -> str:
     return f"+{n}" if n > 0 else str(n) if n else "·"
 
 
-def heading_lines(session: Session, history: History) -> list[str]:
-    """Who played what and when: the session, its date, tariff, chip value and players."""
+def heading_parts(session: Session, history: History) -> list[list[str]]:
+    """Who played what and when, line by line in parts: the session and its date; the tariff and
+    the chip's value; the players and the deals played."""
     t = session.tariff
     worth = amount(session.chip_value, session.currency)
     unit = _("one chip = {value}", value=worth) if t.has_basket else _("one point = {value}", value=worth)
     conditions = _(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else ""
     return [
-        f"{session_title(session)} · {local_time(session.created_at)[:10]}",
-        _("tariff {name}", name=t.name) + conditions + " · " + unit,
-        ", ".join(session.players) + " · " + ngettext("{n} deal played", "{n} deals played", history.total),
+        [session_title(session), local_time(session.created_at)[:10]],
+        [_("tariff {name}", name=t.name) + conditions, unit],
+        [", ".join(session.players), ngettext("{n} deal played", "{n} deals played", history.total)],
     ]
+
+
+def heading_lines(session: Session, history: History) -> list[str]:
+    """The heading as lines of the page: its parts joined by ' · '."""
+    return [" · ".join(parts) for parts in heading_parts(session, history)]
+
+
+def _packed(parts: list[str], width: int) -> list[str]:
+    """A heading's parts on as few lines of `width` as they fit on whole (' · ' between two on one
+    line); a part too long for a line is wrapped at its spaces."""
+    lines: list[str] = []
+    for part in parts:
+        if lines and cell_len(lines[-1]) + 3 + cell_len(part) <= width:
+            lines[-1] += " · " + part
+        else:
+            lines += textwrap.wrap(part, width) or [""]
+    return lines
 
 
 def played(session: Session, w) -> str:
     """What a deal (an app.deals.Walked) was, its result, and who held the boston."""
     deal = w.recorded.deal
     holder = "" if deal.boston is None else _(", boston {name}", name=session.players[deal.boston])
-    return describe(session, deal, boston=False) + ("" if w.outcome.made is None else
+    return describe(session, deal, boston=False, number=w.recorded.number) + ("" if w.outcome.made is None else
                                                     f" — {result_word(w.outcome)}") + holder
 
 
@@ -79,7 +97,7 @@ def text(sheet: Sheet, width: int = WIDTH) -> str:
     session = history.session
     names = list(session.players) + ([basket_word()] if session.tariff.has_basket else [])
     column = max(4, width // len(names))
-    lines = [line for head in heading_lines(session, history) for line in textwrap.wrap(head, width)] + [""]
+    lines = [line for parts in heading_parts(session, history) for line in _packed(parts, width)] + [""]
     if not history.rows:
         lines.append(_("Session {id} has no deals yet.", id=session.id))
         return "\n".join(lines) + "\n"

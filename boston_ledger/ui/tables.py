@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..app.money import Book
+from ..app.money import Book, Doubt
 from ..app.rescore import Rescored
 from ..app.sessions import Listed
 from ..app.stats import Stats
@@ -13,6 +13,7 @@ from ..core.tariff import Tariff
 from ..store.records import PaymentRecord
 from rich.box import SIMPLE_HEAD
 from rich.table import Table
+from .deals import session_name
 from .text import amount, balance, basket_word, chips, local_time, signed
 
 
@@ -30,7 +31,7 @@ def sessions_table(rows: Sequence[Listed]) -> Table:
         s = r.session
         result = ", ".join(f"{n} {amount(c, s.currency)}" for n, c in zip(r.settled.players, r.settled.cents)) \
             if r.settled else ""
-        table.add_row(("* " if r.current else "") + str(s.id), s.name or "", s.created_at[:10], ", ".join(s.players),
+        table.add_row(("* " if r.current else "") + str(s.id), session_name(s) or "", s.created_at[:10], ", ".join(s.players),
                       s.tariff.name, str(r.deals), _("settled") if s.settled else _("open"), result)
     return table
 
@@ -117,6 +118,17 @@ def tariffs_table(found: Sequence[Tariff]) -> Table:
     for t in found:
         table.add_row(t.name, _(t.title), t.source, condition_names(t, t.conditions))
     return table
+
+
+def doubt_line(d: Doubt) -> str:
+    """Why a payment looks mistaken, in words."""
+    p = d.paid
+    if d.again is not None:
+        return _("{payer} paid {payee} {amount} already, at {when} (payment {id})", payer=p.payer, payee=p.payee,
+                 amount=amount(p.cents, p.currency), when=local_time(d.again.paid_at), id=d.again.id)
+    return _("by the ledger {payer} owes {owes} and {payee} is owed {owed}, so {amount} would turn a debt around",
+             payer=p.payer, payee=p.payee, owes=amount(d.owes, p.currency), owed=amount(d.owed, p.currency),
+             amount=amount(p.cents, p.currency))
 
 
 def book_lines(found: Sequence[Book]) -> list[str]:
