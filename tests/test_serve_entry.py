@@ -267,7 +267,7 @@ def test_undo_from_the_phone(entering, cli) -> None:
     form = Form(phone.html).forms[0]
     cli("deal", "pass")  # meanwhile at the terminal: the last deal is another one now
     stale = phone.request("POST", form["action"], form["hidden"])
-    assert stale[0] == 400 and "the last deal is deal 2 now, not 1; nothing was taken back" in stale[1]
+    assert stale[0] == 409 and "the last deal is deal 2 now, not 1; nothing was taken back" in stale[1]
     assert cli.json("status")["deals"] == 2
     phone.status, phone.html = phone.request("GET", undo.replace("&amp;", "&"))
     phone.tap("Take it back")
