@@ -428,9 +428,13 @@ def chart(svg: Path | None = None, db: str | None = None, as_json: bool = False,
 
 
 def _write(path: Path, text: str) -> None:
-    """A file for people written whole (app.files.write_atomically), and said so."""
+    """A file for people written whole (app.files.write_atomically), and said so; `-` is
+    standard output."""
     from ..app.files import write_atomically
 
+    if str(path) == "-":
+        _say(text.rstrip("\n"))
+        return
     try:
         write_atomically(path, lambda f: f.write(text))
     except OSError as e:

@@ -316,7 +316,8 @@ def stats(
 @app.command()
 def chart(
     svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE",
-                                                help="Write the chart as an SVG picture instead.")] = None,
+                                                help="Write the chart as an SVG picture instead (- for "
+                                                     "standard output).")] = None,
     db: DbOption = None,
     session: SessionOption = None,
     as_json: JsonOption = False,
@@ -404,7 +405,8 @@ def export(
 @app.command()
 def sheet(
     html: Annotated[Optional[Path], typer.Option("--html", metavar="FILE",
-                                                 help="Write a web page instead: self-contained, prints on A4.")] = None,
+                                                 help="Write a web page instead: self-contained, prints on A4 "
+                                                      "(- for standard output).")] = None,
     db: DbOption = None,
     session: SessionOption = None,
 ) -> None:
