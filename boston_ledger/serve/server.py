@@ -237,7 +237,7 @@ class Server(ThreadingHTTPServer):
     are doing. A connection beyond the limits is answered 503 and closed at once."""
 
     daemon_threads = True
-    request_queue_size = 256
+    request_queue_size = 1024  # connections the kernel keeps waiting for accept(): a burst of them is not dropped
 
     def __init__(self, address: tuple[str, int], app: App) -> None:
         self.app = app
