@@ -56,7 +56,7 @@ class _Timed(io.RawIOBase):
         if self.deadline is not None:
             left = self.deadline - time.monotonic()
             if left <= 0:
-                raise TimeoutError("the request did not arrive in time")
+                raise TimeoutError()  # the request did not arrive in time
             self.sock.settimeout(left)
         return self.sock.recv_into(buffer)
 

@@ -326,7 +326,7 @@ def _prepare(conn: Ledger, path: Path, found: Found, create: bool,
                 schema.migrate(conn)
             result = first(conn) if first is not None else None
             if unkeyed and conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
-                raise schema.Unrepairable("a row refers to one that is not there")
+                raise schema.Unrepairable(_("a row refers to one that is not there"))
             _commit(conn)
         except BaseException:
             if conn.in_transaction:

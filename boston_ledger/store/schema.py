@@ -18,6 +18,7 @@ from functools import cache
 from typing import Any, Callable, NamedTuple
 
 from ..core.engine import moves
+from ..core.i18n import _
 from . import earlier
 
 SCHEMA_VERSION = 5  # PRAGMA user_version after every migration has run
@@ -445,7 +446,7 @@ def _repair(conn: sqlite3.Connection, target: dict[str, tuple[str, str, str]], f
         try:
             conn.execute(f'INSERT INTO main."{name}" ({columns}) SELECT {values} FROM temp."earlier_{name}" AS old')
         except sqlite3.IntegrityError as e:
-            raise Unrepairable(f"{name}: {e}") from None
+            raise Unrepairable(_("table {name}: {error}", name=name, error=e)) from None
         conn.execute(f'DROP TABLE temp."earlier_{name}"')
     if first_rank and "deals" in changed:
         _write_first_ranks(conn)
@@ -456,7 +457,7 @@ def _repair(conn: sqlite3.Connection, target: dict[str, tuple[str, str, str]], f
             conn.execute(sql)
     wanted = {name: (kind.encode(), table.encode(), _even(sql.encode())) for name, (kind, table, sql) in target.items()}
     if _objects(conn) != wanted:
-        raise Unrepairable("the schema made differs from today's")
+        raise Unrepairable(_("the schema made differs from today's"))
 
 
 def _columns(conn: sqlite3.Connection, table: str) -> list[str]:
@@ -472,7 +473,7 @@ def _write_first_ranks(conn: sqlite3.Connection) -> None:
         try:
             contracts = parse(text, origin=f"the tariff stored with session {session_id}").contracts
         except Exception as e:  # a stored text that cannot be read: nothing could replay its deals
-            raise Unrepairable(f"session {session_id}: {e}") from None
+            raise Unrepairable(_("session {id}: {error}", id=session_id, error=e)) from None
         for deal_id, contract in conn.execute("SELECT id, contract FROM deals WHERE session_id = ? AND rank IS NULL",
                                               (session_id,)).fetchall():
             found = contracts.get(contract)
