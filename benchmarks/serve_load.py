@@ -3,8 +3,9 @@
 Run: python benchmarks/serve_load.py [--clients 20] [--seconds 60] [--json]
 
 The server runs as the installed program (`boston-ledger serve --port 0`) on 127.0.0.1 over a
-throw-away ledger; all traffic stays on the loopback. Each client holds the page's event
-stream open and asks for `/api/status` and the page in turn every half second on one
+throw-away ledger; all traffic stays on the loopback. Each client comes from an address of its
+own (127.0.0.10, .11, ...: the server holds each address to a few connections, as each phone
+has its own), holds the page's event stream open and asks for `/api/status` and the page in turn every half second on one
 keep-alive connection, as a phone would while its page is open. Meanwhile a deal is recorded
 every second through the app layer, the same transaction as `boston-ledger deal`, from this
 other process. Reported: errors, the response times of the requests (median, p99, max),
@@ -56,8 +57,8 @@ def percentile(values: list[float], p: float) -> float:
 class Client:
     """One phone: an event stream read in one thread, requests made in another."""
 
-    def __init__(self, port: int, token: str, stop: threading.Event, every: float) -> None:
-        self.port, self.token, self.stop, self.every = port, token, stop, every
+    def __init__(self, port: int, token: str, stop: threading.Event, every: float, source: str = "127.0.0.1") -> None:
+        self.port, self.token, self.stop, self.every, self.source = port, token, stop, every, source
         self.errors: list[str] = []
         self.latencies: list[float] = []
         self.arrivals: dict[int, float] = {}  # deal number -> when this client first saw it
@@ -72,7 +73,7 @@ class Client:
 
     def follow(self) -> None:
         try:
-            sock = socket.create_connection(("127.0.0.1", self.port), timeout=30)
+            sock = socket.create_connection(("127.0.0.1", self.port), timeout=30, source_address=(self.source, 0))
             sock.sendall(f"GET /events?t={self.token} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".encode())
             stream = sock.makefile("rb")
             status = stream.readline()
@@ -107,7 +108,7 @@ class Client:
             self.connected.set()
 
     def ask(self) -> None:
-        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+        conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=(self.source, 0))
         targets = [f"/api/status?t={self.token}", f"/?t={self.token}"]
         i = 0
         while not self.stop.wait(self.every):
@@ -125,7 +126,7 @@ class Client:
             except (OSError, http.client.HTTPException) as e:
                 self.errors.append(f"{target.split('?')[0]}: {type(e).__name__}: {e}")
                 conn.close()
-                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30)
+                conn = http.client.HTTPConnection("127.0.0.1", self.port, timeout=30, source_address=(self.source, 0))
         conn.close()
 
 
@@ -154,7 +155,7 @@ def run(clients: int = 20, seconds: float = 60, every: float = 1.0, ask_every: f
         threading.Thread(target=proc.stdout.read, daemon=True).start()  # the QR code and the rest
         port, token = int(found["port"]), found["token"]
         stop = threading.Event()
-        followers = [Client(port, token, stop, ask_every) for __ in range(clients)]
+        followers = [Client(port, token, stop, ask_every, f"127.0.0.{10 + i % 240}") for i in range(clients)]
         for c in followers:
             c.start()
         for c in followers:

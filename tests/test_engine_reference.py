@@ -62,9 +62,9 @@ def test_the_stored_texts_are_those_sessions_kept() -> None:
 @given(contract=st.sampled_from(["pass", "junior", "solo", "misere", "nine", "nope"]),
        seats=st.lists(st.none() | st.integers(-1, 5), min_size=4, max_size=4),
        tricks=st.none() | st.integers(-1, 14), partner_tricks=st.none() | st.integers(-1, 14),
-       rank=st.sampled_from([None, "junior", "senior", "x"]), ace=st.booleans(), state=states(load("classic")))
+       rank=st.sampled_from([None, "junior", "senior", "x"]), ace=st.booleans(), state=states(STORED[0]))
 def test_a_deal_the_tariff_refuses_is_refused_alike(contract, seats, tricks, partner_tricks, rank, ace, state) -> None:
-    tariff = load("classic", ["remise"])
+    tariff = next(t for t in STORED if t.name == "classic" and t.applied)  # as stored then, remise among its conditions
     deal = Deal(contract, seats[0], seats[1], tricks, partner_tricks, rank, seats[2], ace, seats[3])
     expected = result(before.play, tariff, state, deal)
     assert result(engine.play, tariff, state, deal) == expected

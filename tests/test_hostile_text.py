@@ -33,8 +33,9 @@ def hostile_tariff(tmp_path: Path) -> Path:
     text = f'notes = ["note {OSC52_TOML} \\u202eevil"]\n' + CLASSIC.read_text(encoding="utf-8")
     text = text.replace('title = "Classic Boston (chips, basket, labet)"', f'title = "Classic {OSC52_TOML} Boston"')
     text = text.replace('[ranks.junior]', f'[ranks."r{OSC52_TOML}"]\nnames = ["odd\\u009b2J"]\n\n[ranks.junior]')
-    text = text.replace('title = "simple game: every tour is simple, no double tours"',
+    text = text.replace('title = "simple game: every player stakes 4 into the basket at every deal"',
                         f'title = "simple {OSC52_TOML} game"')
+    assert f"simple {OSC52_TOML} game" in text
     text += (f'\n[contracts."solo{OSC52_TOML}"]\nnames = ["x\\u001b[2J"]\nranks = ["junior"]\nalone = "solo"\n')
     path = tmp_path / "hostile.toml"
     path.write_text(text, encoding="utf-8")
@@ -170,20 +171,42 @@ def test_a_currency_an_earlier_version_took_still_pays(table, isolated: Path) ->
 # ---- every printing path ---------------------------------------------------------------------
 
 
-def test_a_hostile_tariff_file_is_shown_escaped(cli, tmp_path: Path) -> None:
-    path = str(hostile_tariff(tmp_path))
+def test_a_hostile_tariff_file_is_refused_and_a_stored_one_shown_escaped(cli, tmp_path: Path, isolated: Path) -> None:
+    """A tariff file with control characters in its words is refused, each place named (issue 23);
+    a ledger that already holds such a tariff (an earlier boston-ledger accepted it) is shown with
+    them escaped by every printing path."""
+    from decimal import Decimal
+
+    from boston_ledger.app import sessions as sessions_app
+    from boston_ledger.core.tariff_files import parse, with_conditions
+    from boston_ledger.store.db import open_db
+
+    path = hostile_tariff(tmp_path)
+    for args in (("tariffs", "check", str(path)), ("tariffs", "show", str(path)),
+                 ("new", *PLAYERS, "--tariff", str(path), "--condition", "simple")):
+        result = cli(*args, code=2)
+        assert_clean(result.stdout, result.stderr)
+        assert "must be plain text" in result.stderr, args
+    found = cli("tariffs", "check", str(path), code=2).stderr
+    for place in ("[tariff] title:", "top level notes:", "[ranks]: the name", "[contracts]: the name",
+                  "[conditions.simple] title:"):
+        assert place in found, place
+    conn = open_db(isolated, create=True)
+    try:
+        tariff = with_conditions(parse(path.read_text(encoding="utf-8"), str(path)), ["simple"])
+        sessions_app.new(conn, PLAYERS, tariff, Decimal("1"), "")
+    finally:
+        conn.close()
     outputs = []
-    for args in (("tariffs", "check", path), ("tariffs", "show", path), ("tariffs", "show", path, "--json"),
-                 ("new", *PLAYERS, "--tariff", path, "--condition", "simple"), ("status",), ("status", "--json"),
-                 ("sessions",), ("sessions", "--json"), ("deal", f"solo{OSC52}", "--declarer", "Anna", "--tricks", "8"),
+    for args in (("status",), ("status", "--json"), ("sessions",), ("sessions", "--json"),
+                 ("deal", f"solo{OSC52}", "--declarer", "Anna", "--tricks", "8"),
                  ("deal", "x\x1b[2J", "--declarer", "Boris", "--tricks", "9"), ("history",), ("history", "--json"),
                  ("stats",), ("chart",), ("settle",), ("settle", "--json"), ("ledger",)):
         result = cli(*args)
         assert_clean(result.stdout, result.stderr)
         outputs.append(result.stdout)
-    assert "\\x1b]52;c;aGVsbG8=\\x07" in outputs[1]  # shown, not dropped: the title, keys, conditions
-    assert "\\u202e" in outputs[1]
-    assert json.loads(outputs[2])["title"] == f"Classic {OSC52} Boston"  # JSON keeps the data exact
+    assert "solo\\x1b]52;c;aGVsbG8=\\x07" in outputs[6]  # shown, not dropped: the contract's key
+    assert json.loads(outputs[3])[0]["tariff"] == "classic"
 
 
 def test_an_error_quoting_hostile_text_is_one_escaped_line(table, tmp_path: Path) -> None:

@@ -321,7 +321,7 @@ def test_no_traversal_no_listing(served, path) -> None:
 
 
 def test_traversal_as_sent_by_hand(served) -> None:
-    answer = raw(served.port, b"GET /static/../../../../etc/passwd HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    answer = raw(served.port, b"GET /static/../../../../etc/passwd HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 404") and b"root:" not in answer
 
 
@@ -351,23 +351,23 @@ def test_the_assets_are_the_programs_own(served) -> None:
 
 
 def test_request_line_and_header_limits(served) -> None:
-    long_line = b"GET /?t=" + b"a" * 3000 + b" HTTP/1.1\r\nHost: x\r\n\r\n"
+    long_line = b"GET /?t=" + b"a" * 3000 + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n"
     assert raw(served.port, long_line).startswith(b"HTTP/1.1 414")
-    big_header = b"GET / HTTP/1.1\r\nHost: x\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n"
+    big_header = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Big: " + b"b" * 9000 + b"\r\n\r\n"
     assert raw(served.port, big_header).startswith(b"HTTP/1.1 431")
-    many = b"GET / HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-H%d: 1\r\n" % i for i in range(50)) + b"\r\n"
+    many = b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(b"X-H%d: 1\r\n" % i for i in range(50)) + b"\r\n"
     assert raw(served.port, many).startswith(b"HTTP/1.1 431")
-    within = b"GET /api/status?t=" + TOKEN.encode() + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" + \
+    within = b"GET /api/status?t=" + TOKEN.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" + \
         b"".join(b"X-H%d: 1\r\n" % i for i in range(30)) + b"\r\n"
     assert raw(served.port, within).startswith(b"HTTP/1.1 200")
 
 
 def test_no_request_body_is_taken(served) -> None:
     body = b"x" * 10_000_000
-    answer = raw(served.port, b"GET /api/status?t=" + TOKEN.encode() + b" HTTP/1.1\r\nHost: x\r\nContent-Length: "
+    answer = raw(served.port, b"GET /api/status?t=" + TOKEN.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: "
                  + str(len(body)).encode() + b"\r\n\r\n" + body[:1000])
     assert answer.startswith(b"HTTP/1.1 413")
-    chunked = raw(served.port, b"GET / HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+    chunked = raw(served.port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
     assert chunked.startswith(b"HTTP/1.1 413")
 
 
@@ -376,8 +376,8 @@ def test_nothing_but_get_and_head(served) -> None:
         status, headers, __ = get(served.port, f"/api/status?t={TOKEN}", method=method)
         assert status == 405 and headers["allow"] == "GET, HEAD", method
         assert get(served.port, "/elsewhere", method=method)[0] == 404
-    assert raw(served.port, b"BREW / HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 405")
-    assert raw(served.port, b"BREW /x HTTP/1.1\r\nHost: x\r\n\r\n").startswith(b"HTTP/1.1 404")
+    assert raw(served.port, b"BREW / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").startswith(b"HTTP/1.1 405")
+    assert raw(served.port, b"BREW /x HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n").startswith(b"HTTP/1.1 404")
     status, headers, body = get(served.port, f"/api/status?t={TOKEN}", method="HEAD")
     assert status == 200 and body == b"" and int(headers["content-length"]) > 100
 

@@ -267,7 +267,7 @@ def test_undo_from_the_phone(entering, cli) -> None:
     form = Form(phone.html).forms[0]
     cli("deal", "pass")  # meanwhile at the terminal: the last deal is another one now
     stale = phone.request("POST", form["action"], form["hidden"])
-    assert stale[0] == 400 and "the last deal is deal 2 now, not 1; nothing was taken back" in stale[1]
+    assert stale[0] == 409 and "the last deal is deal 2 now, not 1; nothing was taken back" in stale[1]
     assert cli.json("status")["deals"] == 2
     phone.status, phone.html = phone.request("GET", undo.replace("&amp;", "&"))
     phone.tap("Take it back")
@@ -326,7 +326,7 @@ def test_a_post_from_elsewhere_is_refused(entering, cli) -> None:
 
 
 def test_the_entry_forms_are_small_and_urlencoded(entering) -> None:
-    head = f"POST /entry/step?t={ENTRY} HTTP/1.1\r\nHost: x\r\nOrigin: {entering.origin}\r\n"
+    head = f"POST /entry/step?t={ENTRY} HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: {entering.origin}\r\n"
     big = "a=" + "x" * 5000
     assert raw(entering.port, (head + "Content-Type: application/x-www-form-urlencoded\r\n"
                                f"Content-Length: {len(big)}\r\n\r\n{big}").encode()).startswith(b"HTTP/1.1 413")
@@ -336,7 +336,7 @@ def test_the_entry_forms_are_small_and_urlencoded(entering) -> None:
                ).startswith(b"HTTP/1.1 411")
     assert raw(entering.port, (head + "Content-Type: application/x-www-form-urlencoded\r\n\r\n").encode()
                ).startswith(b"HTTP/1.1 411")
-    assert raw(entering.port, (f"GET /entry?t={ENTRY} HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\n\r\nhello"
+    assert raw(entering.port, (f"GET /entry?t={ENTRY} HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 5\r\n\r\nhello"
                                ).encode()).startswith(b"HTTP/1.1 413")  # a GET takes no body
     status, headers, __ = get(entering.port, f"/api/status?t={VIEW}", method="POST")
     assert status == 405 and headers["allow"] == "GET, HEAD"  # POST only on the entry routes

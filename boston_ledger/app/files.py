@@ -1,7 +1,8 @@
 """Files the commands write for people (exports, charts, tariff copies), the one place that does.
 
-A file is written whole beside its place, then renamed over it; a set of files (an export) is
-written whole into a new folder beside its place, then swapped in with one rename. A reader
+A file is written whole beside its place, then renamed over it, and only over an ordinary file
+(never over a pipe, a device or a socket); a set of files (an export) is written whole into a
+new folder beside its place, then swapped in with one rename. A reader
 meets the old file or set, or the new one: never half of one, never a mix. A symlink at the
 destination is replaced or refused, never followed; files and folders get the modes the umask
 allows; whatever fails (a full disk, Ctrl-C) leaves the destination as it was and no temporary
@@ -40,10 +41,29 @@ def _fill(file: int | Path, write: Callable[[TextIO], None], newline: str | None
         write(f)
 
 
+def ordinary(path: Path) -> None:
+    """Refuse (LedgerError) a `path` that is there and is not an ordinary file, itself or where a
+    symlink there leads: a folder, a pipe, a device, a socket. Renaming a file over one of those
+    would put a regular file in its place (a FIFO, /dev/stdout, a system's device entry as root)."""
+    try:
+        st = os.stat(path)  # through a symlink: what it leads to (stat opens nothing)
+    except FileNotFoundError:  # nothing there, or a symlink to nothing: the rename replaces the link
+        return
+    except OSError as e:
+        raise LedgerError(_("cannot write {path}: {error}", path=path, error=strerror(e))) from None
+    if stat.S_ISDIR(st.st_mode):
+        raise LedgerError(_("{path} is a folder; give the path of a file", path=path))
+    if not stat.S_ISREG(st.st_mode):
+        raise LedgerError(_("{path} is not an ordinary file (a pipe, a device or a socket, or a link to one); "
+                            "boston-ledger writes only ordinary files: give another path", path=path))
+
+
 def write_atomically(path: Path, write: Callable[[TextIO], None], newline: str | None = None) -> None:
     """Write `path` with `write(file)`: into a temporary file in the same folder, then renamed
     over it (a symlink there is replaced, not followed). An ordinary file as the umask allows;
-    on any failure the temporary file is removed and `path` is as it was."""
+    on any failure the temporary file is removed and `path` is as it was. What is at `path`
+    must be an ordinary file (or a symlink to one), if anything (`ordinary`)."""
+    ordinary(path)
     folder = path.parent if str(path.parent) else Path(".")
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{path.name[:64]}.", suffix=".tmp")
     try:

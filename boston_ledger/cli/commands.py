@@ -438,9 +438,13 @@ def chart(svg: Path | None = None, db: str | None = None, as_json: bool = False,
 
 
 def _write(path: Path, text: str) -> None:
-    """A file for people written whole (app.files.write_atomically), and said so."""
+    """A file for people written whole (app.files.write_atomically), and said so; `-` is
+    standard output."""
     from ..app.files import write_atomically
 
+    if str(path) == "-":
+        _say(text.rstrip("\n"))
+        return
     try:
         write_atomically(path, lambda f: f.write(text))
     except OSError as e:
@@ -673,7 +677,7 @@ def tariffs_new(name: str, source: str = "classic", force: bool = False) -> None
 
 
 def serve(session: str | None = None, port: str = "8765", lan: bool = False, token_file: Path | None = None,
-          entry: bool = False, db: str | None = None) -> int:
+          entry: bool = False, db: str | None = None, host: str | None = None) -> int:
     """Serve the session's sheet, read-only, to the phones at the table until Ctrl-C; with
     `entry`, also a page that enters deals, behind a second link."""
     from ..serve import missing_extra
@@ -687,12 +691,23 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
     session_id = whole(session, "--session", 1, 10**9)
     number = whole(port, "--port", 0, 65535)
     assert number is not None
-    host = "127.0.0.1"
-    if lan:
+    if host is not None:
+        import ipaddress
+
+        try:
+            host = str(ipaddress.ip_address(host.strip("[]")))
+        except ValueError:
+            raise LedgerError(_("--host takes an address of this machine such as 127.0.0.1 or ::1, not {value!r}",
+                                value=host)) from None
+        if lan:
+            raise LedgerError(_("--host and --lan each choose where to listen; give one of them"))
+    elif lan:
         found = lan_address()
         if found is None:
             raise LedgerError(_("no local network address found for --lan; is this machine on a network?"))
         host = found
+    else:
+        host = "127.0.0.1"
     token = kept_token(Path(token_file).expanduser()) if token_file else new_token()
     entry_token = new_token() if entry else None
     try:

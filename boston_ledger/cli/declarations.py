@@ -321,7 +321,8 @@ def stats(
 @app.command()
 def chart(
     svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE",
-                                                help="Write the chart as an SVG picture instead.")] = None,
+                                                help="Write the chart as an SVG picture instead (- for "
+                                                     "standard output).")] = None,
     db: DbOption = None,
     session: SessionOption = None,
     as_json: JsonOption = False,
@@ -413,7 +414,8 @@ def export(
 @app.command()
 def sheet(
     html: Annotated[Optional[Path], typer.Option("--html", metavar="FILE",
-                                                 help="Write a web page instead: self-contained, prints on A4.")] = None,
+                                                 help="Write a web page instead: self-contained, prints on A4 "
+                                                      "(- for standard output).")] = None,
     db: DbOption = None,
     session: SessionOption = None,
 ) -> None:
@@ -495,6 +497,9 @@ def serve(
                                                    help="The session to serve \\[default: the current one].")] = None,
     port: Annotated[str, typer.Option("--port", metavar="N", help="The port to listen on (0: any free one).")] = "8765",
     lan: Annotated[bool, typer.Option("--lan", help="Listen on the local network, not only on this machine.")] = False,
+    host: Annotated[Optional[str], typer.Option("--host", metavar="ADDRESS", show_default=False,
+                                                help="Listen on this address of the machine, such as ::1 "
+                                                     "\\[default: 127.0.0.1; with --lan, the network's].")] = None,
     token_file: Annotated[Optional[Path], typer.Option("--token-file", metavar="FILE", show_default=False,
                                                        help="Keep the link's token in this file, the same at "
                                                             "every start \\[default: a new token each start].")] = None,
@@ -510,4 +515,4 @@ def serve(
 
     Example: boston-ledger serve --lan
     """
-    return commands.serve(session=session, port=port, lan=lan, token_file=token_file, entry=entry, db=db)
+    return commands.serve(session=session, port=port, lan=lan, token_file=token_file, entry=entry, db=db, host=host)

@@ -19,6 +19,15 @@ from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BOSTON_RULES, BOSTON_SLAM_FOR
                      Schedule, Tariff, TariffError, ambiguous, did_you_mean, find)
 
 SLUG = re.compile(r"[^\W_][\w-]{0,39}")  # a tariff's name: letters and digits, '-' and '_' inside
+# What a tariff's words, titles and table names may not hold (a user's file; a stored tariff is read
+# as it was accepted): C0 controls (a line break too: they are single lines), DEL, C1 controls, the
+# bidirectional marks, embeddings, overrides and isolates, lone surrogates. A bare CR ends a line of
+# the page's event stream in a browser, ESC starts a terminal sequence, a bidi control shows text in
+# another order than it is read. (ui/term.visible shows the same characters escaped.)
+CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+CONTROL_IN_LINES = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+LINES = {"source", "notes", "seed"}  # texts of several lines: a line break (and a tab) is theirs
 DEPTH = 24  # tables and lists nested in a tariff file, at most (the shipped ones go 7 deep)
 
 # ---- finding and reading files -----------------------------------------------------------------
@@ -327,6 +336,10 @@ class _Problem(Exception):
     pass
 
 
+def _code(ch: str) -> str:
+    return f"U+{ord(ch):04X}"
+
+
 class _Skip(Exception):
     """A table that refers to another table already reported broken: nothing more to say."""
 
@@ -345,10 +358,14 @@ class _Reader:
     def fail(self, where: str, message: str) -> _Problem:
         return _Problem(f"{self.origin}: {where}: {message}")
 
-    def each(self, items: Iterable[tuple[str, Any]], build: Callable[[str, Any], Any]) -> dict:
+    def each(self, items: Iterable[tuple[str, Any]], build: Callable[[str, Any], Any], kind: str = "") -> dict:
         out = {}
         for key, raw in items:
             try:
+                found = None if self.stored else CONTROL.search(key)
+                if found is not None:
+                    raise self.fail(f"[{kind}]", _("the name {key!r} must be plain text: it holds the control "
+                                                   "character {code}", key=key, code=_code(found.group())))
                 out[key] = build(key, raw)
             except _Problem as e:
                 self.problems.append(str(e))
@@ -396,20 +413,34 @@ class _Reader:
         return value
 
     def word(self, data: dict, key: str, where: str, choices: tuple[str, ...] | None = None,
-             default: str | None = None) -> str:
+             default: str | None = None, text: bool = True) -> str:
         value = data.get(key, default)
         if not isinstance(value, str) or not value.strip():
             raise self.fail(f"{where} {key}", _("must be a non-empty string, not {value!r}", value=value))
         if choices and value not in choices:
             raise self.fail(f"{where} {key}", _("must be one of {choices}, not {value!r}",
                                                 choices=", ".join(choices), value=value))
+        if text:
+            self.plain(value, key, f"{where} {key}")
         return value
 
     def words(self, data: dict, key: str, where: str) -> tuple[str, ...]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             raise self.fail(f"{where} {key}", _("must be a list of non-empty strings"))
+        for v in value:
+            self.plain(v, key, f"{where} {key}")
         return tuple(value)
+
+    def plain(self, value: str, key: str, where: str) -> None:
+        """A word or title of a user's file holds no control character (a text of several lines,
+        `LINES`, may hold line breaks and tabs)."""
+        if self.stored:
+            return
+        found = (CONTROL_IN_LINES if key in LINES else CONTROL).search(value)
+        if found is not None:
+            raise self.fail(where, _("must be plain text: {value!r} holds the control character {code}",
+                                     value=value, code=_code(found.group())))
 
     def tariff(self, data: dict, text: str) -> Tariff | None:
         top = {"tariff", "ranks", "partie", "basket", "boston", "bonuses", "schedules", "contracts",
@@ -419,7 +450,8 @@ class _Reader:
         players = self.guard(lambda: self.whole(head, "players", "[tariff]", 2, 8), 4)
         tricks = self.guard(lambda: self.whole(head, "tricks", "[tariff]", 1, 52), 13)
         scoring = self.guard(lambda: self.word(head, "scoring", "[tariff]", choices=SCORING), "chips")
-        ranks = self.each(self.guard(lambda: self.table(data, "ranks", _("top level")), {}).items(), self.rank)
+        ranks = self.each(self.guard(lambda: self.table(data, "ranks", _("top level")), {}).items(), self.rank,
+                          "ranks")
         tours = self.guard(lambda: self.tours(data), (1,))
         basket = self.guard(lambda: self.table(data, "basket", _("top level")), {})
         basket_values = self.guard(lambda: self.basket(basket, scoring), None)
@@ -428,16 +460,16 @@ class _Reader:
         bonuses = self.guard(lambda: self.table(data, "bonuses", _("top level"), required=False), {})
         carte_blanche = self.guard(lambda: self.bonuses(bonuses), 0)
         schedules = self.each(self.guard(lambda: self.table(data, "schedules", _("top level")), {}).items(),
-                              lambda k, raw: self.schedule(k, raw, tricks, scoring, ranks))
+                              lambda k, raw: self.schedule(k, raw, tricks, scoring, ranks), "schedules")
         raw_schedules = data.get("schedules") if isinstance(data.get("schedules"), dict) else {}
         broken = set(raw_schedules) - set(schedules)
         contracts = self.each(self.guard(lambda: self.table(data, "contracts", _("top level")), {}).items(),
-                              lambda k, raw: self.contract(k, raw, schedules, ranks, broken))
+                              lambda k, raw: self.contract(k, raw, schedules, ranks, broken), "contracts")
         if not contracts and not any("[contracts" in p for p in self.problems):
             self.problems.append(f"{self.origin}: [contracts]: " + _("no contract defined"))
         conditions = self.each(
             self.guard(lambda: self.table(data, "conditions", _("top level"), required=False), {}).items(),
-            self.condition)
+            self.condition, "conditions")
         applied = self.guard(lambda: self.words(head, "conditions", "[tariff]"), ())
         notes = self.guard(lambda: self.words(data, "notes", _("top level")), ())
         ladders = self.guard(lambda: self.ladders(data), ())
@@ -464,8 +496,8 @@ class _Reader:
     def head(self, data: dict) -> dict:
         head = self.table(data, "tariff", _("top level"))
         self.keys(head, "[tariff]", {"name", "title", "source", "scoring", "players", "tricks", "conditions"})
-        for key in ("name", "title", "source"):
-            self.guard(lambda: self.word(head, key, "[tariff]"))
+        for key in ("name", "title", "source"):  # the name is held to SLUG below
+            self.guard(lambda: self.word(head, key, "[tariff]", text=key != "name"))
         name = head.get("name")
         if isinstance(name, str) and name.strip() and not SLUG.fullmatch(name) and not self.stored:
             self.problems.append(f"{self.origin}: [tariff] name: " + _(
@@ -667,5 +699,7 @@ class _Reader:
         in_force = raw.get("in_force", False)
         if not isinstance(in_force, bool):
             raise self.fail(f"{where} in_force", _("must be true or false"))
+        if isinstance(raw.get("seed"), str):
+            self.plain(raw["seed"], "seed", f"{where} seed")
         return Condition(key, self.word(raw, "title", where), raw.get("seed", "") or "", in_force,
                          self.words(raw, "names", where))

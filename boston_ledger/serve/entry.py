@@ -120,25 +120,30 @@ class Entry:
             return Response(303, b"", HTML, {"Location": place.url("/entry", done=entered.number)})
 
     def undo(self, req: Request, lang: str) -> Response:
-        """GET: the last deal and the button that takes it back; POST: take it back."""
+        """GET: the last deal and the button that takes it back; POST: take back the deal whose
+        number the form says (the undo page's button sends the one it showed). Without the
+        number, or when the last deal is another one by then, nothing is taken back: 409, and the
+        page of the deal that is last now."""
         with speaking(lang):
+            error: str | None = None
             if req.method == "POST":
+                number = _number(req.form, "number")
                 try:
+                    if number is None:
+                        raise LedgerError(_("the form does not say which deal to take back; nothing was taken back"))
                     with self._writing() as conn:
-                        done = deals_app.undo(conn, self.session_id, _number(req.form, "number"))
+                        done = deals_app.undo(conn, self.session_id, number)
                     with self._reading() as conn:
                         place = self._place(conn, lang)
                     return Response(303, b"", HTML, {"Location": place.url("/entry", undone=done.last.number)})
                 except LedgerError as e:
-                    error: str | None = str(e)
-            else:
-                error = None
+                    error = str(e)
             with self._reading() as conn:
                 place = self._place(conn, lang)
                 last = read.last_deal(conn, place.session)
                 html = entry_page.undo(place, last.number if last else None,
                                        describe(place.session, last.deal) if last else None, error)
-            return Response(400 if error else 200, html.encode(), HTML)
+            return Response(409 if error else 200, html.encode(), HTML)
 
     def _asked(self, conn: sqlite3.Connection, place: entry_page.Place, answers: dict[str, str],
                defaults: dict[str, str], notices: list[str], error: str | None = None, status: int = 200) -> Response:

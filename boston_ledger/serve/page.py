@@ -13,6 +13,7 @@ from ..app.sessions import Sheet
 from ..core.i18n import _, language, ngettext, quote
 from ..ui.deals import coming, session_name, where, why
 from ..ui.settlement import payment_lines, settlement_heading
+from ..ui.term import visible
 from ..ui.text import amount, basket_word
 
 
@@ -26,8 +27,11 @@ class Shown:
 
 
 def e(value: object) -> str:
-    """A value as HTML text, quotes included (so it is safe in an attribute too)."""
-    return escape(str(value), quote=True)
+    """A value as HTML text, quotes included (so it is safe in an attribute too), and every
+    character a terminal would obey shown as an escape, as the terminal shows it (`\\x0d`): a
+    ledger may already hold a control character in a tariff's word, and a bare CR would end a
+    line of the event stream in a browser."""
+    return escape(visible(str(value)), quote=True)
 
 
 def signed(n: int) -> str:

@@ -11,6 +11,7 @@ origin only, and their pages may send forms back to it.
 from __future__ import annotations
 
 import re
+import time
 from dataclasses import dataclass, field
 from importlib import resources
 from typing import Callable, Mapping, Protocol
@@ -44,7 +45,8 @@ STATIC = {  # path -> (file in the package's static folder, content type)
     "/static/entry.js": ("entry.js", "text/javascript; charset=utf-8"),
     "/static/icon.svg": ("icon.svg", "image/svg+xml"),
 }
-KEEP_ALIVE = 15.0  # seconds between comments on an idle event stream (so a gone client is noticed)
+KEEP_ALIVE = 15.0  # seconds between comments on an idle event stream (so that proxies keep it open)
+LOOK = 1.0  # seconds between looks at whether an event stream's client is still there
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,10 @@ class Request:
     form: Mapping[str, list[str]] = field(default_factory=dict)  # a POST's form (entry routes only)
 
 
-Stream = Callable[[Callable[[bytes], None]], None]
+# An event stream: called with a writer once the headers are sent, and with a test of whether
+# the client has gone (the stream then ends, and its thread with it).
+Stream = Callable[[Callable[[bytes], None], Callable[[], bool]], None]
+LINES = re.compile(r"\r\n|\r|\n")  # what ends a line of an event stream: each of these
 
 
 @dataclass
@@ -66,7 +71,7 @@ class Response:
     body: bytes = b""
     type: str = TEXT
     headers: dict[str, str] = field(default_factory=dict)
-    stream: Stream | None = None  # an event stream: called with a writer once the headers are sent
+    stream: Stream | None = None  # an event stream
 
 
 def query_of(raw: str, fields: int = 20) -> dict[str, list[str]]:
@@ -120,11 +125,33 @@ class App:
         self.entry = entry
         self.entering = entry.routes() if entry is not None else {}
         self.origins: set[str] = set()  # where the entry forms may come from: this server's own address
+        self.hosts: set[str] = set()  # the names a request's Host may give (lower case, IPv6 in brackets)
+        self.port = 0  # the port it may give with them
         folder = resources.files("boston_ledger.serve") / "static"
         self.static = {path: ((folder / name).read_bytes(), kind) for path, (name, kind) in STATIC.items()}
         self.routes: dict[str, Callable[[Request, str], Response]] = {
             "/": self.page, "/api/status": self.status, "/api/history": self.history, "/events": self.events,
         }
+
+    def misdirected(self, req: Request, host: str | None) -> Response | None:
+        """None when the request's Host (its one Host header, None when it has none or several) names
+        this server: the address it printed or this machine's own names, with this server's port
+        or none. Else 400 (no Host) or 421: a page of another site that a name server pointed at this
+        address (DNS rebinding) gets nothing, not even whether a path exists."""
+        if host is None or not host.strip():
+            return self.refused(req, 400, N_("This request does not say which host it is for."))
+        name, port = host.strip().lower(), ""
+        if name.startswith("["):
+            end = name.find("]")
+            name, rest = (name[:end + 1], name[end + 1:]) if end > 0 else (name, "")
+            if rest:
+                port = rest[1:] if rest.startswith(":") else "?"
+        elif ":" in name:
+            name, __, port = name.rpartition(":")
+        if name in self.hosts and (port == "" or port == str(self.port)):
+            return None
+        return self.refused(req, 421, N_("This server answers only at the address that `boston-ledger serve` "
+                                         "showed."))
 
     def takes_form(self, method: str, path: str) -> bool:
         """Whether a request may carry a body: a POST to an entry route (with `--entry` only)."""
@@ -241,23 +268,27 @@ class App:
         """Server-Sent Events: the sheet now, then again after every change of the ledger."""
         evening = self.evening
 
-        def follow(write: Callable[[bytes], None]) -> None:
+        def follow(write: Callable[[bytes], None], gone: Callable[[], bool]) -> None:
             write(b"retry: 1000\n\n")
-            seen, sent = -1, None
+            seen, sent, said = -1, None, time.monotonic()
             while not evening.stopping.is_set():
-                version = evening.version if seen < 0 else evening.wait(seen, KEEP_ALIVE)
-                if evening.stopping.is_set():
+                version = evening.version if seen < 0 else evening.wait(seen, LOOK)
+                if evening.stopping.is_set() or gone():
                     return
                 if version == seen:
-                    write(b": still here\n\n")
+                    if time.monotonic() - said >= KEEP_ALIVE:
+                        write(b": still here\n\n")
+                        said = time.monotonic()
                     continue
                 seen = version
                 view = evening.view(lang)
                 if view.sheet == sent:  # the ledger moved but the sheet did not (a checkpoint, say)
                     continue
                 sent = view.sheet
-                lines = "".join(f"data: {line}\n" for line in view.sheet.split("\n"))
+                # every line break as its own data line: a CR left in the sheet would end a line too
+                lines = "".join(f"data: {line}\n" for line in LINES.split(view.sheet))
                 write(f"id: {view.version}\n{lines}\n".encode())
+                said = time.monotonic()
 
         return Response(200, type="text/event-stream; charset=utf-8", stream=follow,
                         headers={"Cache-Control": "no-store", "X-Accel-Buffering": "no"})

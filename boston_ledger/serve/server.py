@@ -1,28 +1,64 @@
 """The HTTP server of the evening page: the standard library's threading server with limits on
 what a request may be, every response carrying the security headers. The routes say what is
-answered (routes.py); here are only sockets, limits and streams."""
+answered (routes.py); here are only sockets, limits and streams.
+
+Fair to every client: a request's head (and an entry form) must arrive whole within HEAD_TIME
+however slowly it trickles in; one address holds at most PER_ADDRESS connections and
+STREAMS_PER_ADDRESS event streams, well below the totals, so that one client (or one machine)
+cannot keep the others out; a response left unread is given up after SEND_TIME; and an event
+stream whose client went away ends within a second."""
 
 from __future__ import annotations
 
+import dataclasses
 import http.client
+import io
+import re
+import select
 import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..core.i18n import SOURCE
+from ..core.i18n import N_, SOURCE, _
 from .entry import Entry
-from .evening import Evening
+from .evening import Evening, speaking
 from .routes import FORM, MAX_FORM, SECURITY_HEADERS, App, Request, Response, query_of
 
 MAX_LINE = 2048  # bytes of the request line (the URL with its token fits many times over)
 MAX_HEAD = 8192  # bytes of the request line and headers together
 MAX_HEADERS = 40
-MAX_CLIENTS = 100  # connections at once; more are closed at once
-IDLE = 30  # seconds a connection may stay silent while we wait for its request
+MAX_CLIENTS = 256  # connections at once from every address together
+PER_ADDRESS = 24  # connections at once from one address (a phone's browser opens six or so)
+MAX_STREAMS = 128  # event streams at once (each holds its connection): the rest is left to requests
+STREAMS_PER_ADDRESS = 8  # event streams at once from one address (a page open in a few tabs)
+HEAD_TIME = 10.0  # seconds for a request's head (and an entry form) to arrive whole, from when it is awaited
+SEND_TIME = 10.0  # seconds a client may leave a response unread before it is given up
+LENGTH = re.compile(r"[0-9]{1,18}", re.ASCII)  # a Content-Length as it may be written
+
+
+class _Timed(io.RawIOBase):
+    """The connection's input with a deadline: each read waits only for what is left of the time
+    the whole request has (a client trickling a byte at a time cannot stretch it)."""
+
+    def __init__(self, sock: socket.socket) -> None:
+        self.sock = sock
+        self.deadline: float | None = None
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        if self.deadline is not None:
+            left = self.deadline - time.monotonic()
+            if left <= 0:
+                raise TimeoutError()  # the request did not arrive in time
+            self.sock.settimeout(left)
+        return self.sock.recv_into(buffer)
 
 
 class _Head:
@@ -49,15 +85,19 @@ class Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "boston-ledger"
     sys_version = ""
-    timeout = IDLE
+    timeout = HEAD_TIME
 
     def setup(self) -> None:
         super().setup()
-        self.rfile = _Head(self.rfile)  # type: ignore[assignment]
+        made, self._timed = self.rfile, _Timed(self.connection)
+        self.rfile = _Head(io.BufferedReader(self._timed))  # type: ignore[assignment]
+        made.close()  # the file http.server made: it would hold the socket open after close
 
     def handle_one_request(self) -> None:
-        """One request, as http.server reads it, with our limits on its line and headers."""
+        """One request, as http.server reads it, with our limits on its line and headers and on
+        the time its head may take."""
         try:
+            self._timed.deadline = time.monotonic() + HEAD_TIME
             self.rfile.left = MAX_HEAD  # type: ignore[attr-defined]
             self.raw_requestline = self.rfile.readline(MAX_LINE + 1)
             if len(self.raw_requestline) > MAX_LINE:
@@ -81,12 +121,28 @@ class Handler(BaseHTTPRequestHandler):
 
     def answer(self) -> None:
         target = urlsplit(self.path)
-        length = (self.headers.get("Content-Length") or "").strip()
+        app = self.server.app
+        req = Request(self.command, target.path, query_of(target.query), self.headers, self.client_address[0])
+        hosts = self.headers.get_all("Host") or []
+        refusal = app.misdirected(req, hosts[0] if len(hosts) == 1 else None)
+        if refusal is not None:
+            self.close_connection = True  # whatever it sent after its head is not read
+            self.respond(refusal)
+            return
+        lengths = self.headers.get_all("Content-Length") or []
+        length = lengths[0].strip(" \t") if lengths else None
+        chunked = self.headers.get("Transfer-Encoding") is not None
+        if len(lengths) > 1 or length is not None and (chunked or not LENGTH.fullmatch(length)):
+            # two lengths, or a length that is not plain ASCII digits (negative, ², huge): how much
+            # body follows is not known, so the connection ends with the answer
+            self.close_connection = True
+            self.respond(app.refused(req, 400, N_("This request's Content-Length cannot be read.")))
+            return
         form: dict[str, list[str]] = {}
-        if self.server.app.takes_form(self.command, target.path):
-            # an entry form: its length said, small, urlencoded; read whole (the socket's timeout bounds it)
+        if app.takes_form(self.command, target.path):
+            # an entry form: its length said, small, urlencoded; read whole within the request's time
             kind = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
-            if self.headers.get("Transfer-Encoding") or not length.isdigit():
+            if chunked or length is None:
                 self.close_connection = True
                 self.send_error(411)
                 return
@@ -99,14 +155,30 @@ class Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 return
             form = query_of(body.decode("utf-8", "replace"), fields=64)
-        elif self.headers.get("Transfer-Encoding") or (length or "0") != "0":
+        elif chunked or int(length or "0") != 0:
             self.close_connection = True  # nothing else takes a body, and it is not read
             self.send_error(413)
             return
-        req = Request(self.command, target.path, query_of(target.query), self.headers, self.client_address[0], form)
-        self.respond(self.server.app(req))
+        req = dataclasses.replace(req, form=form)
+        self.respond(app(req), req)
 
-    def respond(self, response: Response) -> None:
+    def respond(self, response: Response, req: Request | None = None) -> None:
+        self._timed.deadline = None
+        self.connection.settimeout(SEND_TIME)  # an answer left unread is given up
+        address = self.client_address[0]
+        streaming = response.stream is not None and self.command != "HEAD"
+        if streaming and req is not None and not self.server.stream_begins(address):
+            self.close_connection = True
+            streaming, response = False, self.server.app.refused(
+                req, 429, N_("Too many pages of this evening are open from here; close one and reload this one."))
+            response.headers["Retry-After"] = "10"
+        try:
+            self._respond(response, streaming)
+        finally:
+            if streaming:
+                self.server.stream_ends(address)
+
+    def _respond(self, response: Response, streaming: bool) -> None:
         self.send_response(response.status)
         self.send_header("Content-Type", response.type)
         self._own = set(response.headers)  # a route's own security header stands in for the common one
@@ -114,6 +186,8 @@ class Handler(BaseHTTPRequestHandler):
             self.send_header(name, value)
         if response.stream is None:
             self.send_header("Content-Length", str(len(response.body)))
+            if self.close_connection:
+                self.send_header("Connection", "close")
             self.end_headers()
             if self.command != "HEAD":
                 self.wfile.write(response.body)
@@ -129,7 +203,8 @@ class Handler(BaseHTTPRequestHandler):
             self.wfile.write(chunk)
             self.wfile.flush()
 
-        response.stream(write)
+        assert response.stream is not None
+        response.stream(write, lambda: _gone(self.connection))
 
     def end_headers(self) -> None:
         own, self._own = getattr(self, "_own", set()), set()
@@ -145,35 +220,115 @@ class Handler(BaseHTTPRequestHandler):
         """Requests are not logged: their URLs carry the token."""
 
 
+def _gone(sock: socket.socket) -> bool:
+    """Whether an event stream's client has gone: its side closed, reset, or anything sent (the
+    client of a stream sends nothing after its request)."""
+    try:
+        poll = select.poll()
+        poll.register(sock, select.POLLIN | select.POLLPRI)
+        return bool(poll.poll(0))
+    except (OSError, ValueError):
+        return True
+
+
 class Server(ThreadingHTTPServer):
-    """Threads, one per connection, at most MAX_CLIENTS at once; daemon threads, so that
-    Ctrl-C stops the server at once whatever its event streams are doing."""
+    """Threads, one per connection: at most MAX_CLIENTS at once, PER_ADDRESS of them from one
+    address; daemon threads, so that Ctrl-C stops the server at once whatever its event streams
+    are doing. A connection beyond the limits is answered 503 and closed at once."""
 
     daemon_threads = True
-    request_queue_size = 64
+    request_queue_size = 1024  # connections the kernel keeps waiting for accept(): a burst of them is not dropped
 
     def __init__(self, address: tuple[str, int], app: App) -> None:
         self.app = app
-        self._active = 0
+        self._active, self._streams = 0, 0
+        self._connections: dict[str, int] = {}  # address -> connections open
+        self._following: dict[str, int] = {}  # address -> event streams open
         self._count = threading.Lock()
+        if ":" in address[0]:
+            self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
 
-    def process_request(self, request: Any, client_address: Any) -> None:
+    def server_bind(self) -> None:
+        """Bind without asking any name service for this host's name (http.server would)."""
+        import socketserver
+
+        socketserver.TCPServer.server_bind(self)
+        self.server_name, self.server_port = str(self.server_address[0]), self.server_address[1]
+
+    def counts(self, address: str | None = None) -> dict[str, int]:
+        """Connections and event streams open now, of one address or of all (for tests and benchmarks)."""
         with self._count:
-            full = self._active >= MAX_CLIENTS
+            if address is not None:
+                return {"connections": self._connections.get(address, 0), "streams": self._following.get(address, 0)}
+            return {"connections": self._active, "streams": self._streams}
+
+    def process_request(self, request: Any, client_address: Any) -> None:
+        address = client_address[0]
+        with self._count:
+            mine = self._connections.get(address, 0)
+            full = self._active >= MAX_CLIENTS or mine >= PER_ADDRESS
             if not full:
                 self._active += 1
+                self._connections[address] = mine + 1
         if full:
-            self.shutdown_request(request)
+            self._turn_away(request)
             return
-        super().process_request(request, client_address)
+        thread = threading.Thread(target=self.process_request_thread, args=(request, client_address), daemon=True)
+        try:
+            thread.start()
+        except RuntimeError:  # no thread for it (the machine out of them): the connection goes
+            self._closed(address)
+            self.shutdown_request(request)
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            with self._count:
-                self._active -= 1
+            self._closed(client_address[0])
+
+    def _closed(self, address: str) -> None:
+        with self._count:
+            self._active -= 1
+            left = self._connections[address] - 1
+            if left:
+                self._connections[address] = left
+            else:
+                del self._connections[address]
+
+    def _turn_away(self, request: socket.socket) -> None:
+        """503 and close, without waiting for anything: the answer fits the socket's buffer, and
+        is dropped if it does not."""
+        with speaking(self.app.default_lang):
+            text = (_("The evening's page is busy; try again in a moment.") + "\n").encode()
+        head = "".join(f"{k}: {v}\r\n" for k, v in {
+            "Content-Type": "text/plain; charset=utf-8", "Content-Length": str(len(text)), "Retry-After": "5",
+            "Connection": "close", **SECURITY_HEADERS}.items())
+        try:
+            request.setblocking(False)
+            request.send(f"HTTP/1.1 503 Service Unavailable\r\n{head}\r\n".encode() + text)
+        except OSError:
+            pass
+        self.shutdown_request(request)
+
+    def stream_begins(self, address: str) -> bool:
+        """Whether an event stream may begin for this address now (it is then counted)."""
+        with self._count:
+            mine = self._following.get(address, 0)
+            if self._streams >= MAX_STREAMS or mine >= STREAMS_PER_ADDRESS:
+                return False
+            self._streams += 1
+            self._following[address] = mine + 1
+            return True
+
+    def stream_ends(self, address: str) -> None:
+        with self._count:
+            self._streams -= 1
+            left = self._following[address] - 1
+            if left:
+                self._following[address] = left
+            else:
+                del self._following[address]
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A request that failed in a way of ours: one line on stderr, never a traceback."""
@@ -182,6 +337,9 @@ class Server(ThreadingHTTPServer):
             return
         if kind is not None and not issubclass(kind, (ConnectionError, TimeoutError)):
             print(f"boston-ledger serve: {kind.__name__}: {error}", file=sys.stderr)
+
+
+LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")  # what a Host header may also name: this machine
 
 
 class Served:
@@ -199,7 +357,10 @@ class Served:
             raise
         self.evening.watch(watch_every)
         self.host, self.token, self.entry_token = host, token, entry_token
-        self.app.origins = {self.origin} | ({f"http://localhost:{self.port}"} if host == "127.0.0.1" else set())
+        shown = f"[{host}]" if ":" in host else host
+        self.app.hosts, self.app.port = {shown.lower(), *LOCAL_HOSTS}, self.port
+        loopback = host == "127.0.0.1" or host == "::1"
+        self.app.origins = {self.origin} | ({f"http://localhost:{self.port}"} if loopback else set())
 
     @property
     def port(self) -> int:

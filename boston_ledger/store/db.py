@@ -312,18 +312,32 @@ def _prepare(conn: Ledger, path: Path, found: Found, create: bool,
         return False, None
     if found.what in ("ours", "old", "blank") and conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
         conn.execute("PRAGMA journal_mode = WAL")  # before the transaction, which cannot change it
-    begin(conn)
+    # a ledger of an earlier schema may have a table made again that others refer to: the keys are
+    # checked as a whole before the commit instead of row by row (settable outside a transaction only)
+    unkeyed = found.what in ("old", "ours")
+    if unkeyed:
+        conn.execute("PRAGMA foreign_keys = OFF")
     try:
-        kind = schema.recognise(conn)
-        _refuse(path, Found(kind.what, kind.version), create)
-        if kind.what != "ours" or kind.version < SCHEMA_VERSION:
-            schema.migrate(conn)
-        result = first(conn) if first is not None else None
-        _commit(conn)
-    except BaseException:
-        if conn.in_transaction:
-            conn.execute("ROLLBACK")
-        raise
+        begin(conn)
+        try:
+            kind = schema.recognise(conn)
+            _refuse(path, Found(kind.what, kind.version), create)
+            if kind.what != "ours" or kind.version < SCHEMA_VERSION:
+                schema.migrate(conn)
+            result = first(conn) if first is not None else None
+            if unkeyed and conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+                raise schema.Unrepairable(_("a row refers to one that is not there"))
+            _commit(conn)
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+    except schema.Unrepairable as e:
+        raise StorageError(_("{path} is a ledger of an earlier boston-ledger that could not be brought up to date "
+                             "({e}); it is left as it was", path=path, e=e)) from None
+    finally:
+        if unkeyed:
+            conn.execute("PRAGMA foreign_keys = ON")
     _settle_in(conn)
     return True, result
 
