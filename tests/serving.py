@@ -50,7 +50,9 @@ class Program:
         """Ctrl-C, as at the keyboard; its exit status and the rest of its output."""
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGINT)
-        out, err = self.proc.communicate(timeout=HANG)
+        assert self.proc.stdout is not None and self.proc.stderr is not None
+        out, err = self.proc.stdout.read(), self.proc.stderr.read()  # what readline() read ahead too
+        self.proc.wait(timeout=HANG)
         return self.proc.returncode, out, err
 
 

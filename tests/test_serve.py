@@ -171,7 +171,7 @@ def test_double_tours_are_marked(table, isolated: Path) -> None:
     finally:
         running.close()
     assert '<p class="where double">partie 1, tour 9 (double tour ×2)</p>' in before
-    assert '<article class="deal in-double" data-deal="33">' in after and "1.9 ×2" in after
+    assert '<article class="deal in-double" data-deal="33">' in after and "partie 1, tour 9 (double tour ×2) · dealer Anna" in after
     assert '<article class="deal" data-deal="32">' in after
 
 
@@ -437,8 +437,19 @@ def test_serve_prints_its_link_and_code_and_stops_on_ctrl_c(evening: Path) -> No
     stream.close()
     assert code == 0 and err == "", err
     lines = out.splitlines()
-    assert sum(1 for line in lines if "█" in line or "▀" in line) >= 15  # the QR code
+    assert not any("█" in line or "▀" in line for line in lines)  # no code to scan: no phone reaches 127.0.0.1
+    assert "This machine only: for the phones at the table, start it with --lan." in lines
     assert lines[-2:] == ["Read-only; Ctrl-C stops it.", "Stopped."]
+
+
+def test_the_two_codes_fit_one_screen_of_80_by_40() -> None:
+    from boston_ledger.cli.commands import _codes
+
+    drawn = _codes([("the sheet", "http://192.168.100.200:8765/?t=" + "q" * 24),  # secrets.token_urlsafe(18)
+                    ("entering deals", "http://192.168.100.200:8765/entry?t=" + "e" * 24)])
+    lines = drawn.splitlines()
+    assert lines[0].split() == ["the", "sheet", "entering", "deals"]  # side by side
+    assert max(map(len, lines)) <= 80 and len(lines) + 6 <= 40  # the links' lines, the warnings, Ctrl-C
 
 
 def test_the_token_is_new_each_start_unless_kept(evening: Path, tmp_path: Path) -> None:

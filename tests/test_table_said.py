@@ -264,3 +264,55 @@ def test_the_demo_s_name_is_in_the_output_s_language(cli) -> None:
     cli("demo")
     assert "показательный вечер" in cli("--lang", "ru", "sessions").stdout
     assert "demo evening" in cli("sessions").stdout
+
+
+# ---- the phone corrects the last deal as the terminal does -----------------------------------
+
+
+def test_the_phone_corrects_the_last_deal_showing_what_changes(table, isolated: Path) -> None:
+    from test_serve_entry import ENTRY, VIEW, Form, Phone
+    from boston_ledger.serve.server import Served
+
+    table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
+    running = Served(isolated, None, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
+    try:
+        phone = Phone(running)
+        undo = next(href for href, words in Form(phone.html).links if words == "Take back the last deal")
+        phone.status, phone.html = phone.request("GET", undo.replace("&amp;", "&"))
+        correct = next(href for href, words in Form(phone.html).links if words == "Correct it instead")
+        phone.status, phone.html = phone.request("GET", correct.replace("&amp;", "&"))
+        assert phone.status == 200 and "Record this correction" in phone.buttons()
+        phone.tap("4) Tricks of Anna").tap("9")  # the one answer changed; the rest kept
+        assert "Deal 1: solo junior Anna 8 → solo junior Anna 9" in phone.html
+        assert "before" in phone.html and "change" in phone.html
+        phone.tap("Record this correction")
+        assert "Deal 1 corrected" in phone.html
+        assert described(table) == "solo junior Anna 9"
+        assert table.json("history", "--corrections")[0]["reason"] == "corrected from the phone"
+        stale = phone.request("POST", f"/entry/correct?t={ENTRY}&lang=en", [("number", "7")])
+        assert stale[0] == 409 and "no longer the last deal" in stale[1]
+    finally:
+        running.close()
+
+
+def test_the_phone_page_says_money_where_in_words_and_what_was_taken_back(table, isolated: Path) -> None:
+    from boston_ledger.serve.evening import Evening
+
+    def sheet() -> str:
+        evening = Evening(isolated)
+        try:
+            return evening.view("en").sheet
+        finally:
+            evening.stop()
+
+    table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
+    page = sheet()
+    assert '<span class="money"><span class="down">-1.80</span></span>' in page
+    assert "partie 1, tour 1 (simple tour) · dealer Anna" in page and "1.1 ·" not in page
+    table("deal", "pass")
+    table("undo")
+    assert "deal 2 taken back: all pass" in sheet()
+    table("edit", "1", "--tricks", "6", "--reason", "six")
+    assert "deal 1 corrected: junior Boris 5 + Gleb 4 → junior Boris 6 + Gleb 4" in sheet()
+    table("deal", "pass")
+    assert "corrected" not in sheet()  # a note of the last change only

@@ -214,6 +214,16 @@ def edited(session: Session, deal: Deal, given: Answers) -> dict[str, str]:
     return {**answers, **given}
 
 
+def with_defaults(session: Session, answers: Answers) -> dict[str, str]:
+    """The answers with an empty one (its default, or nobody) for each question they leave
+    unanswered that has a default or may be left empty: a recorded deal's answers, asked again."""
+    answered = dict(answers)
+    while isinstance(found := step(session, answered), Question) and found.field not in answered and \
+            (found.default is not None or found.optional):
+        answered[found.field] = ""
+    return answered
+
+
 def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> Deal:
     """The deal of answers given all at once (no one to ask): an empty answer where a question
     has a default or may be left empty, else LedgerError saying what is wrong or missing (the

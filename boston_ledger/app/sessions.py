@@ -14,7 +14,7 @@ from ..core.i18n import _
 from ..core.tariff import Tariff
 from ..store import read, write
 from ..store.db import reading, writing
-from ..store.records import Session
+from ..store.records import Correction, Recorded, Session
 from .deals import History, current, history, standing
 from .inputs import table_names
 
@@ -156,6 +156,7 @@ class Sheet(NamedTuple):
     history: History
     settled: Settled | None
     final: bool  # the settlement is recorded (else only what it would be)
+    changed: Recorded | Correction | None = None  # the last write, when it took a deal back or corrected one
 
 
 def sheet(conn: sqlite3.Connection, session_id: int | None = None, last: int | None = None) -> Sheet:
@@ -164,6 +165,7 @@ def sheet(conn: sqlite3.Connection, session_id: int | None = None, last: int | N
         found = status(conn, session_id)
         session = found.session
         shown = history(conn, last, session.id)
+        changed = read.last_change(conn, session)
         if not found.state.deals:
-            return Sheet(found, shown, None, False)
-        return Sheet(found, shown, settlement(conn, session.id)[1], session.settled)
+            return Sheet(found, shown, None, False, changed)
+        return Sheet(found, shown, settlement(conn, session.id)[1], session.settled, changed)

@@ -41,7 +41,8 @@ class Entry:
     def routes(self) -> dict[str, tuple[tuple[str, ...], Callable[[Request, str], Response]]]:
         """Path: (the methods it answers, its handler)."""
         return {"/entry": (("GET", "HEAD"), self.page), "/entry/step": (("POST",), self.step),
-                "/entry/deal": (("POST",), self.deal), "/entry/undo": (("GET", "HEAD", "POST"), self.undo)}
+                "/entry/deal": (("POST",), self.deal), "/entry/undo": (("GET", "HEAD", "POST"), self.undo),
+                "/entry/correct": (("GET", "HEAD", "POST"), self.correct)}
 
     @contextmanager
     def _reading(self) -> Iterator[sqlite3.Connection]:
@@ -77,6 +78,8 @@ class Entry:
                            *next_lines(place.session, read.state(conn, place.session))]
             elif undone is not None:
                 notices = [_("Deal {number} taken back; it stays on record as undone.", number=undone)]
+            elif (corrected := _number(req.query, "corrected")) is not None:
+                notices = [_("Deal {number} corrected; the old entry stays on record.", number=corrected)]
             return self._asked(conn, place, {}, {}, notices)
 
     def step(self, req: Request, lang: str) -> Response:
@@ -98,7 +101,8 @@ class Entry:
                 defaults |= earlier
             elif said is not None and FIELD.fullmatch(_one(req.form, "q") or ""):
                 answers[_one(req.form, "q") or ""] = said
-            return self._asked(conn, place, answers, defaults, notices)
+            return self._asked(conn, place, answers, defaults, notices,
+                               correcting=_number(req.form, entry_page.CORRECT))
 
     def deal(self, req: Request, lang: str) -> Response:
         """Record the deal of the answers, as it was shown (its number): then the first question
@@ -145,20 +149,60 @@ class Entry:
                                        describe(place.session, last.deal) if last else None, error)
             return Response(409 if error else 200, html.encode(), HTML)
 
+    def correct(self, req: Request, lang: str) -> Response:
+        """GET: the last deal's answers, to change any of them, shown with what the correction
+        changes; POST: record the correction of the deal whose number the form says (the last one;
+        when it is another one by then, or the deal is unchanged, nothing is recorded: 409)."""
+        with speaking(lang):
+            error: str | None = None
+            answers: dict[str, str] = {}
+            number = _number(req.form if req.method == "POST" else req.query, "number")
+            with self._reading() as conn:
+                place = self._place(conn, lang)
+                last = read.last_deal(conn, place.session)
+                if last is None or number != last.number:
+                    return Response(409, entry_page.undo(place, last.number if last else None, describe(
+                        place.session, last.deal, number=last.number) if last else None,
+                        _("deal {number} is no longer the last deal; nothing was corrected", number=number)).encode(),
+                        HTML)
+                answers = flow.with_defaults(place.session, flow.answers_of(place.session, last.deal))
+                if req.method == "POST":
+                    answers, __ = _answers(req.form)
+                    found = flow.step(place.session, answers)
+                    if not isinstance(found, flow.Ready):
+                        return self._asked(conn, place, answers, {}, [], correcting=number, status=400)
+            if req.method == "POST":
+                try:
+                    with self._writing() as conn:
+                        deals_app.correct(conn, number, found.deal, _("corrected from the phone"), self.session_id)
+                    return Response(303, b"", HTML, {"Location": place.url("/entry", corrected=number)})
+                except LedgerError as e:
+                    error = str(e)
+            with self._reading() as conn:
+                return self._asked(conn, self._place(conn, lang), answers, {}, [], error=error, correcting=number,
+                                   status=409 if error else 200)
+
     def _asked(self, conn: sqlite3.Connection, place: entry_page.Place, answers: dict[str, str],
-               defaults: dict[str, str], notices: list[str], error: str | None = None, status: int = 200) -> Response:
-        """The page of the next question, or of the complete deal shown before it is recorded."""
+               defaults: dict[str, str], notices: list[str], error: str | None = None, status: int = 200,
+               correcting: int | None = None) -> Response:
+        """The page of the next question, or of the complete deal shown before it is recorded (or,
+        `correcting` deal N, the correction shown with what it changes)."""
         session = place.session
         try:
-            deals_app.open_for_deals(session, place.next.number - 1)
+            if correcting is None:
+                deals_app.open_for_deals(session, place.next.number - 1)
+            elif session.settled:
+                deals_app.open_for_deals(session)
         except LedgerError as e:
             return Response(status, entry_page.closed(place, [*notices, str(e)]).encode(), HTML)
         found = flow.step(session, answers, defaults)
         if isinstance(found, flow.Question):
             html = entry_page.question(place, found, answers, defaults, flow.answered(session, answers, defaults),
-                                       [*notices, *([error] if error else [])])
+                                       [*notices, *([error] if error else [])], correcting)
         else:
-            html = entry_page.confirmation(place, found, deals_app.preview(conn, session, found.deal), answers, error)
+            shown = deals_app.preview(conn, session, found.deal) if correcting is None else \
+                deals_app.correction(conn, correcting, found.deal, session.id)
+            html = entry_page.confirmation(place, found, shown, answers, error)
         return Response(status, html.encode(), HTML)
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Iterable, Mapping
 from urllib.parse import urlencode
 
-from ..app.deals import Entered
+from ..app.deals import Corrected, Entered
 from ..app.entry import Item, Question, Ready
 from ..core.engine import Position
 from ..core.i18n import _, language, quote
@@ -21,6 +21,7 @@ from .page import e, signed, standing
 
 ANSWER = "a."  # a hidden field of an answer so far: a.FIELD
 DEFAULT = "d."  # of a default (an answer taken back, offered again): d.FIELD
+CORRECT = "correct"  # the number of the deal being corrected, when the questions correct one
 
 
 @dataclass(frozen=True)
@@ -37,8 +38,9 @@ class Place:
         return path + "?" + urlencode({"t": self.token, "lang": self.lang, **more})
 
 
-def _hidden(answers: Mapping[str, str], defaults: Mapping[str, str]) -> str:
+def _hidden(answers: Mapping[str, str], defaults: Mapping[str, str], correcting: int | None = None) -> str:
     fields = [(ANSWER + k, v) for k, v in answers.items()] + [(DEFAULT + k, v) for k, v in defaults.items()]
+    fields += [(CORRECT, str(correcting))] if correcting is not None else []
     return "".join(f'<input type="hidden" name="{e(k)}" value="{e(v)}">' for k, v in fields)
 
 
@@ -72,7 +74,7 @@ def _nav(place: Place) -> str:
 
 
 def question(place: Place, q: Question, answers: Mapping[str, str], defaults: Mapping[str, str],
-             items: Iterable[Item], notices: Iterable[str] = ()) -> str:
+             items: Iterable[Item], notices: Iterable[str] = (), correcting: int | None = None) -> str:
     """A question: its words, its reason when it is asked again, a large button per choice."""
     kind = {"player": "players", "number": "numbers", "word": "words", "yes-no": "words"}[q.kind]
     buttons = []
@@ -87,7 +89,7 @@ def question(place: Place, q: Question, answers: Mapping[str, str], defaults: Ma
     error = f'<p class="error" role="alert">{e(q.error)}</p>' if q.error else ""
     body = (f'{_head(place)}{_notices(notices)}'
             f'<form method="post" action="{e(place.url("/entry/step"))}" class="ask" data-field="{e(q.field)}">'
-            f'{_hidden(answers, defaults)}<input type="hidden" name="q" value="{e(q.field)}">'
+            f'{_hidden(answers, defaults, correcting)}<input type="hidden" name="q" value="{e(q.field)}">'
             f'<h2 class="question">{e(q.text)}</h2>{error}'
             f'<div class="choices {kind}">{"".join(buttons)}</div>'
             f'<button type="submit" name="back" value="{e(q.field)}" class="back">← {e(_("Back"))}</button>'
@@ -95,23 +97,48 @@ def question(place: Place, q: Question, answers: Mapping[str, str], defaults: Ma
     return document(q.text, body)
 
 
-def confirmation(place: Place, ready: Ready, shown: Entered, answers: Mapping[str, str],
+def confirmation(place: Place, ready: Ready, shown: Entered | Corrected, answers: Mapping[str, str],
                  error: str | None = None) -> str:
-    """The deal before it is recorded: what it moves and why, the button that records it, and
-    each answer a button that changes it."""
+    """The deal before it is recorded (a new one: what it moves and why; a correction: the deal
+    before and after, and what it changes for each player), the button that records it, and each
+    answer a button that changes it."""
+    correcting = shown.number if isinstance(shown, Corrected) else None
     changes = "".join(f'<button type="submit" name="change" value="{e(item.field)}" class="item">'
                       f'<span>{i}) {e(item.label)}</span> <b>{e(item.value)}</b></button>'
                       for i, item in enumerate(ready.items, 1))
     alert = f'<p class="error" role="alert">{e(error)}</p>' if error else ""
-    body = (f'{_head(place)}{alert}{breakdown(shown)}'
-            f'<form method="post" action="{e(place.url("/entry/deal"))}" class="record">'
+    if correcting is None:
+        shown_html, action, words = breakdown(shown), "/entry/deal", _("Record this deal")  # type: ignore[arg-type]
+    else:
+        shown_html, action, words = correction(shown), "/entry/correct", _("Record this correction")  # type: ignore[arg-type]
+    body = (f'{_head(place)}{alert}{shown_html}'
+            f'<form method="post" action="{e(place.url(action))}" class="record">'
             f'{_hidden(answers, {})}<input type="hidden" name="number" value="{shown.number}">'
-            f'<button type="submit" class="primary">{e(_("Record this deal"))}</button></form>'
-            f'<form method="post" action="{e(place.url("/entry/step"))}" class="change">{_hidden(answers, {})}'
+            f'<button type="submit" class="primary">{e(words)}</button></form>'
+            f'<form method="post" action="{e(place.url("/entry/step"))}" class="change">'
+            f'{_hidden(answers, {}, correcting)}'
             f'<h2>{e(_("Change an answer"))}</h2><div class="items">{changes}</div>'
             f'<button type="submit" name="back" value="" class="back">← {e(_("Back"))}</button></form>'
             f'<p class="cancel"><a href="{e(place.url("/entry"))}">{e(_("Record nothing"))}</a></p>{_nav(place)}')
-    return document(_("Record this deal?"), body)
+    return document(_("Record this correction?") if correcting is not None else _("Record this deal?"), body)
+
+
+def correction(c: Corrected) -> str:
+    """A correction before it is recorded: the deal before and after, and each player's (and the
+    basket's) standing at the end of the session before and after it."""
+    session = c.session
+    basket = session.tariff.has_basket
+    heads = "".join(f"<th>{e(name)}</th>" for name in session.players) + \
+        (f'<th class="bk">{e(basket_word())}</th>' if basket else "")
+    before = [*c.before, *([c.basket[0]] if basket else [])]
+    after = [*c.after, *([c.basket[1]] if basket else [])]
+    rows = "".join(f'<tr><th scope="row">{e(label)}</th>' + "".join(f"<td>{cell(v)}</td>" for v in values) + "</tr>"
+                   for label, values, cell in ((_("before"), before, standing), (_("after"), after, standing),
+                                               (_("change"), [a - b for a, b in zip(after, before)], signed)))
+    said = _("Deal {number}: {was} → {now}", number=c.number, was=describe(session, c.was, number=c.number),
+             now=describe(session, c.now, number=c.number))
+    return (f'<section class="preview deal"><h3>{e(said)}</h3>'
+            f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{rows}</tbody></table></section>')
 
 
 def breakdown(shown: Entered) -> str:
@@ -153,7 +180,9 @@ def undo(place: Place, number: int | None, said: str | None, error: str | None =
                 f'<p>{e(_("It stays on record as undone."))}</p>'
                 f'<form method="post" action="{e(place.url("/entry/undo"))}" class="record">'
                 f'<input type="hidden" name="number" value="{number}">'
-                f'<button type="submit" class="primary danger">{e(_("Take it back"))}</button></form>')
+                f'<button type="submit" class="primary danger">{e(_("Take it back"))}</button></form>'
+                f'<p class="cancel"><a href="{e(place.url("/entry/correct", number=number))}">'
+                f'{e(_("Correct it instead"))}</a></p>')
     body = (f'{_head(place)}{alert}{main}<p class="cancel"><a href="{e(place.url("/entry"))}">'
             f'{e(_("Keep it and enter a deal"))}</a></p>')
     return document(_("Take back the last deal"), body)

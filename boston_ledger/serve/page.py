@@ -10,8 +10,10 @@ from html import escape
 from urllib.parse import urlencode
 
 from ..app.sessions import Sheet
+from ..core import engine
 from ..core.i18n import _, language, ngettext, quote
-from ..ui.deals import coming, session_name, where, why
+from ..store.records import Correction
+from ..ui.deals import coming, describe, session_name, where, why
 from ..ui.settlement import payment_lines, settlement_heading
 from ..ui.term import visible
 from ..ui.text import amount, basket_word
@@ -65,6 +67,14 @@ def sheet(shown: Shown) -> str:
         parts.append(f'<p class="basket" data-basket="{state.basket}"><span>{e(basket_word())}</span> '
                      f'<b>{state.basket}</b></p>')
     notes = coming(session, state)
+    changed = shown.sheet.changed
+    if isinstance(changed, Correction):
+        notes.insert(0, _("deal {number} corrected: {was} → {now}", number=changed.number,
+                          was=describe(session, changed.was, number=changed.number),
+                          now=describe(session, changed.now, number=changed.number)))
+    elif changed is not None:
+        notes.insert(0, _("deal {number} taken back: {deal}", number=changed.number,
+                          deal=describe(session, changed.deal, number=changed.number)))
     if notes:
         parts.append('<ul class="notes">' + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>")
     if shown.sheet.final:
@@ -102,12 +112,14 @@ def _players(shown: Shown) -> str:
     last = shown.deals[-1]["changes"] if shown.deals else {}
     dealer = None if session.settled else st.next.dealer
     cards = []
-    for seat, (name, value) in enumerate(zip(session.players, st.standing)):
+    money = st.money or (None,) * len(session.players)
+    for seat, (name, value, cents) in enumerate(zip(session.players, st.standing, money)):
         mark = f'<span class="dealer">{e(_("deals next"))}</span>' if seat == dealer else ""
         change = f'<span class="last">{e(_("last deal"))} {signed(last[name])}</span>' if name in last else ""
+        worth = f'<span class="money">{standing_money(cents, session.currency)}</span>' if cents is not None else ""
         cards.append(f'<li class="player{" dealing" if seat == dealer else ""}" data-player="{e(name)}" '
                      f'data-balance="{value}"><span class="name">{e(name)}</span>{mark}'
-                     f'<span class="balance">{standing(value)}</span>{change}</li>')
+                     f'<span class="balance">{standing(value)}</span>{worth}{change}</li>')
     return f'<ul class="players">{"".join(cards)}</ul>'
 
 
@@ -123,8 +135,7 @@ def _deals(shown: Shown) -> str:
     for d in reversed(shown.deals):
         result = "" if d["made"] is None else \
             f' <span class="{"made" if d["made"] else "failed"}">{e(_("made") if d["made"] else _("failed"))}</span>'
-        tour = f'{d["partie"]}.{d["tour"]}' + (f' ×{d["multiplier"]}' if d["multiplier"] > 1 else "") \
-            if len(t.tours) > 1 else ""
+        tour = where(engine.position(t, d["deal"] - 1)) if len(t.tours) > 1 else ""
         about = " · ".join(x for x in (tour, _("dealer {name}", name=d["dealer"])) if x)
         rows = [f'<tr><th scope="row">{e(why(t, d["contract"], d["made"], key))}</th>'
                 + "".join(f"<td>{signed(moved[p])}</td>" for p in parties) + "</tr>" for key, moved in d["why"].items()]

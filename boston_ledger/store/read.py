@@ -153,6 +153,23 @@ def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, s
                                   (session.id,))]
 
 
+def last_change(conn: sqlite3.Connection, session: Session) -> Recorded | Correction | None:
+    """The session's last write when it was an undo (the deal taken back) or a correction (the
+    correction), nothing having been entered since; else None."""
+    last = conn.execute("SELECT id, correction_id FROM deals WHERE session_id = ? ORDER BY id DESC LIMIT 1",
+                        (session.id,)).fetchone()
+    if last is None:
+        return None
+    undone = conn.execute(f"SELECT d.id, d.number, d.entered_at, {ENTRY} FROM deals d JOIN undos u ON u.deal_id = d.id"
+                          " WHERE d.id = ?", (last[0],)).fetchone()
+    if undone is not None:
+        return Recorded(id=undone[0], number=undone[1], entered_at=undone[2],
+                        deal=stored_deal(session, tuple(undone[3:])), transfers=())
+    if last[1] is not None:
+        return corrections(conn, session)[-1]
+    return None
+
+
 def undone_count(conn: sqlite3.Connection, session: Session) -> int:
     return conn.execute(
         "SELECT COUNT(*) FROM undos u JOIN deals d ON d.id = u.deal_id WHERE d.session_id = ?", (session.id,)
