@@ -17,7 +17,7 @@ from ..core.i18n import _, language, quote
 from ..store.records import Session
 from ..ui.deals import describe, net_by_reason, session_name, where, why
 from ..ui.text import basket_word
-from .page import e, signed, standing
+from .page import e, signed, standing, told
 
 ANSWER = "a."  # a hidden field of an answer so far: a.FIELD
 DEFAULT = "d."  # of a default (an answer taken back, offered again): d.FIELD
@@ -82,10 +82,10 @@ def question(place: Place, q: Question, answers: Mapping[str, str], defaults: Ma
         mark = " chosen" if q.default is not None and c.answer == q.default else ""
         buttons.append(f'<button type="submit" name="answer" value="{e(c.answer)}" class="choice{mark}">'
                        f"{e(c.label)}</button>")
-    if q.optional:
-        mark = " chosen" if q.default is not None and q.default_label == _("nobody") else ""
+    if q.nobody:
+        mark = " chosen" if q.default is not None and q.default_label == q.nobody else ""
         buttons.append(f'<button type="submit" name="answer" value="-" class="choice nobody{mark}">'
-                       f'{e(_("nobody"))}</button>')
+                       f'{e(q.nobody)}</button>')
     error = f'<p class="error" role="alert">{e(q.error)}</p>' if q.error else ""
     body = (f'{_head(place)}{_notices(notices)}'
             f'<form method="post" action="{e(place.url("/entry/step"))}" class="ask" data-field="{e(q.field)}">'
@@ -146,8 +146,6 @@ def breakdown(shown: Entered) -> str:
     change, everyone's balance after it (on points: the scores)."""
     session, deal, outcome = shown.session, shown.deal, shown.outcome
     t = session.tariff
-    result = "" if outcome.made is None else \
-        f' <span class="{"made" if outcome.made else "failed"}">{e(_("made") if outcome.made else _("failed"))}</span>'
     heads = "".join(f"<th>{e(name)}</th>" for name in session.players)
     if shown.sheet is not None:  # points: the deal's scores and the sheet after it
         rows = (f'<tr><th scope="row">{e(_("this deal"))}</th>' + "".join(f"<td>{signed(n)}</td>" for n in outcome.scores)
@@ -165,7 +163,7 @@ def breakdown(shown: Entered) -> str:
         foot = (f'<tr><th scope="row">{e(_("this deal"))}</th>' + "".join(f"<td>{signed(v)}</td>" for v in total)
                 + f'</tr><tr><th scope="row">{e(_("balance"))}</th>' + "".join(f"<td>{standing(v)}</td>" for v in after)
                 + "</tr>")
-    return (f'<section class="preview deal"><h3>{e(describe(session, deal))}{result}</h3>'
+    return (f'<section class="preview deal"><h3>{told(describe(session, deal), outcome.made)}</h3>'
             f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{rows}</tbody><tfoot>{foot}</tfoot></table>'
             "</section>")
 

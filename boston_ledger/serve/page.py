@@ -36,6 +36,15 @@ def e(value: object) -> str:
     return escape(visible(str(value)), quote=True)
 
 
+def told(said: str, made: bool | None) -> str:
+    """A deal's words and, when it was played, whether its contract was made, marked for colour:
+    as ui.deals.with_result says it, in HTML."""
+    if made is None:
+        return e(said)
+    word = f'<span class="{"made" if made else "failed"}">{e(_("made") if made else _("failed"))}</span>'
+    return _("{deal} — {result}", deal=e(said), result=word)
+
+
 def signed(n: int) -> str:
     """A change, coloured by the style sheet: +4, -3, or a dot for none."""
     if n > 0:
@@ -133,8 +142,6 @@ def _deals(shown: Shown) -> str:
         (f'<th class="bk">{e(basket_word())}</th>' if t.has_basket else "")
     out = [f'<section class="deals"><h2>{e(_("Last deals"))}</h2>']
     for d in reversed(shown.deals):
-        result = "" if d["made"] is None else \
-            f' <span class="{"made" if d["made"] else "failed"}">{e(_("made") if d["made"] else _("failed"))}</span>'
         tour = where(engine.position(t, d["deal"] - 1)) if len(t.tours) > 1 else ""
         about = " · ".join(x for x in (tour, _("dealer {name}", name=d["dealer"])) if x)
         rows = [f'<tr><th scope="row">{e(why(t, d["contract"], d["made"], key))}</th>'
@@ -145,7 +152,7 @@ def _deals(shown: Shown) -> str:
         double = " in-double" if d["multiplier"] > 1 else ""
         out.append(
             f'<article class="deal{double}" data-deal="{d["deal"]}">'
-            f'<h3><span class="num">{d["deal"]}</span> {e(d["description"])}{result}</h3>'
+            f'<h3><span class="num">{d["deal"]}</span> {told(d["description"], d["made"])}</h3>'
             f'<p class="about">{e(about)}</p>'
             f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{"".join(rows)}</tbody>'
             f'<tfoot>{total}</tfoot></table></article>')

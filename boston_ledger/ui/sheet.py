@@ -20,7 +20,7 @@ from ..core.i18n import _, language, ngettext
 from ..core.settlement import Settled
 from ..store.records import Session
 from . import chart
-from .deals import describe, result_word, session_title, steps, tour_heading
+from .deals import describe, session_title, steps, tour_heading, with_result
 from .settlement import payment_lines, settlement_heading
 from .text import amount, basket_word, chips, local_time
 
@@ -52,8 +52,10 @@ def heading_parts(session: Session, history: History) -> list[list[str]]:
 
 
 def heading_lines(session: Session, history: History) -> list[str]:
-    """The heading as lines of the page: its parts joined by ' · '."""
-    return [" · ".join(parts) for parts in heading_parts(session, history)]
+    """The heading as lines of the page (HTML): its parts joined by ' · ', each kept whole on a
+    line where it fits (a date is not broken at its hyphens)."""
+    return [" · ".join(f'<span class="part">{esc(part)}</span>' for part in parts)
+            for parts in heading_parts(session, history)]
 
 
 def _packed(parts: list[str], width: int) -> list[str]:
@@ -70,10 +72,7 @@ def _packed(parts: list[str], width: int) -> list[str]:
 
 def played(session: Session, w) -> str:
     """What a deal (an app.deals.Walked) was, its result, and who held the boston."""
-    deal = w.recorded.deal
-    holder = "" if deal.boston is None else _(", boston {name}", name=session.players[deal.boston])
-    return describe(session, deal, boston=False, number=w.recorded.number) + ("" if w.outcome.made is None else
-                                                    f" — {result_word(w.outcome)}") + holder
+    return with_result(describe(session, w.recorded.deal, number=w.recorded.number), w.outcome)
 
 
 def not_yet() -> str:
@@ -189,6 +188,7 @@ body { font: 15px/1.35 system-ui, -apple-system, "Segoe UI", Roboto, "Noto Sans"
 h1 { font-size: 1.35rem; margin: 0 0 .2rem; }
 h2 { font-size: 1.1rem; margin: 1.2rem 0 .4rem; }
 header p { margin: .1rem 0; color: #444; }
+.part { display: inline-block; max-width: 100%; }
 .scroll { overflow-x: auto; }
 table { border-collapse: collapse; font-variant-numeric: tabular-nums; }
 table.sheet { width: 100%; }
@@ -215,6 +215,10 @@ footer { margin-top: 1.5rem; color: #777; font-size: .8rem; }
   body { font-size: 14px; padding: 8px; }
   th, td { padding: .15rem .2rem; }
   .dealer { display: none; }
+  td.deal { overflow-wrap: anywhere; }
+  /* the names over the columns of numbers stand on end, whole, so the table fits a phone */
+  table.sheet thead th:not(.deal):not(:first-child) { writing-mode: vertical-rl; transform: rotate(180deg);
+                                                      text-align: left; vertical-align: bottom; }
 }
 @media print {
   body { max-width: none; padding: 0; font-size: 10.5pt; }
@@ -231,7 +235,8 @@ def page(sheet: Sheet, made_by: str = "boston-ledger") -> str:
     history = sheet.history
     session = history.session
     title, *details = heading_lines(session, history)
-    body = [f"<header><h1>{esc(title)}</h1>" + "".join(f"<p>{esc(line)}</p>" for line in details) + "</header>"]
+    body = [f"<header><h1>{title}</h1>" + "".join(f"<p>{line}</p>" for line in details) + "</header>"]
+    title = " · ".join(heading_parts(session, history)[0])
     if history.rows:
         body.append(f'<div class="scroll">{running_table(history)}</div>')
     else:
