@@ -64,7 +64,7 @@ def test_a_typo_gets_did_you_mean(table) -> None:
 
 def test_russian_typos_and_beginnings(table) -> None:
     err = table("--lang", "ru", "deal", "пасс", code=2).stderr
-    assert "нет контракта «пасс»; может быть, пас?" in err, err
+    assert "нет игры «пасс»; может быть, пас?" in err, err
     table("deal", "па")  # the only contract beginning so: pass
     table("deal", "сол", "--declarer", "Anna", "--tricks", "8", "--rank", "ст")
     assert described(table, 2) == "solo senior Anna 8"
@@ -191,7 +191,7 @@ def test_edit_alone_at_a_terminal_is_guided_from_the_deal_s_answers(table) -> No
     # the answers numbered at once; 6 (boston): Vera; record; the reason
     result = CliRunner().invoke(app, ["edit", "1"], input="6\n3\n\nVera forgot her boston\n", env=GUIDED)
     assert result.exit_code == 0, result.output
-    for line in ("1) Contract: junior", "4) Tricks of Boris: 5", "5) Tricks of Gleb: 4", "6) Boston: nobody",
+    for line in ("1) Contract: junior", "4) Tricks of Boris: 5", "5) Tricks of Gleb: 4", "6) Boston: no one",
                  "Enter leaves the deal as it is", "Deal 1: junior Boris 5 + Gleb 4 → junior Boris 5 + Gleb 4, "
                  "boston Vera", "Why is deal 1 corrected?", "Deal 1 corrected"):
         assert line in result.output, line

@@ -33,7 +33,7 @@ def test_a_whole_deal_asked_for(table) -> None:
     result = guided(["deal"], answers)
     assert result.exit_code == 0, result.output
     for question in ("Contract (junior, senior", "1) Anna  2) Boris  3) Vera  4) Gleb", "Declarer",
-                     "1) Anna  3) Vera  4) Gleb", "Partner (Enter for nobody)",
+                     "1) Anna  3) Vera  4) Gleb", "Partner (Enter for no partner)",
                      "Tricks taken by Boris and Gleb together", "Who held the boston", "Record this deal? [Y/n]",
                      "Deal 1 recorded.", "Next: deal 2, dealt by Boris."):
         assert question in result.output, question
@@ -179,13 +179,13 @@ def test_a_whole_deal_asked_for_in_russian(cli) -> None:
     answers = "прикуп\n2\n4\n9\n3\nнет\nотмена\n"  # then "нет" and «отмена»: nothing is recorded
     result = guided(["--lang", "ru", "deal"], answers)
     assert result.exit_code == 0, result.output
-    for question in ("Контракт (младшая, старшая, соло", "1) Анна  2) Борис  3) Вера  4) Глеб", "Играющий",
-                     "Партнёр (Enter — нет)", "Борис и Глеб: сколько взяток вместе?", "У кого был бостон",
+    for question in ("Игра (младшая, старшая, соло", "1) Анна  2) Борис  3) Вера  4) Глеб", "Играющий",
+                     "Вистующий (Enter — без вистующего)", "Борис и Глеб: сколько взяток вместе?", "У кого был бостон",
                      "Записать эту сдачу? [Д/н]", "консоляция", "Какой ответ изменить?", "Ничего не записано."):
         assert question in result.output, question
     assert cli.json("status")["deals"] == 0
     result = guided(["--lang", "ru", "deal"], "пасс\nпас\nможет\nд\n")
-    assert "нет контракта «пасс»; может быть, пас?" in result.output, result.output
+    assert "нет игры «пасс»; может быть, пас?" in result.output, result.output
     assert "ответьте д или н" in result.output and "Сдача 1 записана." in result.output
     assert "Следующая: сдача 2, сдаёт Борис." in result.output
     assert cli.json("status")["basket"] == 80

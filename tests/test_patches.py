@@ -34,7 +34,7 @@ def test_click_reads_help_and_metavars_where_patch_2_writes_them() -> None:
     try:
         i18n.set_language("ru")
         patches.speak_help(group)
-        assert deal.help.startswith("Записать одну сдачу") and option.help == "Кто купил контракт."
+        assert deal.help.startswith("Записать одну сдачу") and option.help == "Кто купил игру (играющий)."
         assert deal.options_metavar == "[ПАРАМЕТРЫ]"
     finally:
         i18n.set_language("en")

@@ -222,7 +222,7 @@ def test_a_simple_game_evening(cli) -> None:
     # 3. each stakes 4 again (48), all pass: 12 each (96). Anna -32, Boris -16, Vera -32, Gleb -16
     cli("deal", "pass")
     assert balances(cli) == [-32, -16, -32, -16, 96]
-    assert "stake of 4 from each player" in cli("status").stdout
+    assert "stake of 4 chips from each player" in cli("status").stdout
     # 4. each stakes 4 (112). Anna alone takes 3 of her 5: 2 + 2 × 2 = 6 to each; the basket to the
     #    three: 37 each, 1 stays. Anna -32-4-18 = -54, Boris -16-4+6+37 = 23, Vera -32-4+6+37 = 7,
     #    Gleb 23; basket 1
@@ -340,13 +340,15 @@ def test_the_seed_s_russian_names_are_shown_and_taken(cli, monkeypatch) -> None:
                       ("мизер-парту", "misere-partout"), ("remise", "remise")]:
         assert classic.condition_key(word) == key, word
     ru = cli("--lang", "ru", "deal", "петит-мизер уверт", "--declarer", "Vera", "--tricks", "0").stdout
-    assert "петит-мизер уверт Vera 0" in ru
-    ru = cli("--lang", "ru", "deal", "соло", "--declarer", "Anna", "--tricks", "9", "--rank", "старшая",
-             "--ace-turned").stdout
-    assert "соло в старшей Anna 9" in ru and "за туза" in ru and "ремиз" not in ru
+    assert "петит-мизер уверт: Vera 0" in ru
+    ru = cli("--lang", "ru", "deal", "соло", "--declarer", "Anna", "--tricks", "9", "--rank", "большая",
+             "--ace-turned").stdout  # the seed's «большая масть» is the senior suit, «малая» the junior
+    assert "соло в старшей: Anna 9" in ru and "за туза" in ru and "ремиз" not in ru
     en = cli("deal", "nine", "--declarer", "Boris", "--tricks", "9").stdout
     assert "nine junior Boris 9" in en
-    assert "девять в младшей Boris 9" in cli("--lang", "ru", "history").stdout
+    assert "девять в младшей: Boris 9" in cli("--lang", "ru", "history").stdout
+    assert [classic.rank_key(w) for w in ("малая", "большая", "Младшая", "старшая")] == ["junior", "senior", "junior",
+                                                                                       "senior"]
     assert "условия: бостон с ремизом, филадельфия" in cli("--lang", "ru", "status").stdout
     shown = cli("--lang", "ru", "tariffs", "show", "classic").stdout
     for name in ("простая игра", "бостон с прикупкой", "бостон с ремизом", "бостон с лабетом", "индепанданс",
@@ -539,7 +541,7 @@ def test_tariffs_show_of_each_tariff_shows_the_new_tables(cli, monkeypatch) -> N
     assert "premium on every payment" in " ".join(text.split())
     font = " ".join(cli("tariffs", "show", "fontainebleau").stdout.split())
     assert "when the slam's declaring side holds it" in font
-    assert "stake 4 from each player at every deal" in " ".join(
+    assert "stake 4 chips from each player at every deal" in " ".join(
         cli("tariffs", "show", "classic", "--condition", "simple").stdout.split())
 
 

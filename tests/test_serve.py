@@ -64,7 +64,7 @@ def test_api_history_is_history_json_with_its_options(served, cli) -> None:
     assert get(served.port, f"/api/history?t={TOKEN}&all=1")[2].decode() == cli("history", "--json", "--all").stdout
     russian = get(served.port, f"/api/history?t={TOKEN}", {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.8"})[2]
     assert russian.decode() == cli("--lang", "ru", "history", "--json").stdout
-    assert "младшая" in russian.decode() and "все пасуют" in russian.decode()
+    assert "младшая" in russian.decode() and "все спасовали" in russian.decode()
     status, __, body = get(served.port, f"/api/history?t={TOKEN}&last=zero")
     assert status == 400 and body == b"?last= takes a whole number of deals, 1 or more.\n"
 

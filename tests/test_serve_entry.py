@@ -171,9 +171,9 @@ def test_a_deal_from_the_phone_is_the_deal_from_the_terminal(cli, tmp_path: Path
 def test_every_kind_of_deal_from_the_phone(entering, cli) -> None:
     phone = Phone(entering)
     phone.tap("pass").tap("Record this deal")  # an all-pass: no other question
-    phone.tap("solo").tap("Anna").tap("senior").tap("9").tap("nobody").tap("Record this deal")
-    phone.tap("misere").tap("Vera").tap("1").tap("nobody").tap("Record this deal")  # failed: who held the boston
-    phone.tap("junior").tap("Gleb").tap("nobody").tap("5").tap("Anna").tap("Record this deal")
+    phone.tap("solo").tap("Anna").tap("senior").tap("9").tap("no one").tap("Record this deal")
+    phone.tap("misere").tap("Vera").tap("1").tap("no one").tap("Record this deal")  # failed: who held the boston
+    phone.tap("junior").tap("Gleb").tap("no partner").tap("5").tap("Anna").tap("Record this deal")
     assert [d["description"] for d in cli.json("history")] == [
         "all pass", "solo senior Anna 9", "misere Vera 1", "junior Gleb 5 alone, boston Anna"]
     assert "boston: the declarer failed, so he pays it" in get(entering.port, f"/?t={VIEW}")[2].decode()
@@ -203,14 +203,14 @@ def test_7_and_7_asks_again_only_the_partner_s_tricks(entering, cli) -> None:
     phone.status, phone.html = phone.request("POST", f"/entry/step?t={ENTRY}", form)
     assert phone.question() == "Tricks taken by Gleb"
     assert phone.error() == "declarer and partner took 7 + 7 tricks, more than the 13 of a deal"
-    phone.tap("4").tap("nobody").tap("Record this deal")
+    phone.tap("4").tap("no one").tap("Record this deal")
     assert cli.json("history")[0]["description"] == "junior Boris 7 + Gleb 4"
 
 
 def test_back_and_change_on_the_phone(entering, cli) -> None:
     phone = Phone(entering).tap("junior").tap("Boris").tap("← Back")
     assert phone.question() == "Declarer" and 'class="choice chosen">Boris' in phone.html  # his answer, offered
-    phone.tap("Vera").tap("nobody").tap("5").tap("nobody")
+    phone.tap("Vera").tap("no partner").tap("5").tap("no one")
     phone.tap("5) Boston")  # the answers at the end, each a button that asks it again
     assert phone.question() == "Who held the boston"
     phone.tap("Anna")
@@ -225,12 +225,12 @@ def test_the_phone_speaks_russian_as_the_terminal_does(cli, isolated: Path) -> N
     running = Served(isolated, None, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
     try:
         phone = Phone(running, "ru")
-        assert phone.question() == "Контракт" and "младшая" in phone.buttons() and "пас" in phone.buttons()
+        assert phone.question() == "Игра" and "младшая" in phone.buttons() and "пас" in phone.buttons()
         phone.tap("младшая").tap("Борис").tap("Глеб")
         assert phone.question() == "Борис и Глеб: сколько взяток вместе?"
         phone.answer("14")
         assert phone.error() == "целое число от 0 до 13"
-        phone.tap("9").tap("никто").tap("Записать эту сдачу")
+        phone.tap("9").tap("ни у кого").tap("Записать эту сдачу")
         assert "Сдача 1 записана." in phone.html and "Следующая: сдача 2, сдаёт Борис." in phone.html
     finally:
         running.close()
@@ -240,7 +240,7 @@ def test_the_phone_speaks_russian_as_the_terminal_does(cli, isolated: Path) -> N
 
 
 def test_a_deal_entered_meanwhile_at_the_terminal_is_not_overwritten(entering, cli) -> None:
-    phone = Phone(entering).tap("solo").tap("Anna").tap("junior").tap("9").tap("nobody")
+    phone = Phone(entering).tap("solo").tap("Anna").tap("junior").tap("9").tap("no one")
     assert "Record this deal" in phone.buttons() and "Deal 1 ·" not in phone.html
     cli("deal", "pass")  # the terminal, while the phone shows deal 1
     phone.tap("Record this deal")
@@ -283,8 +283,8 @@ def test_a_settled_or_finished_session_takes_nothing_from_the_phone(cli, isolate
     running = Served(isolated, None, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
     try:
         phone = Phone(running).tap("pass").tap("Record this deal")
-        assert "That was the last of the 1 agreed deals" in phone.html
-        assert "the 1 agreed deals of session 1 are played" in phone.html and "Contract" not in phone.buttons()
+        assert "That was the last of the 1 agreed deal:" in phone.html
+        assert "the 1 agreed deal of session 1 is played" in phone.html and "Contract" not in phone.buttons()
     finally:
         running.close()
 

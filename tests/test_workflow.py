@@ -361,7 +361,7 @@ def test_russian_output_quotes_and_money(cli) -> None:
     for args in WORKED:
         cli(*args)
     out = cli(*ru, "settle").stdout
-    assert "6,40 ₽" in out and "платит Vera, получает Anna: 4,00 ₽" in out and "6.40" not in out
+    assert "6,40 ₽" in out and "Vera → Anna: 4,00 ₽" in out and "6.40" not in out
     assert cli.json("settle")["money"]["Anna"] == "6.40"  # JSON stays as it was
     assert "4.00 RUB" in cli("settle").stdout
 

@@ -12,7 +12,7 @@ checks the result. `msgfmt -o MO PO` compiles as well as `compile` does.
 What is extracted: the literal texts given to `_()`, `N_()`, `ngettext()` (with its plural),
 `pgettext()` and `NP_()` (with their context) in the package; the help of the command line
 (the docstrings of the commands in `cli/declarations.py` and the `help=` texts there); and
-the words of the shipped tariff files that are shown (titles, notes, condition titles). GNU xgettext finds all but the docstrings and the tariffs' words, hence this script.
+the words of the shipped tariff files that are shown (titles, sources, notes, condition titles). GNU xgettext finds all but the docstrings and the tariffs' words, hence this script.
 """
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ DOMAIN = "boston_ledger"
 TEMPLATE = LOCALE / f"{DOMAIN}.pot"
 KEYWORDS = {"_": (0, None, None), "N_": (0, None, None), "ngettext": (0, 1, None), "pgettext": (1, None, 0),
             "NP_": (1, None, 0)}
-TARIFF_KEYS = ("title",)  # in [tariff], and in each [conditions.NAME]
+TARIFF_KEYS = ("title", "source")  # in [tariff], and in each [conditions.NAME]
 
 
 @dataclass
@@ -255,7 +255,7 @@ def tariff_texts(folder: Path = ROOT / "tariffs") -> dict[tuple[str | None, str]
     for path in sorted(folder.glob("*.toml")):
         data = tomllib.loads(path.read_text(encoding="utf-8"))
         head = data.get("tariff", {})
-        words = [head.get("title"), *head.get("notes", data.get("notes", []))]
+        words = [head.get("title"), head.get("source"), *head.get("notes", data.get("notes", []))]
         words += [c.get("title") for c in data.get("conditions", {}).values()]
         for word in words:
             if isinstance(word, str):

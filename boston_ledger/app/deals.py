@@ -15,7 +15,7 @@ from ..core import engine, invariants
 from ..core.engine import Deal, Outcome, Position, State
 from ..core.errors import LedgerError
 from ..core.fields import FIELDS, Field
-from ..core.i18n import _, contract_name, contract_names, rank_name
+from ..core.i18n import _, contract_name, contract_names, ngettext, rank_name
 from ..core.tariff import PASS, Schedule, Tariff, ambiguous, did_you_mean, suggestion
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
@@ -108,23 +108,30 @@ def team_split(session: Session, deal: Deal, team: int) -> Deal:
     names = session.players
     mine, theirs = deal.tricks, deal.partner_tricks
     if mine is not None and theirs is not None and mine + theirs != team:
-        raise LedgerError(_("{declarer} {tricks} + {partner} {partner_tricks} is not {team} tricks together; give "
-                            "--team-tricks or the tricks of each, not both", declarer=names[deal.declarer or 0],
-                            partner=names[deal.partner], tricks=mine, partner_tricks=theirs, team=team),
-                          "team_tricks")
+        raise LedgerError(ngettext("{declarer} {tricks} + {partner} {partner_tricks} is not {n} trick together; "
+                                   "give --team-tricks or the tricks of each, not both",
+                                   "{declarer} {tricks} + {partner} {partner_tricks} is not {n} tricks together; "
+                                   "give --team-tricks or the tricks of each, not both", team,
+                                   declarer=names[deal.declarer or 0], partner=names[deal.partner], tricks=mine,
+                                   partner_tricks=theirs), "team_tricks")
     for own, who in ((mine, deal.declarer), (theirs, deal.partner)):
         if own is not None and own > team:
-            raise LedgerError(_("{name} cannot have taken {own} of the pair's {team} tricks", name=names[who or 0],
-                                own=own, team=team), "tricks" if who == deal.declarer else "partner_tricks")
+            raise LedgerError(ngettext("{name} cannot have taken {own} of the pair's {n} trick",
+                                       "{name} cannot have taken {own} of the pair's {n} tricks", team,
+                                       name=names[who or 0], own=own), "tricks" if who == deal.declarer else
+                              "partner_tricks")
     if mine is None and theirs is not None:
         mine = team - theirs
     elif mine is None:
         if split_matters(t, deal.contract, team):
             bar = _pair_schedule(t, deal.contract).bar
-            raise LedgerError(_("{declarer} and {partner} took {team} tricks together, fewer than the {bar} they needed, "
-                                "so who took how many decides who pays: give {declarer}'s own tricks with --tricks N",
-                                declarer=names[deal.declarer or 0], partner=names[deal.partner], team=team, bar=bar),
-                              "tricks")
+            raise LedgerError(ngettext("{declarer} and {partner} took {n} trick together, fewer than the {bar} they "
+                                       "needed, so who took how many decides who pays: give {declarer}'s own tricks "
+                                       "with --tricks N",
+                                       "{declarer} and {partner} took {n} tricks together, fewer than the {bar} they "
+                                       "needed, so who took how many decides who pays: give {declarer}'s own tricks "
+                                       "with --tricks N", team, declarer=names[deal.declarer or 0],
+                                       partner=names[deal.partner], bar=bar), "tricks")
         return deal._replace(team_tricks=team)
     return deal._replace(tricks=mine, partner_tricks=team - mine, team_tricks=team)
 
@@ -160,7 +167,9 @@ def open_for_deals(session: Session, played: int | None = None) -> None:
         raise LedgerError(_("session {id} is settled and takes no more deals; start another with `boston-ledger new`, "
                             "or `boston-ledger reopen` it to correct it", id=session.id))
     if played is not None and session.agreed_deals is not None and played >= session.agreed_deals:
-        raise LedgerError(_("the {agreed_deals} agreed deals of session {id} are played; settle it with `boston-ledger settle`", agreed_deals=session.agreed_deals, id=session.id))
+        raise LedgerError(ngettext("the {n} agreed deal of session {id} is played; settle it with `boston-ledger settle`",
+                                   "the {n} agreed deals of session {id} are played; settle it with "
+                                   "`boston-ledger settle`", session.agreed_deals, id=session.id))
 
 
 def playable(conn: sqlite3.Connection, session_id: int | None = None) -> Session:

@@ -20,7 +20,7 @@ from typing import Mapping, Sequence
 from ..core import engine
 from ..core.engine import Deal
 from ..core.errors import LedgerError
-from ..core.i18n import _, contract_name, rank_name, words
+from ..core.i18n import _, contract_name, ngettext, rank_name, words
 from ..core import fields
 from ..core.fields import BY_NAME, FIELDS, STORED
 from ..core.tariff import MISDEAL, PASS, find
@@ -50,7 +50,7 @@ class Question:
     kind: str  # "word" (a contract, a rank), "player", "number" or "yes-no"
     choices: tuple[Choice, ...]
     default: str | None = None  # the answer an empty one stands for
-    optional: bool = False  # without a default, an empty answer is "nobody"
+    nobody: str = ""  # without a default, what an empty answer means ("nobody", "no partner"); "" when none
     error: str | None = None  # why it is asked again
     suggestion: str | None = None  # the answer a "did you mean" proposes (a yes, or Enter, takes it)
 
@@ -60,7 +60,7 @@ class Question:
         if self.default is None:
             return None
         if self.kind == "player" and nobody(self.default):
-            return _("nobody")
+            return self.nobody or _("nobody")
         return next((c.label for c in self.choices if c.answer == self.default), self.default)
 
 
@@ -219,7 +219,7 @@ def with_defaults(session: Session, answers: Answers) -> dict[str, str]:
     unanswered that has a default or may be left empty: a recorded deal's answers, asked again."""
     answered = dict(answers)
     while isinstance(found := step(session, answered), Question) and found.field not in answered and \
-            (found.default is not None or found.optional):
+            (found.default is not None or found.nobody):
         answered[found.field] = ""
     return answered
 
@@ -236,7 +236,7 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
             break
         if found.error:
             raise LedgerError(found.error, found.field)
-        if found.field in answered or found.default is None and not found.optional:
+        if found.field in answered or found.default is None and not found.nobody:
             deal_of(session, {f: v for f, __, v in asked})  # the engine says what is missing, as for `deal`
             raise LedgerError(_("the deal needs {option} as well ({what})", option=option(found.field),
                                 what=found.label), found.field)
@@ -377,16 +377,16 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
     name = players[int(field[len(EACH):])] if field.startswith(EACH) else partner if field == "partner_tricks" \
         else declarer
 
-    def ask(kind: str, choices: tuple[Choice, ...], default: str | None = default, optional: bool = False) -> Question:
+    def ask(kind: str, choices: tuple[Choice, ...], default: str | None = default, nobody: str = "") -> Question:
         return Question(field, _(f.question, name=name, declarer=declarer, partner=partner),
-                        _(f.label, name=name, declarer=declarer, partner=partner), kind, choices, default, optional)
+                        _(f.label, name=name, declarer=declarer, partner=partner), kind, choices, default, _(nobody) if nobody else "")
 
     contract = t.contracts.get(str(values.get("contract")))
     if field == "contract":
         return ask("word", tuple(Choice(key, contract_name(t, key)) for key in t.contracts)
                    + (Choice(PASS, _("pass")), Choice(MISDEAL, _("misdeal"))))
     if field == "partner":
-        return ask("player", people(declarer), optional=contract is not None and contract.alone is not None)
+        return ask("player", people(declarer), nobody=f.nobody if contract is not None and contract.alone is not None else "")
     if field == "rank":
         ranks = contract.ranks if contract is not None else tuple(t.ranks)
         return ask("word", tuple(Choice(r, rank_name(t, r)) for r in ranks),
@@ -394,13 +394,14 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
     if field == "tricks" and "team_tricks" in values:
         team = int(str(values["team_tricks"]))
         return replace(ask("number", numbers(team)),
-                       text=_("Of the {team} tricks, how many did {name} take?", team=team, name=declarer))
+                       text=ngettext("Of the {n} trick, how many did {name} take?",
+                                     "Of the {n} tricks, how many did {name} take?", team, name=declarer))
     if field.startswith(EACH):
         rest = t.tricks - sum(int(str(values.get(f"{EACH}{s}", 0))) for s in range(int(field[len(EACH):])))
         last = field == f"{EACH}{len(players) - 1}"
         return ask("number", numbers(rest), default or (str(rest) if last else None))
     if f.kind == "player":  # who declared, who held the boston, a blank hand...
-        return ask("player", people(), optional=f.nobody)
+        return ask("player", people(), nobody=f.nobody)
     if f.kind == "flag":
         return ask("yes-no", (Choice("yes", _("yes")), Choice("no", _("no"))), default or "no")
     if f.kind == "tricks":
@@ -428,8 +429,8 @@ def _value(session: Session, values: Mapping[str, object], question: Question, t
         elif not re.fullmatch("[0-9]{1,2}", text) or int(text) > (t.tricks if last else high):  # not '²', '①'
             raise LedgerError(_("a whole number from 0 to {high}", high=high))
         if last and int(text) != high:  # every player's tricks: all the deal's
-            raise LedgerError(_("the tricks add up to {total}, not {tricks}", total=t.tricks - high + int(text),
-                                tricks=t.tricks))
+            raise LedgerError(ngettext("the tricks add up to {n}, not {tricks}", "the tricks add up to {n}, not {tricks}",
+                                       t.tricks - high + int(text), tricks=t.tricks))
         return str(int(text))
     if question.kind == "yes-no":
         word = text.casefold()
@@ -439,7 +440,7 @@ def _value(session: Session, values: Mapping[str, object], question: Question, t
             return False
         raise LedgerError(_("answer y or n"))
     players = session.players
-    if question.optional and (not text or nobody(text) and name_key(text) not in map(name_key, players)):
+    if question.nobody and (not text or nobody(text) and name_key(text) not in map(name_key, players)):
         return None
     if typed:  # a name as --declarer takes it; the engine refuses a declarer as his own partner
         return players[seat_of(session, text, name)]
@@ -473,7 +474,7 @@ def _player(session: Session, values: Mapping[str, object], question: Question, 
 def _shown(session: Session, question: Question, value: object) -> str:
     """An answer's value as the confirmation shows it."""
     if value is None:
-        return _("nobody")
+        return question.nobody or _("nobody")
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     return next((c.label for c in question.choices if c.answer == value), str(value))

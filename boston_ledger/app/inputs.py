@@ -9,7 +9,7 @@ from datetime import date
 from decimal import Decimal, InvalidOperation
 
 from ..core.errors import LedgerError
-from ..core.i18n import _, echo, every_translation, words
+from ..core.i18n import _, echo, every_translation, ngettext, words
 from ..core.tariff import Tariff, ambiguous, did_you_mean, find, suggestion
 from ..store.records import Session
 
@@ -103,7 +103,9 @@ def table_names(names: list[str], tariff: Tariff) -> list[str]:
     distinct and non-empty."""
     cleaned = [clean_name(n) for n in names]
     if len(cleaned) != tariff.players:
-        raise LedgerError(_("the {name} tariff is for {players} players; name {players} in seat order, not {count}", name=tariff.name, players=tariff.players, count=len(cleaned)))
+        raise LedgerError(ngettext("the {name} tariff is for {n} player; name {n} in seat order, not {count}",
+                                   "the {name} tariff is for {n} players; name {n} in seat order, not {count}",
+                                   tariff.players, name=tariff.name, count=len(cleaned)))
     seen: dict[str, str] = {}
     for name in cleaned:
         if not name:

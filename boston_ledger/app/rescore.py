@@ -34,7 +34,9 @@ def rescore(conn: sqlite3.Connection, session_id: int, tariff: Tariff | None = N
             raise LedgerError(_("say what to replay it under: --tariff NAME and/or --condition NAME"))
         tariff = with_conditions(session.tariff, conditions)
     if tariff.players != len(session.players):
-        raise LedgerError(_("the {name} tariff is for {players} players; session {session_id} has {count}", name=tariff.name, players=tariff.players, session_id=session_id, count=len(session.players)))
+        raise LedgerError(ngettext("the {name} tariff is for {n} player; session {session_id} has {count}",
+                                   "the {name} tariff is for {n} players; session {session_id} has {count}",
+                                   tariff.players, name=tariff.name, session_id=session_id, count=len(session.players)))
     state = State.start(tariff.players)
     for r in read.deals(conn, session, transfers=False):
         try:

@@ -107,7 +107,7 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
     if t.applied:
         out.print(_("Conditions: {names}.", names=condition_names(t, t.applied)))
     if agreed:
-        out.print(_("The session lasts {agreed} deals.", agreed=agreed))
+        out.print(ngettext("The session lasts {n} deal.", "The session lasts {n} deals.", agreed))
     if left is not None:
         out.print(_("Session {id} stays open: `{prog} use {id}` goes back to it. Two tables at once: "
                     "`export {var}=N` in each table's terminal keeps it to its own evening.", id=left[0].id,
@@ -579,14 +579,15 @@ def demo(db: str | None = None) -> None:
     from ..ui.deals import banners, deal_table, result_word, where
     from ..ui.settlement import settlement_lines
     from ..ui.term import Text
-    from ..ui.text import basket_word
+    from ..ui.text import amount, basket_word
 
     session, before = opening.create(db, script.start, waiting)
     conn = connect(db)
     out = _console()
     players = [_(name) for name in script.PLAYERS]
-    out.print(Text(_("A classic Boston evening: {names} ({first} deals first), tariff {tariff}, one chip = 0.10.",
-                     names=", ".join(players), first=players[0], tariff="classic"), style="bold"))
+    out.print(Text(_("A classic Boston evening: {names} ({first} deals first), tariff {tariff}, one chip = {value}.",
+                     names=", ".join(players), first=players[0], tariff="classic",
+                     value=amount(session.chip_value, session.currency)), style="bold"))
     out.print(_("Each line is what one player would type; notable deals show what moved and why.") + "\n")
     for entered, note in script.play(conn, session):
         command = script.command_line(session.players, entered.deal, session.tariff)

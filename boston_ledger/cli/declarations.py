@@ -156,8 +156,9 @@ def new(
                                                     "not settled), without asking.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Start a session and make it current. When the evening played here is still open, asks
-    first at a terminal, and elsewhere needs --yes.
+    """Start a session and make it current.
+
+    When the evening played here is still open, asks first at a terminal, and elsewhere needs --yes.
 
     Example: boston-ledger new Anna Boris Vera Gleb --tariff classic --chip-value 0.10 --condition remise
     """
@@ -168,8 +169,9 @@ def new(
 @app.command()
 @deal_fields
 def deal(db: DbOption = None, session: SessionOption = None, **fields: Any) -> None:
-    """Record one deal of the current session and show what moved and why. At a terminal,
-    what is missing or wrong is asked for, and the deal is shown before it is recorded.
+    """Record one deal of the current session and show what moved and why.
+
+    At a terminal, what is missing or wrong is asked for, and the deal is shown before it is recorded.
 
     Example: boston-ledger deal junior --declarer Boris --partner Gleb --team-tricks 9 --boston Vera
     """
@@ -186,10 +188,9 @@ def edit(
     session: SessionOption = None,
     **fields: Any,
 ) -> None:
-    """Correct an earlier deal: what you give replaces what deal N had, the rest stays
-    (--partner none: alone; --boston none: nobody's). Every deal after it is replayed;
-    the old entry stays on record. At a terminal the correction is shown first, with what it
-    changes for each player, and recorded once you confirm it; `edit N` alone asks what to change.
+    """Correct an earlier deal; every deal after it is replayed, and the old entry stays on record.
+
+    What you give replaces what deal N had, the rest stays (--partner none: alone; --boston none: nobody's). At a terminal the correction is shown first, with what it changes for each player, and recorded once you confirm it; `edit N` alone asks what to change.
 
     Example: boston-ledger edit 3 --tricks 7 --reason "Anna took 7, not 6"
     """
@@ -215,8 +216,9 @@ def history(
     session: SessionOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """The session's deals as on the score sheet: for each player and the basket what a deal
-    changed and where it left them, tour by tour.
+    """The session's deals as on the score sheet, tour by tour.
+
+    For each player and the basket: what a deal changed and where it left them.
 
     Example: boston-ledger history --corrections
     """
@@ -239,8 +241,9 @@ def settle(
     yes: Annotated[bool, typer.Option("--yes", help="Record it without showing it first for confirmation.")] = False,
     db: DbOption = None, session: SessionOption = None, as_json: JsonOption = False,
 ) -> None:
-    """End the session: share the basket, turn chips into money, list who pays whom. At a
-    terminal the settlement is shown first and recorded once confirmed.
+    """End the session: share the basket, turn chips into money, list who pays whom.
+
+    At a terminal the settlement is shown first and recorded once confirmed.
 
     Example: boston-ledger settle --json
     """
@@ -255,7 +258,9 @@ def check(
     session: SessionOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Check the ledger's invariants: prints nothing and exits 0 when all hold, else lists each problem and exits 1.
+    """Check the ledger's invariants by replaying every deal.
+
+    Prints nothing and exits with status 0 when all hold; else lists each problem and exits with status 1.
 
     Example: boston-ledger check --all
     """
@@ -280,7 +285,9 @@ def sessions(
     show_all: Annotated[bool, typer.Option("--all", help="Show every session of the ledger.")] = False,
     db: DbOption = None, as_json: JsonOption = False,
 ) -> None:
-    """The sessions in the ledger, the latest last: id, name, date, players, tariff, deals, state, result.
+    """The sessions in the ledger, the latest last.
+
+    Each with its id, name, date, players, tariff, deals, state and result.
 
     Example: boston-ledger sessions --all
     """
@@ -310,7 +317,9 @@ def stats(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Statistics across sessions: deals, contracts declared and made, success, chips, money, partnerships.
+    """Statistics across sessions.
+
+    Deals, contracts declared and made, success, chips, money, partnerships.
 
     Example: boston-ledger stats --player Anna --since 2026-01-01
     """
@@ -337,7 +346,7 @@ def chart(
 
 @app.command("ledger")
 def group_ledger(db: DbOption = None, as_json: JsonOption = False) -> None:
-    """What each person owes or is owed over all settled sessions, less payments, and the fewest payments.
+    """Who owes whom over all settled sessions, less payments, and the fewest payments that clear it.
 
     Example: boston-ledger ledger
     """
@@ -360,9 +369,9 @@ def paid(
                                                     "payment again within the hour, without asking.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Record money paid from one person to another; the ledger nets it out. A payment of more than is
-    owed, or the same payment again within the hour, is asked about first at a terminal, and needs --yes
-    elsewhere.
+    """Record money paid from one person to another; the ledger nets it out.
+
+    A payment of more than is owed, or the same payment again within the hour, is asked about first at a terminal, and needs --yes elsewhere.
 
     Example: boston-ledger paid Vera Anna 4.00
     """
@@ -390,7 +399,9 @@ def rescore(
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
-    """Replay a recorded session under another tariff or conditions and show the difference; nothing is changed.
+    """Replay a recorded session under another tariff or conditions; nothing is changed.
+
+    Shows each player's balance as recorded and as replayed, and the difference.
 
     Example: boston-ledger rescore 1 --tariff fontainebleau
     """
@@ -419,8 +430,9 @@ def sheet(
     db: DbOption = None,
     session: SessionOption = None,
 ) -> None:
-    """The evening's score sheet: every deal with everyone's standing, the settlement and who
-    pays whom; as plain text to paste into a messenger (40 columns), or a page with its chart.
+    """The evening's score sheet, to share.
+
+    Every deal with everyone's standing, the settlement and who pays whom: as plain text to paste into a messenger (40 columns), or a web page with its chart.
 
     Example: boston-ledger sheet --html evening.html
     """
@@ -469,7 +481,9 @@ def tariffs_show(
 
 @tariffs_app.command("check")
 def tariffs_check(path: Annotated[str, typer.Argument(metavar="FILE", help="A tariff file to validate.")]) -> None:
-    """Validate a tariff file: every problem with its location, exit 2 when there is any.
+    """Validate a tariff file.
+
+    Lists every problem with its place, and exits with status 2 when there is any.
 
     Example: boston-ledger tariffs check my-club.toml
     """
@@ -483,7 +497,9 @@ def tariffs_new(
     source: Annotated[str, typer.Option("--from", metavar="NAME|PATH", help="The tariff to start from.")] = "classic",
     force: Annotated[bool, typer.Option("--force", help="Replace an existing file.")] = False,
 ) -> None:
-    """Write a starting copy of a tariff for you to edit, then use it with `new --tariff FILE`.
+    """Write a starting copy of a tariff for you to edit.
+
+    Then check it with `tariffs check FILE` and play it with `new --tariff FILE`.
 
     Example: boston-ledger tariffs new my-club --from classic
     """
@@ -508,10 +524,9 @@ def serve(
                                                         "new each start.")] = False,
     db: DbOption = None,
 ) -> None:
-    """Show the session's sheet on the players' phones: a read-only page that updates itself after each deal.
+    """Show the session's sheet on the players' phones, updated by itself after each deal.
 
-    Needs pip install 'boston-ledger\\[serve]'. Prints the link and its QR code (with --entry, then the
-    entry link and its code); Ctrl-C stops it.
+    Needs pip install 'boston-ledger\\[serve]'. Prints the link (with --entry, then the entry link too), and with --lan the QR codes to scan; Ctrl-C stops it.
 
     Example: boston-ledger serve --lan
     """

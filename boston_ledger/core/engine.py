@@ -190,7 +190,9 @@ def validate(tariff: Tariff, deal: Deal) -> None:
                           "{team} together; give --team-tricks or the tricks of each", tricks=deal.tricks,
                           partner_tricks=deal.partner_tricks, team=deal.team_tricks), "team_tricks")
     if (deal.tricks or 0) + (deal.partner_tricks or 0) > tariff.tricks:
-        raise DealError(_("declarer and partner took {tricks} + {partner_tricks} tricks, more than the {deal_tricks} of a deal", tricks=deal.tricks, partner_tricks=deal.partner_tricks, deal_tricks=tariff.tricks),
+        raise DealError(ngettext("declarer and partner took {tricks} + {partner_tricks} tricks, more than the {n} of a deal",
+                                 "declarer and partner took {tricks} + {partner_tricks} tricks, more than the {n} of a "
+                                 "deal", tariff.tricks, tricks=deal.tricks, partner_tricks=deal.partner_tricks),
                         "partner_tricks")
     if deal.rank is not None and deal.rank not in contract.ranks:
         allowed = ", ".join(rank_name(tariff, r) for r in contract.ranks)
@@ -234,8 +236,9 @@ def _validate_partout(tariff: Tariff, tricks_each: tuple[int, ...] | None) -> No
         raise DealError(_("--tricks-each needs the tricks of all {n} players in seat order, not {count}",
                           n=n, count=len(tricks_each)), "tricks_each")
     if any(not 0 <= t <= tricks for t in tricks_each) or sum(tricks_each) != tricks:
-        raise DealError(_("--tricks-each must add up to the {tricks} tricks of a deal, not {total}",
-                          tricks=tricks, total=sum(tricks_each)), "tricks_each")
+        raise DealError(ngettext("--tricks-each must add up to the {n} trick of a deal, not {total}",
+                                 "--tricks-each must add up to the {n} tricks of a deal, not {total}", tricks,
+                                 total=sum(tricks_each)), "tricks_each")
 
 
 def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,

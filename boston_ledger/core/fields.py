@@ -30,7 +30,7 @@ class Field(NamedTuple):
     label: str  # its answer's name where guided entry lists the answers
     question: str  # what guided entry asks ("{name}": the player it is about)
     stored: bool = True  # a column of the ledger
-    nobody: bool = False  # a player's field that may name nobody ("-", "none")
+    nobody: str = ""  # a player's field that may name nobody ("-", "none"): the word for that, else ""
     asked: Callable[[Tariff, Contract | None, bool | None], bool] | None = None  # asked of every deal this
     # says (of its contract, None for an all-pass, made or not, None when not known yet), after the contract's
     # own questions; None: the contract's flow asks it
@@ -58,7 +58,7 @@ FIELDS = (
     Field("declarer", "player", "--declarer", "NAME", N_("Who bought the contract."), N_("Declarer"),
           N_("Declarer")),
     Field("partner", "player", "--partner", "NAME", N_("Who supported the declarer (omit when alone)."),
-          N_("Partner"), N_("Partner"), nobody=True),
+          N_("Partner"), N_("Partner"), nobody=N_("no partner")),
     Field("rank", "rank", "--rank", "RANK",
           N_("The suit's rank: junior|senior for solo and nine \\[default: junior]; first|second|third on "
              "samouchitel."), N_("Rank"), N_("Rank")),
@@ -72,12 +72,12 @@ FIELDS = (
           N_("Tricks of {name}"), N_("Tricks taken by {name}")),
     Field("boston", "player", "--boston", "NAME",
           N_("Who held the boston: the jack of diamonds, or the jack of hearts when diamonds are trumps."),
-          N_("Boston"), N_("Who held the boston"), nobody=True, asked=_takes_boston),
+          N_("Boston"), N_("Who held the boston"), nobody=N_("no one"), asked=_takes_boston),
     Field("ace_turned", "flag", "--ace-turned", "",
           N_("The trump the dealer turned is an ace (remise condition)."), N_("Ace turned"),
           N_("Was the trump the dealer turned an ace?"), asked=_plays_remise),
     Field("carte_blanche", "player", "--carte-blanche", "NAME", N_("Who declared a blank hand (Fontainebleau)."),
-          N_("Blank hand"), N_("Who declared a blank hand"), nobody=True, asked=_pays_carte_blanche),
+          N_("Blank hand"), N_("Who declared a blank hand"), nobody=N_("nobody"), asked=_pays_carte_blanche),
     Field("tricks_each", "tricks-each", "--tricks-each", "N,N,N,N",
           N_("An all-pass played as misère partout (its condition): every player's tricks in seat order, "
              "13 in all."), N_("Tricks of {name}"), N_("Tricks taken by {name}")),

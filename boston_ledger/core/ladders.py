@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Iterator
 
 from . import engine
-from .i18n import _, contract_name, rank_name
+from .i18n import _, contract_name, ngettext, rank_name
 from .tariff import Contract, Schedule, Tariff
 
 WAYS = ("alone", "with_partner")
@@ -44,12 +44,14 @@ class Breach:
             return contract_name(t, key) + (f" ({rank_name(t, rank)})" if rank and rank != key else "")
 
         values = dict(higher=named(self.higher, self.higher_rank), lower=named(self.lower, self.lower_rank),
-                      high=self.high, low=self.low, tricks=self.tricks,
+                      high=self.high, low=self.low,
                       way=_("with a partner") if self.way == "with_partner" else _("alone"))
-        return (_("ladders: {higher}, {way}, made with {tricks} tricks pays {high}, less than the lower "
-                  "{lower}'s {low}", **values) if self.made else
-                _("ladders: {higher}, {way}, failed with {tricks} tricks costs {high}, less than the lower "
-                  "{lower}'s {low}", **values))
+        return (ngettext("ladders: {higher}, {way}, made with {n} trick pays {high}, less than the lower "
+                         "{lower}'s {low}", "ladders: {higher}, {way}, made with {n} tricks pays {high}, less than the "
+                         "lower {lower}'s {low}", self.tricks, **values) if self.made else
+                ngettext("ladders: {higher}, {way}, failed with {n} trick costs {high}, less than the lower "
+                         "{lower}'s {low}", "ladders: {higher}, {way}, failed with {n} tricks costs {high}, less than "
+                         "the lower {lower}'s {low}", self.tricks, **values))
 
 
 def amount(tariff: Tariff, schedule: Schedule, rank: str | None, taken: int) -> tuple[bool, int]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from html import escape
 from typing import Sequence
 
-from ..core.i18n import _
+from ..core.i18n import _, ngettext
 from .term import visible
 
 BARS = "▁▂▃▄▅▆▇█"
@@ -29,7 +29,8 @@ def terminal(names: Sequence[str], series: Sequence[Sequence[int]], width: int =
     low, high = min(every + [0]), max(every + [0])
     pad = max(len(n) for n in names)
     lines = [f"{'':{pad}}  {_('now'):>6} {_('low'):>6} {_('high'):>6}  "
-             + _("running balance over {count} deals (scale {low} .. {high})", count=len(series[0]) - 1, low=low,
+             + ngettext("running balance over {n} deal (scale {low} .. {high})",
+                        "running balance over {n} deals (scale {low} .. {high})", len(series[0]) - 1, low=low,
                  high=high)]
     for name, values in zip(names, series):
         lines.append(f"{name:{pad}}  {values[-1]:>6} {min(values):>6} {max(values):>6}  "

@@ -7,7 +7,7 @@ from typing import Iterable, Sequence
 
 from ..core import engine
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
-from ..core.i18n import N_, _, condition_names, contract_name, ngettext, quote, rank_after_contract, reason
+from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, reason
 from ..core.tariff import MISDEAL, PASS, Tariff
 from ..app.deals import Corrected, Entered
 from ..store.records import Session
@@ -16,7 +16,7 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from .term import SHEET, Text
-from .text import amount, balance, basket_word, local_time, signed
+from .text import amount, balance, basket_word, chip_count, local_time, signed
 
 
 def describe(session: Session, deal: Deal, boston: bool = True, number: int | None = None) -> str:
@@ -49,11 +49,16 @@ def describe(session: Session, deal: Deal, boston: bool = True, number: int | No
     if deal.partner is None and contract is not None and contract.with_partner is not None:
         who += " " + _("alone")
     holder = _(", boston {name}", name=name[deal.boston]) if boston and deal.boston is not None else ""
-    return f"{head} {who}{holder}"
+    return _("{contract} {players}", contract=head, players=who) + holder
 
 
 def result_word(outcome: Outcome) -> str:
     return "—" if outcome.made is None else _("made") if outcome.made else _("failed")
+
+
+def with_result(said: str, outcome: Outcome) -> str:
+    """A deal's words followed by whether its contract was made: 'junior Boris 5 + Gleb 4 — made'."""
+    return said if outcome.made is None else _("{deal} — {result}", deal=said, result=result_word(outcome))
 
 
 def banners(tariff: Tariff, pos: Position) -> list[str]:
@@ -93,9 +98,7 @@ def deal_table(entered: Entered) -> Group:
         " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
     heading = Text(_("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
-    heading.append(describe(session, deal, number=number) + (f" — {result_word(outcome)}" if outcome.made is not None
-                                                              else ""),
-                   style="not bold")
+    heading.append(with_result(describe(session, deal, number=number), outcome), style="not bold")
     if sheet is not None:
         table = Table()
         table.add_column("")
@@ -206,21 +209,26 @@ def coming(session: Session, state: State) -> list[str]:
     lines = []
     if engine.stake_due(t, state) and t.basket.stake:
         if t.basket.stake_payer == "each":
-            lines.append(_("the next deal opens with a stake of {stake} from each player", stake=t.basket.stake))
+            lines.append(_("the next deal opens with a stake of {stake} from each player",
+                           stake=chip_count(t.basket.stake)))
         else:
-            lines.append(_("the next deal opens with a stake of {stake} from the dealer, {name}", stake=t.basket.stake,
+            lines.append(_("the next deal opens with a stake of {stake} from the dealer, {name}",
+                           stake=chip_count(t.basket.stake),
                            name=session.players[pos.dealer]))
     if session.agreed_deals is not None:
         left = session.agreed_deals - state.deals
-        lines.append(_("{left} of the {count} agreed deals remain", left=left, count=session.agreed_deals) if left
-                     else _("all {count} agreed deals are played; settle the session", count=session.agreed_deals))
+        lines.append(ngettext("{left} of the {n} agreed deal remain", "{left} of the {n} agreed deals remain",
+                              session.agreed_deals, left=left) if left else
+                     ngettext("the {n} agreed deal is played; settle the session",
+                              "all {n} agreed deals are played; settle the session", session.agreed_deals))
     return lines
 
 
 def next_lines(session: Session, state: State) -> list[str]:
     """What comes after a deal: who deals the next one, or that the agreed deals are played."""
     if session.agreed_deals is not None and state.deals >= session.agreed_deals:
-        return [_("That was the last of the {count} agreed deals: `boston-ledger settle`.", count=session.agreed_deals)]
+        return [ngettext("That was the last of the {n} agreed deal: `boston-ledger settle`.",
+                         "That was the last of the {n} agreed deals: `boston-ledger settle`.", session.agreed_deals)]
     pos = engine.position(session.tariff, state.deals)
     return [_("Next: deal {number}, dealt by {name}.", number=pos.number, name=session.players[pos.dealer])]
 
@@ -297,8 +305,7 @@ def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stack
             cells[at] = Text(heading, style="bold yellow" if w.position.double else "bold")
             table.add_row(*cells)
         deal, pos, outcome = w.recorded.deal, w.position, w.outcome
-        played = describe(session, deal, boston=False, number=w.recorded.number) + (
-            "" if outcome.made is None else f" — {result_word(outcome)}")
+        played = with_result(describe(session, deal, boston=False, number=w.recorded.number), outcome)
         row = [str(w.recorded.number)]
         row += [session.players[pos.dealer]] if dealer else []
         row.append(played)
@@ -333,7 +340,7 @@ def correction_view(c: Corrected) -> Group:
 def corrections_table(session: Session, audit: Sequence) -> Table:
     """The audit of corrections (storage.Correction): when, which deal, why, what it was and is."""
     table = Table()
-    for col in (_("when"), _("deal"), _("reason"), _("was"), _("now")):
+    for col in (_("when"), _("deal"), _("reason"), _("was"), pgettext("a corrected deal", "now")):
         table.add_column(col)
     for c in audit:
         table.add_row(local_time(c.corrected_at), str(c.number), c.reason,

@@ -49,7 +49,8 @@ def tell(text: str) -> None:
 def ask(question: str, parse: Callable[[str], object], default: str | None = None) -> object:
     """Ask until the answer parses; an empty answer takes the default (shown in brackets)."""
     while True:
-        answer = prompt(question + (f" [{default}]" if default else "") + ": ") or (default or "")
+        said = question + (f" [{default}]" if default else "")
+        answer = prompt(said + ("" if said.endswith(("?", ":")) else ":") + " ") or (default or "")
         try:
             return parse(answer)
         except LedgerError as e:
@@ -79,8 +80,8 @@ def line(question: flow.Question) -> str:
         text += f" [{question.suggestion}]"
     elif question.default is not None:
         text += f" [{question.default_label}]"
-    elif question.optional:
-        text += _(" (Enter for nobody)")
+    elif question.nobody:
+        text += _(" (Enter for {nobody})", nobody=question.nobody)
     return text + (" " if question.text.endswith("?") else ": ")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..core.i18n import _
+from ..core.i18n import _, ngettext
 from ..core.settlement import Payment, Settled
 from ..store.records import Session
 from rich.table import Table
@@ -41,7 +41,8 @@ def payment_lines(names: tuple[str, ...], payments: tuple[Payment, ...], currenc
 def settlement_lines(session: Session, settled: Settled) -> list:
     """A settlement as `settle` shows it: the basket's share-out, the heading, each player's
     chips and money, who pays whom."""
-    lines: list = [_("The basket's {chips} chips are shared equally.", chips=settled.basket)] if settled.basket else []
+    lines: list = [ngettext("The basket's {n} chip is shared equally.", "The basket's {n} chips are shared equally.",
+                            settled.basket)] if settled.basket else []
     lines += [settlement_heading(session), settlement_table(session, settled)]
     return lines + payment_lines(settled.players, settled.payments, session.currency)
 

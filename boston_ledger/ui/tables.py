@@ -8,7 +8,7 @@ from ..app.money import Book, Doubt
 from ..app.rescore import Rescored
 from ..app.sessions import Listed
 from ..app.stats import Stats
-from ..core.i18n import N_, _, condition_names, contract_name, ngettext
+from ..core.i18n import N_, NP_, _, condition_names, contract_name, ngettext, pgettext
 from ..core.tariff import Tariff
 from ..store.records import PaymentRecord
 from rich.box import SIMPLE_HEAD
@@ -40,9 +40,10 @@ def stats_tables(data: Stats, tariffs: Sequence[Tariff]) -> list:
     """The players' figures, the contracts each declared (named as the first of `tariffs` that
     has them names them), and the best and worst partnerships."""
     table = _plain()
-    for col in (N_("player"), N_("sessions"), N_("deals"), N_("declared"), N_("made"), N_("rate"), N_("net"),
-                N_("money"), N_("best"), N_("worst")):
-        table.add_column(_(col), justify="left" if col in ("player", "money") else "right", no_wrap=True)
+    for col in (N_("player"), N_("sessions"), N_("deals"), N_("declared"), NP_("contracts", "made"), N_("rate"),
+                N_("net"), N_("money"), N_("best"), N_("worst")):
+        table.add_column(pgettext("contracts", col) if col == "made" else _(col),
+                         justify="left" if col in ("player", "money") else "right", no_wrap=True)
     for name, e in data.players.items():
         rate = "" if e.success_rate is None else f"{e.success_rate:.0%}"
         net = e.net_chips
@@ -116,7 +117,7 @@ def tariffs_table(found: Sequence[Tariff]) -> Table:
     for col in (N_("name"), N_("title"), N_("source"), N_("conditions")):
         table.add_column(_(col), no_wrap=col == "name")
     for t in found:
-        table.add_row(t.name, _(t.title), t.source, condition_names(t, t.conditions))
+        table.add_row(t.name, _(t.title), _(t.source), condition_names(t, t.conditions))
     return table
 
 

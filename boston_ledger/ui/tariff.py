@@ -3,11 +3,13 @@ same data the engine uses."""
 
 from __future__ import annotations
 
-from ..core import engine
-from ..core.i18n import N_, _, condition_name, condition_names, contract_name, rank_name
-from ..core.tariff import Schedule, Tariff
 from rich.box import SIMPLE_HEAD
 from rich.table import Table
+
+from ..core import engine
+from ..core.i18n import N_, _, condition_name, condition_names, contract_name, ngettext, rank_name
+from ..core.tariff import Schedule, Tariff
+from .text import chip_count
 
 
 FAILED_BASKET = {"labet": N_("labet"), "opponents": N_("to opponents"), "none": "—"}
@@ -48,18 +50,20 @@ def _rules(t: Tariff) -> list[str]:
     else:
         rules = t.basket
         payer = _("each player") if rules.stake_payer == "each" else _("the dealer alone")
-        lines = [_("{players} players; {stake}; {all_pass}; boston pays {boston} from each other player",
-                   players=t.players, stake=_(STAKE_AT[rules.stake_at], stake=rules.stake, payer=payer),
-                   all_pass=_(ALL_PASS[rules.all_pass], chips=rules.partout_per_trick), boston=t.boston)
+        lines = [ngettext("{n} player; {stake}; {all_pass}; boston pays {boston} from each other player",
+                          "{n} players; {stake}; {all_pass}; boston pays {boston} from each other player", t.players,
+                          stake=_(STAKE_AT[rules.stake_at], stake=chip_count(rules.stake), payer=payer),
+                          all_pass=_(ALL_PASS[rules.all_pass], chips=chip_count(rules.partout_per_trick)),
+                          boston=chip_count(t.boston))
                  + ((_(" (×{times} in a slam)", times=t.boston_slam) if t.boston_slam_for == "anyone" else
                      _(" (×{times} in a slam, when the slam's declaring side holds it)", times=t.boston_slam))
                     if t.boston_slam > 1 else "")]
         if rules.remise:
             lines.append(_("remise: the dealer pays {chips} into the basket when the turned trump is an ace",
-                           chips=rules.remise))
+                           chips=chip_count(rules.remise)))
         if t.carte_blanche:
             lines.append(_("carte blanche: {chips} from each other player to who declares a blank hand",
-                           chips=t.carte_blanche))
+                           chips=chip_count(t.carte_blanche)))
         lines.append(_("odd chips: {rules}", rules="; ".join(
             ([_(ALL_PASS_REMAINDER[rules.all_pass_remainder])] if rules.all_pass == "double" else [])
             + ([_(PARTOUT_ODD_CHIP)] if rules.all_pass == "misere-partout" else [])
@@ -80,12 +84,16 @@ def _rules(t: Tariff) -> list[str]:
                        "failed at the same tricks): {ladders}", ladders="; ".join(ladders)))
     if len(t.tours) > 1:
         multipliers = " ".join(str(m) for m in t.tours)
-        lines.append(_("a partie is {tours} tours of {players} deals; tour multipliers {multipliers} "
-                       "(payments between players; the basket is never multiplied)", tours=len(t.tours),
-                       players=t.players, multipliers=multipliers) if t.has_basket else
-                     _("a partie is {tours} tours of {players} deals; tour multipliers {multipliers} "
-                       "(payments between players)", tours=len(t.tours), players=t.players,
-                       multipliers=multipliers))
+        lines.append(ngettext("a partie is {n} tour of {players} deals; tour multipliers {multipliers} "
+                              "(payments between players; the basket is never multiplied)",
+                              "a partie is {n} tours of {players} deals each; tour multipliers {multipliers} "
+                              "(payments between players; the basket is never multiplied)", len(t.tours),
+                              players=t.players, multipliers=multipliers) if t.has_basket else
+                     ngettext("a partie is {n} tour of {players} deals; tour multipliers {multipliers} "
+                              "(payments between players)",
+                              "a partie is {n} tours of {players} deals each; tour multipliers {multipliers} "
+                              "(payments between players)", len(t.tours), players=t.players,
+                              multipliers=multipliers))
     return lines
 
 
@@ -98,7 +106,7 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
     out: list[Table | str] = [
         f"{_(t.title)} — {t.name} ({t.digest})" + (_(", with {conditions}", conditions=condition_names(t, t.applied))
                                                if t.applied else ""),
-        _("source: {source}", source=t.source),
+        _("source: {source}", source=_(t.source)),
         *_rules(t),
         *map(_, t.notes),
     ]

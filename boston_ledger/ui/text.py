@@ -8,7 +8,7 @@ import sys
 from decimal import Decimal
 from typing import Any
 
-from ..core.i18n import _, speaking
+from ..core.i18n import _, ngettext, speaking
 from .term import UNSAFE, Console, Text, visible
 
 
@@ -72,6 +72,11 @@ def amount(value: int | Decimal, currency: str) -> str:
     digits = (money(value) if isinstance(value, int) else str(value)).replace(".", lang.decimal)
     currency = lang.signs.get(currency, currency)
     return digits + (f" {currency}" if currency else "")
+
+
+def chip_count(n: int, points: bool = False) -> str:
+    """A number of chips (or points) said in words, in the form the count needs: '1 chip', '5 chips'."""
+    return ngettext("{n} point", "{n} points", n) if points else ngettext("{n} chip", "{n} chips", n)
 
 
 def chips(value: int | float) -> str:
