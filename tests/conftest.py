@@ -1,23 +1,36 @@
-"""Every test gets its own ledger: BOSTON_LEDGER_DB and the app directory point into tmp_path."""
+"""Every test gets its own ledger: BOSTON_LEDGER_DB and the app directory point into tmp_path.
+
+Commands run in-process: `cli(...)` through typer's app, `cli.main(...)` through the program's own
+entry (main(), with its quick path for a plain `deal`, `status`...). The few tests that need a
+real process (exit codes through pipes, signals, start-up imports, processes racing) start
+PROGRAM, the Python that runs the tests with `-m boston_ledger`: no activated virtualenv and no
+console script on PATH needed."""
 
 from __future__ import annotations
 
 import functools
+import gc
 import json
+import sys
 from pathlib import Path
 
+import click.testing
 import pytest
+import typer.main
 import typer.testing
 from typer.testing import CliRunner
 
 from boston_ledger.core import i18n
 from boston_ledger.cli.declarations import app
+from boston_ledger.cli.main import main
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+PROGRAM = [sys.executable, "-m", "boston_ledger"]
 
-# typer's CliRunner builds the click command of an app at every invoke (some 20 ms, thousands of
-# times a run): the suite builds ours once, as the program does once per process.
-typer.testing._get_command = functools.cache(typer.testing._get_command)
+# typer builds the click command of an app at every call of the app and every invoke of its
+# CliRunner (some 20 ms, thousands of times a run): the suite builds ours once, as the program
+# does once per process, and main() and the CliRunner share that one.
+typer.main.get_command = typer.testing._get_command = functools.cache(typer.main.get_command)
 
 
 @pytest.fixture(autouse=True)
@@ -35,11 +48,28 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return db
 
 
+class Program:
+    """main(), the `boston-ledger` program's entry, for click's CliRunner: it reads sys.argv."""
+
+    name = "boston-ledger"
+
+    def main(self, args, prog_name: str, **extra) -> None:
+        argv, collecting = sys.argv, gc.isenabled()
+        sys.argv = [prog_name, *args]
+        try:
+            main()
+        finally:
+            sys.argv = argv
+            if collecting:  # main() leaves the collector off after a plain `deal` or `status`
+                gc.enable()
+
+
 class Cli:
     """Run boston-ledger commands in-process; stdout and stderr kept apart."""
 
     def __init__(self) -> None:
         self.runner = CliRunner()
+        self.program = click.testing.CliRunner()
 
     def __call__(self, *args: str, code: int = 0):
         result = self.runner.invoke(app, list(args), catch_exceptions=False)
@@ -48,6 +78,13 @@ class Cli:
 
     def json(self, *args: str):
         return json.loads(self(*args, "--json").stdout)
+
+    def main(self, *args: str, code: int | None = 0, env: dict[str, str | None] | None = None,
+             input: str | None = None):
+        """The command line as the installed program reads it (`code=None`: any exit status)."""
+        result = self.program.invoke(Program(), list(args), env=env, input=input, catch_exceptions=False)
+        assert code is None or result.exit_code == code, (args, result.exit_code, result.stdout, result.stderr)
+        return result
 
 
 @pytest.fixture

@@ -15,6 +15,7 @@ from urllib.parse import urlsplit
 
 from boston_ledger.app import deals as deals_app
 from boston_ledger.store.db import open_db
+from conftest import PROGRAM
 
 URL = re.compile(r"http://(?P<host>[0-9.]+):(?P<port>\d+)/\?t=(?P<token>[A-Za-z0-9_-]+)")
 HANG = 60  # seconds after which a test that waits for the server gives up: a hang, not a timing
@@ -57,7 +58,7 @@ class Program:
 def serve(db: Path, *args: str, env: dict[str, str] | None = None) -> Program:
     """Start `boston-ledger serve` on a free port of 127.0.0.1 and read its link."""
     environ = {**os.environ, "BOSTON_LEDGER_DB": str(db), "PYTHONUNBUFFERED": "1", **(env or {})}
-    proc = subprocess.Popen(["boston-ledger", "serve", "--port", "0", *args], stdout=subprocess.PIPE,
+    proc = subprocess.Popen([*PROGRAM, "serve", "--port", "0", *args], stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, encoding="utf-8", env=environ)
     assert proc.stdout is not None
     first = proc.stdout.readline()

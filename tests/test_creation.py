@@ -22,7 +22,7 @@ from typer.testing import CliRunner
 import faults
 from boston_ledger.cli.declarations import app
 from boston_ledger.store.schema import APPLICATION_ID, SCHEMA_VERSION
-from conftest import PLAYERS
+from conftest import PLAYERS, PROGRAM
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 NEW = ["new", *PLAYERS, "--chip-value", "0.10"]
@@ -107,9 +107,9 @@ def test_a_new_ledger_and_its_folders_are_the_owners_only(tmp_path: Path) -> Non
     path = existing / "club" / "2026" / "ledger.db"
     old = os.umask(0o002)  # a umask that would leave the file readable by all and writable by the group
     try:
-        done = subprocess.run(["boston-ledger", *NEW, "--db", str(path)], capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
-        assert subprocess.run(["boston-ledger", "deal", "pass", "--db", str(path)], capture_output=True).returncode == 0
+        done = invoke(*NEW, "--db", str(path))
+        assert done.exit_code == 0, done.stderr
+        assert invoke("deal", "pass", "--db", str(path)).exit_code == 0
     finally:
         os.umask(old)
     mode = lambda p: stat.S_IMODE(p.stat().st_mode)  # noqa: E731
@@ -121,11 +121,11 @@ def test_a_new_ledger_and_its_folders_are_the_owners_only(tmp_path: Path) -> Non
 
 def test_the_wal_of_a_new_ledger_is_private_too(tmp_path: Path) -> None:
     path = tmp_path / "l.db"
-    assert subprocess.run(["boston-ledger", *NEW, "--db", str(path)], capture_output=True).returncode == 0
+    assert invoke(*NEW, "--db", str(path)).exit_code == 0
     conn = sqlite3.connect(path)  # holds the -wal and -shm open while we look
     conn.execute("SELECT COUNT(*) FROM deals").fetchone()
     try:
-        assert subprocess.run(["boston-ledger", "deal", "pass", "--db", str(path)], capture_output=True).returncode == 0
+        assert invoke("deal", "pass", "--db", str(path)).exit_code == 0
         for name in ("l.db-wal", "l.db-shm"):
             assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
     finally:
@@ -222,7 +222,7 @@ def test_new_under_a_file_size_limit(tmp_path: Path, where: str) -> None:
         path.parent.mkdir()
         if where == "empty file":
             path.write_bytes(b"")
-        return path, subprocess.run(["boston-ledger", *NEW, "--db", str(path)], capture_output=True, text=True,
+        return path, subprocess.run([*PROGRAM, *NEW, "--db", str(path)], capture_output=True, text=True,
                                     env=faults.env(), preexec_fn=limited(kib * 1024))
 
     outcomes = {"refused": 0, "whole": 0, "nothing": 0, "blank": 0}
@@ -324,7 +324,6 @@ def test_a_new_that_fails_on_its_input_leaves_no_file(tmp_path: Path) -> None:
     """Whatever `new` refuses, even text that cannot be stored (not UTF-8), no file appears."""
     path = tmp_path / "club" / "l.db"
     for extra in (["--currency", "\udcff"], ["--name", "\udcff"], ["--chip-value", "x"]):
-        done = subprocess.run(["boston-ledger", *NEW, *extra, "--db", str(path)], capture_output=True,
-                              env=faults.env())
-        assert done.returncode == 2 and b"Traceback" not in done.stderr and done.stderr.count(b"\n") == 1, done.stderr
+        done = invoke(*NEW, *extra, "--db", str(path))
+        assert done.exit_code == 2 and done.stderr.count("\n") == 1, done.stderr
         assert not path.parent.exists(), extra

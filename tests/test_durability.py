@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import random
+import shlex
 import signal
 import sqlite3
 import subprocess
@@ -18,7 +19,7 @@ from boston_ledger.app import deals as table, sessions
 from boston_ledger.store import read, write
 from boston_ledger.store.db import open_db, writing
 
-PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+from conftest import PLAYERS, PROGRAM
 
 # A child that records deals in a loop and says the running count after each commit.
 WRITER = r"""
@@ -177,18 +178,16 @@ def test_two_writers_at_once(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_two_terminals_through_the_cli(tmp_path: Path) -> None:
+def test_two_terminals_through_the_cli(cli, tmp_path: Path) -> None:
     db = tmp_path / "cli.db"
     env = {**os.environ, "BOSTON_LEDGER_DB": str(db)}
-    subprocess.run(["boston-ledger", "new", *PLAYERS], env=env, check=True, capture_output=True)
-    script = ("for i in $(seq 1 12); do boston-ledger deal junior --declarer Boris --partner Gleb "
+    cli("new", *PLAYERS, "--db", str(db))
+    script = (f"for i in $(seq 1 12); do {shlex.join(PROGRAM)} deal junior --declarer Boris --partner Gleb "
               "--tricks 5 --partner-tricks 4 >/dev/null || exit 1; done")
     shells = [subprocess.Popen(["bash", "-c", script], env=env, stderr=subprocess.PIPE, text=True)
               for _ in range(2)]
     for shell in shells:
         _, err = shell.communicate(timeout=300)
         assert shell.returncode == 0, err
-    done = subprocess.run(["boston-ledger", "check"], env=env, capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout == ""
-    status = subprocess.run(["boston-ledger", "status", "--json"], env=env, capture_output=True, text=True)
-    assert '"deals": 24' in status.stdout
+    assert cli("check", "--db", str(db)).stdout == ""
+    assert cli.json("status", "--db", str(db))["deals"] == 24

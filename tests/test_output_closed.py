@@ -15,14 +15,14 @@ from pathlib import Path
 import pytest
 
 import faults
-from conftest import PLAYERS
+from conftest import PLAYERS, PROGRAM
 
 
 def closed_output(args: list[str], db: Path) -> subprocess.CompletedProcess:
     read_end, write_end = os.pipe()
     os.close(read_end)  # nobody will read: every write fails with EPIPE
     try:
-        return subprocess.run(["boston-ledger", *args], stdin=subprocess.DEVNULL, stdout=write_end,
+        return subprocess.run([*PROGRAM, *args], stdin=subprocess.DEVNULL, stdout=write_end,
                               stderr=subprocess.PIPE, text=True, env=faults.env(db))
     finally:
         os.close(write_end)

@@ -7,10 +7,7 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
 import re
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -69,13 +66,12 @@ def test_api_history_is_history_json_with_its_options(served, cli) -> None:
     assert status == 400 and body == b"?last= takes a whole number of deals, 1 or more.\n"
 
 
-def test_the_program_serves_exactly_what_the_commands_print(evening: Path) -> None:
-    """The installed program, byte for byte: `serve` against `status --json` and `history --json`."""
+def test_the_program_serves_exactly_what_the_commands_print(evening: Path, cli) -> None:
+    """The program, byte for byte: `serve` against `status --json` and `history --json`."""
     program = serve(evening)
     try:
-        env = {"BOSTON_LEDGER_DB": str(evening), "LANG": "C.UTF-8", "PATH": os.environ["PATH"]}
         for path, command in (("/api/status", "status"), ("/api/history", "history")):
-            printed = subprocess.run(["boston-ledger", command, "--json"], capture_output=True, env=env, check=True).stdout
+            printed = cli.main(command, "--json").stdout_bytes
             assert get(program.port, f"{path}?t={program.token}")[2] == printed, path
     finally:
         assert program.stop()[0] == 0
@@ -488,16 +484,3 @@ def test_lan_warns_and_binds_the_network_address(evening: Path) -> None:
     code, __, err = program.stop()
     assert program.host == address and not address.startswith("127.")
     assert err == "Anyone on this network who has the link can read the evening.\n" and code == 0
-
-
-def test_deal_and_status_never_import_the_server(table, isolated: Path) -> None:
-    probe = (
-        "import sys\n"
-        "from boston_ledger.cli.main import main\n"
-        "sys.argv = ['boston-ledger'] + sys.argv[1:]\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print([m for m in sys.modules if m.startswith(('boston_ledger.serve', 'segno', 'http.server', 'socketserver'))],"
-        " file=sys.stderr)\n")
-    for args in (["status"], ["deal", "pass"], ["status", "--json"]):
-        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True)
-        assert done.stderr.strip() == "[]", (args, done.stderr)

@@ -4,9 +4,6 @@ and the pages break none of their own security policy."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -31,11 +28,8 @@ def test_a_deal_from_the_terminal_appears_on_the_phone(table, isolated: Path, tm
         anna = driver.find_element(By.CSS_SELECTOR, '[data-player="Anna"] .balance')
         before = int(anna.text)
         driver.execute_script("window.notReloaded = true")
-        env = {**os.environ, "BOSTON_LEDGER_DB": str(isolated)}
-        subprocess.run(["boston-ledger", "deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5",
-                        "--partner-tricks", "4"], env=env, check=True, capture_output=True)
-        status = json.loads(subprocess.run(["boston-ledger", "status", "--json"], env=env, check=True,
-                                           capture_output=True).stdout)
+        table.main("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5", "--partner-tricks", "4")
+        status = table.json("status")
         after = status["balances"]["Anna"]
         assert after != before
         WebDriverWait(driver, HANG).until(
@@ -98,7 +92,5 @@ def test_a_deal_entered_by_tapping_through_the_questions(table, isolated: Path, 
         driver.quit()
         code, __, err = program.stop()
     assert code == 0 and err == ""
-    env = {**os.environ, "BOSTON_LEDGER_DB": str(isolated)}
-    status = json.loads(subprocess.run(["boston-ledger", "status", "--json"], env=env, check=True,
-                                       capture_output=True).stdout)
+    status = table.json("status")
     assert status["deals"] == 1 and status["balances"] == {"Anna": -20, "Boris": 16, "Vera": -12, "Gleb": 16}

@@ -19,7 +19,7 @@ import pytest
 import faults
 from boston_ledger.store import db
 from boston_ledger.store.schema import SCHEMA_VERSION
-from conftest import PLAYERS
+from conftest import PLAYERS, PROGRAM
 from test_foreign_files import v1_ledger
 
 NEW = ["new", *PLAYERS]
@@ -40,8 +40,8 @@ def sound(cli, path: Path) -> None:
 
 
 def waiting_child(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    """Start the installed program; return once it says that it waits (its first stderr line)."""
-    child = subprocess.Popen(["boston-ledger", *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+    """Start the program; return once it says that it waits (its first stderr line)."""
+    child = subprocess.Popen([*PROGRAM, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
                              stderr=subprocess.PIPE, text=True, env=env)
     return child, child.stderr.readline()
 
