@@ -11,6 +11,7 @@ from __future__ import annotations
 import functools
 import gc
 import json
+import signal
 import sys
 from pathlib import Path
 
@@ -26,6 +27,12 @@ from boston_ledger.cli.main import main
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 PROGRAM = [sys.executable, "-m", "boston_ledger"]
+
+
+def interruptible() -> None:
+    """For a child that a test stops with Ctrl-C (SIGINT): the signal as at a terminal, also where
+    the tests run with it ignored (started with `&` by a shell without job control)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
 # typer builds the click command of an app at every call of the app and every invoke of its
 # CliRunner (some 20 ms, thousands of times a run): the suite builds ours once, as the program

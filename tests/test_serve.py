@@ -7,7 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import json
+import queue
 import re
+import threading
 from pathlib import Path
 
 import pytest
@@ -234,6 +236,55 @@ def test_the_event_stream_sends_the_sheet_after_each_deal(served, cli) -> None:
         stream.close()
 
 
+def test_several_clients_at_once_each_see_each_deal(served, cli) -> None:
+    """Five phones follow the evening at once, each on its event stream while it also asks for the
+    status: each sees each deal, in order, and nobody gets an error. (The load of a whole evening,
+    20 phones for 60 s, is a benchmark: benchmarks/serve_load.py.) The deals are entered in
+    step with the phones, each once every phone has the one before, so nothing depends on speed."""
+    clients, deals = 5, 4
+    seen: list[list[int]] = [[] for __ in range(clients)]
+    errors: list[str] = []
+    news: queue.Queue = queue.Queue()  # (client, deals it shows) after each event
+
+    def phone(i: int) -> None:
+        stream = None
+        try:
+            stream = Events(served.port, f"/events?t={TOKEN}")
+            assert stream.status == 200, stream.status
+            while not seen[i] or seen[i][-1] < 3 + deals:
+                __, sheet = stream.next()
+                seen[i].append(deals_in(sheet))
+                status, __, body = get(served.port, f"/api/status?t={TOKEN}")
+                assert status == 200 and json.loads(body)["deals"] >= seen[i][-1], (status, body[:200])
+                news.put((i, seen[i][-1]))
+        except Exception as e:  # said in the test's thread
+            errors.append(f"client {i}: {type(e).__name__}: {e}")
+            news.put((i, None))
+        finally:
+            if stream is not None:
+                stream.close()
+
+    def everyone_has(n: int) -> None:
+        waiting = {i for i in range(clients) if not seen[i] or seen[i][-1] < n}
+        while waiting:
+            i, shown = news.get(timeout=HANG)
+            assert shown is not None, errors
+            if shown >= n:
+                waiting.discard(i)
+
+    threads = [threading.Thread(target=phone, args=(i,), daemon=True) for i in range(clients)]
+    for t in threads:
+        t.start()
+    everyone_has(3)
+    for n in range(4, 4 + deals):
+        cli("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5", "--partner-tricks", "3")
+        everyone_has(n)
+    for t in threads:
+        t.join(HANG)
+    assert errors == [] and not any(t.is_alive() for t in threads)
+    assert seen == [list(range(3, 4 + deals))] * clients
+
+
 def test_the_event_stream_needs_the_token(served) -> None:
     assert get(served.port, "/events")[0] == 401
     assert get(served.port, "/events?t=wrong-token-wrong-token")[0] == 403
@@ -438,15 +489,14 @@ def test_serve_prints_its_link_and_code_and_stops_on_ctrl_c(evening: Path) -> No
 
 
 def test_the_token_is_new_each_start_unless_kept(evening: Path, tmp_path: Path) -> None:
-    a, b = serve(evening), serve(evening)
-    assert a.token != b.token
-    for p in (a, b):
-        p.stop()
     kept = tmp_path / "tok" / "token"
-    c = serve(evening, "--token-file", str(kept))
+    a = serve(evening)
+    a.stop()
+    c = serve(evening, "--token-file", str(kept))  # no file yet: a new token, kept there
     c.stop()
     d = serve(evening, "--token-file", str(kept))
     d.stop()
+    assert a.token != c.token
     assert c.token == d.token == kept.read_text().strip() and kept.stat().st_mode & 0o777 == 0o600
 
 
@@ -458,12 +508,12 @@ def test_serve_errors_are_one_line(evening: Path, tmp_path: Path, cli) -> None:
     assert "must be a whole number from 0 to 65535" in cli("serve", "--port", "70000", code=2).stderr
     assert "no session 9 in this ledger" in cli("serve", "--session", "9", code=2).stderr
     assert "no ledger at" in cli("serve", "--db", str(tmp_path / "nothing.db"), code=2).stderr
-    program = serve(evening)
+    running = Served(evening, None, "127.0.0.1", 0, TOKEN).in_thread()
     try:
-        busy = cli("serve", "--port", str(program.port), code=2).stderr
-        assert busy.count("\n") == 1 and f"cannot listen on 127.0.0.1:{program.port}" in busy
+        busy = cli("serve", "--port", str(running.port), code=2).stderr
+        assert busy.count("\n") == 1 and f"cannot listen on 127.0.0.1:{running.port}" in busy
     finally:
-        program.stop()
+        running.close()
 
 
 def test_serve_without_its_extra_says_how_to_install_it(table, cli, monkeypatch) -> None:

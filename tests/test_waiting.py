@@ -19,7 +19,7 @@ import pytest
 import faults
 from boston_ledger.store import db
 from boston_ledger.store.schema import SCHEMA_VERSION
-from conftest import PLAYERS, PROGRAM
+from conftest import PLAYERS, PROGRAM, interruptible
 from test_foreign_files import v1_ledger
 
 NEW = ["new", *PLAYERS]
@@ -42,7 +42,7 @@ def sound(cli, path: Path) -> None:
 def waiting_child(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, str]:
     """Start the program; return once it says that it waits (its first stderr line)."""
     child = subprocess.Popen([*PROGRAM, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env)
+                             stderr=subprocess.PIPE, text=True, env=env, preexec_fn=interruptible)
     return child, child.stderr.readline()
 
 
