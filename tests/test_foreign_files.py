@@ -192,15 +192,19 @@ def test_an_unmarked_ledger_of_this_version_is_marked(cli, tmp_path: Path) -> No
 
 
 def test_a_migration_killed_at_its_statements_leaves_the_old_ledger_or_the_new(cli, tmp_path: Path) -> None:
-    """SIGKILL at the statements of `status` migrating a ledger of schema 1 (every 12th, and each
-    of the last 15, around the commit): the file is then exactly that ledger, unmarked, or the
-    migrated one, marked; never one without the other."""
+    """SIGKILL at the statements of `status` migrating a ledger of schema 1 (a sample of them, and
+    each next to the write transaction's BEGIN IMMEDIATE, the ROLLBACK before it and the migration's
+    COMMIT; every one with BOSTON_LEDGER_ALL_KILL_POINTS=1): the file is then exactly that ledger,
+    unmarked, or the migrated one, marked; never one without the other."""
     from concurrent.futures import ThreadPoolExecutor
 
     first = tmp_path / "count.db"
     v1_ledger(first)
-    total = faults.run(["status"], "sql", 10**9, faults.env(first)).points
-    points = sorted(set(range(1, total + 1, 12)) | set(range(total - 14, total + 1)))
+    counted = faults.run(["status"], "sql", 10**9, faults.env(first))
+    total = counted.points
+    commit = counted.point("COMMIT", after="BEGIN_IMMEDIATE")
+    edges = faults.around(counted, "BEGIN_IMMEDIATE", "ROLLBACK") | set(range(commit - 2, commit + 3))
+    points = faults.sample(range(1, total + 1), 6, 20261203, edges)
 
     def kill(k: int) -> Path:
         path = tmp_path / f"at-{k}.db"
