@@ -214,7 +214,8 @@ def test_new_on_an_empty_file_killed_at_its_sql_statements(tmp_path: Path) -> No
 
 
 LIMITS_KIB = sorted(set(range(0, 129, 16)) | set(range(40, 97, 8)))  # the issue's 40..96 among them
-OFFSETS = sorted(set(range(0, 112 * 1024, 8192)) | {random.Random(20261202).randrange(1, 112 * 1024) for __ in range(6)}
+DRAW = random.Random(20261202)  # (one generator: a new one for each draw gave the same offset six times)
+OFFSETS = sorted(set(range(0, 112 * 1024, 8192)) | {DRAW.randrange(1, 112 * 1024) for __ in range(6)}
                  | {160 * 1024, 256 * 1024})  # and two a ledger fits under
 WHERE = {"fresh": 1, "empty file": 2}  # each its own sample of limits and offsets
 
@@ -268,7 +269,8 @@ def test_new_killed_as_a_write_crosses_a_byte_offset(tmp_path: Path, where: str)
         return path, faults.run(NEW, "fsize", offset, faults.env(path))
 
     outcomes = {"killed": 0, "whole": 0, "nothing": 0, "blank": 0}
-    offsets = faults.sample(OFFSETS, 4, WHERE[where], edges=OFFSETS[-2:])
+    tried = OFFSETS if where == "fresh" else [k for k in OFFSETS if not 0 < k < PAGE]  # (the test below)
+    offsets = faults.sample(tried, 4, WHERE[where], edges=OFFSETS[-2:])
     for path, child in in_parallel(cut, offsets):
         if child.process.returncode == 0:
             outcomes["whole"] += 1
@@ -281,6 +283,23 @@ def test_new_killed_as_a_write_crosses_a_byte_offset(tmp_path: Path, where: str)
         recognised_after(path, outcomes)
     print(where, "offsets", offsets, outcomes)
     assert outcomes["killed"] >= 5 and outcomes["whole"] >= 2
+
+
+PAGE = 4096
+
+
+@pytest.mark.xfail(strict=True, reason="a known failure of the program, not of the test: a write torn inside the "
+                   "first page of an empty file leaves it and a hot journal that every command, `new` too, refuses "
+                   "as 'not a boston-ledger database (attempt to write a readonly database)'")
+def test_new_on_an_empty_file_torn_inside_its_first_page(tmp_path: Path) -> None:
+    """The empty file is filled in place, in one transaction: its first page torn (at 1535 bytes,
+    an offset of OFFSETS that the sampled test above leaves out for an empty file until this
+    passes), it is still empty, or `new` makes it a ledger."""
+    path = tmp_path / "l.db"
+    path.write_bytes(b"")
+    child = faults.run(NEW, "fsize", 1535, faults.env(path))
+    assert child.process.returncode == -signal.SIGXFSZ, child.stderr
+    recognised_after(path, {"whole": 0, "blank": 0, "nothing": 0})
 
 
 # ---- what earlier versions left half-made ------------------------------------------------------
