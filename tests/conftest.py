@@ -11,11 +11,13 @@ from __future__ import annotations
 import functools
 import gc
 import json
+import os
 import signal
 import sys
 from pathlib import Path
 
 import click.testing
+import hypothesis
 import pytest
 import typer.main
 import typer.testing
@@ -33,6 +35,19 @@ def interruptible() -> None:
     """For a child that a test stops with Ctrl-C (SIGINT): the signal as at a terminal, also where
     the tests run with it ignored (started with `&` by a shell without job control)."""
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+# The property tests that take seconds try a quarter of the examples they name in a run of the
+# suite (those not derandomized try others each run); HYPOTHESIS_PROFILE=thorough tries them all.
+hypothesis.settings.register_profile("thorough")
+hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
+
+
+def examples(n: int) -> int:
+    """How many examples a property test that names `n` tries in this run."""
+    return n if THOROUGH else max(10, n // 4)
+
 
 # typer builds the click command of an app at every call of the app and every invoke of its
 # CliRunner (some 20 ms, thousands of times a run): the suite builds ours once, as the program

@@ -19,6 +19,7 @@ from boston_ledger.store import read, write
 from boston_ledger.store.db import open_db, writing
 from boston_ledger.core.tariff_files import load, shipped
 
+from conftest import examples
 from strategies import deals
 
 
@@ -95,7 +96,7 @@ class LedgerMachine(RuleBasedStateMachine):
             assert checks.check_session(self.conn, self.session_id) == []
 
 
-LedgerMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=25, deadline=None)
+LedgerMachine.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=25, deadline=None)
 TestLedger = LedgerMachine.TestCase
 
 
