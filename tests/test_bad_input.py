@@ -9,16 +9,19 @@ The contract for every input a user can get wrong:
 * the ledger unchanged: its ``iterdump()`` is the same before and after, and when no session
   exists yet the database file is not even created;
 * every other file involved (tariff files, a junk --db file, a folder) byte-identical, and no
-  new file anywhere under the test's tmp_path.
+  new file anywhere under the test's tmp_path, nor among those input files (made once for the
+  run, and checked after each test).
 """
 
 from __future__ import annotations
 
 import os
+import shutil
 import sqlite3
 import subprocess
 import unicodedata
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -66,11 +69,9 @@ def expand(args: tuple[str, ...], inputs: Path) -> list[str]:
     return [a.replace("{in}", str(inputs)) for a in args]
 
 
-@pytest.fixture
-def inputs(tmp_path: Path) -> Path:
-    """Files a user might wrongly point at: broken tariffs, a junk file, a foreign SQLite db."""
-    d = tmp_path / "in"
-    d.mkdir()
+def make_inputs(d: Path) -> None:
+    """Files a user might wrongly point at: broken tariffs, a junk file, a foreign SQLite db; and
+    tariff files that once crashed the reader, or a name that must be refused (`hostile`)."""
     classic = CLASSIC.read_text(encoding="utf-8")
     assert "stake = 10" in classic
     (d / "not-toml.toml").write_text("this is [not toml\n = = \n", encoding="utf-8")
@@ -89,7 +90,34 @@ def inputs(tmp_path: Path) -> Path:
     foreign.execute("INSERT INTO notes (body) VALUES ('someone else''s data')")
     foreign.commit()
     foreign.close()
-    return d
+    make_hostile(d, classic)
+
+
+def everything_in(d: Path) -> dict[str, bytes | None]:
+    """Every file (with its bytes) and folder under d."""
+    return {str(p.relative_to(d)): p.read_bytes() if p.is_file() else None for p in sorted(d.rglob("*"))}
+
+
+@pytest.fixture(scope="session")
+def made_inputs(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, bytes | None]]:
+    d = tmp_path_factory.mktemp("in")
+    make_inputs(d)
+    return d, everything_in(d)
+
+
+@pytest.fixture
+def inputs(made_inputs: tuple[Path, dict[str, bytes | None]]) -> Iterator[Path]:
+    """The inputs (make_inputs), made once for the run: each test leaves them as they were, not
+    one byte changed and nothing added (checked after it; they are made anew for the next)."""
+    d, made = made_inputs
+    yield d
+    left = everything_in(d)
+    if left != made:
+        shutil.rmtree(d)
+        d.mkdir()
+        make_inputs(d)
+        changed = sorted(k for k in {*left, *made} if left.get(k, b"") != made.get(k, b""))
+        pytest.fail(f"the test changed its inputs: {changed}")
 
 
 # ---- the cases -----------------------------------------------------------------------------
@@ -503,10 +531,8 @@ def changed(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
-@pytest.fixture
-def hostile(inputs: Path) -> Path:
-    """Tariff files that once crashed the reader, or a name that must be refused, beside `inputs`."""
-    classic = CLASSIC.read_text(encoding="utf-8")
+def make_hostile(d: Path, classic: str) -> None:
+    """Tariff files that once crashed the reader, or a name that must be refused, beside the inputs."""
     files = {
         "deep-array.toml": "x = " + "[" * 3000 + "]" * 3000,
         "deep-table.toml": "x = " + "{a = " * 3000 + "1" + "}" * 3000,
@@ -529,10 +555,15 @@ def hostile(inputs: Path) -> Path:
         "name-spaces.toml": classic.replace('name = "classic"', 'name = "my club"'),
     }
     for name, text in files.items():
-        (inputs / name).write_text(text, encoding="utf-8")
+        (d / name).write_text(text, encoding="utf-8")
     for i in range(40):  # a chain of tariffs each extending the next, longer than any use
-        (inputs / f"chain{i}.toml").write_text(f'[tariff]\nextends = "chain{i + 1}.toml"\n', encoding="utf-8")
-    (inputs / "chain40.toml").write_text(classic, encoding="utf-8")
+        (d / f"chain{i}.toml").write_text(f'[tariff]\nextends = "chain{i + 1}.toml"\n', encoding="utf-8")
+    (d / "chain40.toml").write_text(classic, encoding="utf-8")
+
+
+@pytest.fixture
+def hostile(inputs: Path) -> Path:
+    """The inputs, where the hostile tariff files are too."""
     return inputs
 
 
