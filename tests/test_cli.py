@@ -195,6 +195,7 @@ def test_a_deal_goes_to_the_session_its_names_came_from(tmp_path) -> None:
     assert read.state(conn, table.current(conn)).deals == 0
 
 
+@pytest.mark.slow
 def test_a_terminal_without_utf8_gets_no_traceback(tmp_path) -> None:
     env = {**os.environ, "BOSTON_LEDGER_DB": str(tmp_path / "x.db"), "PYTHONIOENCODING": "ascii"}
     for args in (["new", "Анна", "Борис", "Вера", "Глеб"], ["deal", "pass"], ["status", "--json"],
@@ -250,6 +251,7 @@ def test_the_quick_path_answers_as_the_ordinary_one(cli, tmp_path: Path, monkeyp
     assert sum(v is not None for v in taken) >= 25  # most of the cases do go the quick way
 
 
+@pytest.mark.slow
 def test_a_closed_pipe_is_quiet(cli, tmp_path: Path) -> None:
     env = {**os.environ, "BOSTON_LEDGER_DB": str(tmp_path / "x.db")}
     cli("new", *PLAYERS, "--db", env["BOSTON_LEDGER_DB"])

@@ -190,17 +190,20 @@ def killed_at_its_points(tmp_path: Path, kind: str, prepare, size: int, seed: in
     return tally
 
 
+@pytest.mark.slow
 def test_new_killed_at_each_file_operation_leaves_all_or_nothing(tmp_path: Path) -> None:
     tally = killed_at_its_points(tmp_path, "io", lambda path: None, 12, 20261130)  # makes the folder itself
     assert tally["kills"] == tally["points"]  # a handful: every one
     assert tally["whole"] >= 1 and tally["nothing"] >= 1 and tally["blank"] == 0
 
 
+@pytest.mark.slow
 def test_new_killed_at_its_sql_statements_leaves_all_or_nothing(tmp_path: Path) -> None:
     tally = killed_at_its_points(tmp_path, "sql", lambda path: None, 4, 20261131, edges=())
     assert tally["nothing"] == tally["kills"]  # all of it happens in memory before the file appears
 
 
+@pytest.mark.slow
 def test_new_on_an_empty_file_killed_at_its_sql_statements(tmp_path: Path) -> None:
     """An empty file (`touch`, `mktemp`) is filled in place, in one transaction: killed anywhere,
     it is empty again or a whole ledger."""
@@ -220,6 +223,7 @@ OFFSETS = sorted(set(range(0, 112 * 1024, 8192)) | {DRAW.randrange(1, 112 * 1024
 WHERE = {"fresh": 1, "empty file": 2}  # each its own sample of limits and offsets
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", WHERE)
 def test_new_under_a_file_size_limit(tmp_path: Path, where: str) -> None:
     """`ulimit -f N` (KiB): one line and exit 2 with nothing left (an empty file stays empty),
@@ -256,6 +260,7 @@ def limited(size: int):
     return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("where", WHERE)
 def test_new_killed_as_a_write_crosses_a_byte_offset(tmp_path: Path, where: str) -> None:
     """Killed (SIGXFSZ, a torn write) at byte offsets 0..112 KiB of whatever file it writes (or not

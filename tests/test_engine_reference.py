@@ -40,6 +40,7 @@ def result(f, *args):
         return f"{type(e).__name__}: {e}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tariff", STORED, ids=[f"{t.name}{'+' if t.applied else ''}" for t in STORED])
 @settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
@@ -59,6 +60,7 @@ def test_the_stored_texts_are_those_sessions_kept() -> None:
         "tambov+": "97374444a215"}
 
 
+@pytest.mark.slow
 @settings(max_examples=examples(300), deadline=None)
 @given(contract=st.sampled_from(["pass", "junior", "solo", "misere", "nine", "nope"]),
        seats=st.lists(st.none() | st.integers(-1, 5), min_size=4, max_size=4),

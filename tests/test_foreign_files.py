@@ -191,6 +191,7 @@ def test_an_unmarked_ledger_of_this_version_is_marked(cli, tmp_path: Path) -> No
     conn.close()
 
 
+@pytest.mark.slow
 def test_a_migration_killed_at_its_statements_leaves_the_old_ledger_or_the_new(cli, tmp_path: Path) -> None:
     """SIGKILL at the statements of `status` migrating a ledger of schema 1 (a sample of them, and
     each next to the write transaction's BEGIN IMMEDIATE, the ROLLBACK before it and the migration's

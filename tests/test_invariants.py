@@ -8,6 +8,7 @@ import tempfile
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -97,7 +98,7 @@ class LedgerMachine(RuleBasedStateMachine):
 
 
 LedgerMachine.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=25, deadline=None)
-TestLedger = LedgerMachine.TestCase
+TestLedger = pytest.mark.slow(LedgerMachine.TestCase)  # evenings into real ledgers: the whole suite
 
 
 def test_every_configuration_is_loadable() -> None:

@@ -17,6 +17,8 @@ import pytest
 import faults
 from conftest import PLAYERS, PROGRAM
 
+pytestmark = pytest.mark.slow  # a process each (a closed pipe is the process's own)
+
 
 def closed_output(args: list[str], db: Path) -> subprocess.CompletedProcess:
     read_end, write_end = os.pipe()

@@ -133,6 +133,7 @@ main()
 """
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("point, kind", [*((f"file-{n}", "exchange") for n in range(1, 7)), ("swapped", "exchange"),
                                          ("swapped", "two-renames")])
 def test_an_export_killed_at_any_point_leaves_one_whole_set(evening, tmp_path: Path, isolated: Path, point: str,

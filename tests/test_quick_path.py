@@ -77,6 +77,7 @@ def test_the_console_script_is_main() -> None:
     assert script.value == "boston_ledger.cli.main:main" and script.load() is main
 
 
+@pytest.mark.slow  # a process for each command
 @pytest.mark.parametrize("xdg", [False, True], ids=["home-config", "xdg-config-home"])
 def test_deal_and_status_on_the_default_ledger_import_no_typer(tmp_path: Path, xdg: bool) -> None:
     """Every quick command in a home folder's ~/.config; under $XDG_CONFIG_HOME (another default
@@ -113,6 +114,7 @@ def test_deal_and_status_on_the_default_ledger_import_no_typer(tmp_path: Path, x
     assert json.loads(done.stdout)["deals"] == (1 if xdg else 3)  # the deals went to the default ledger
 
 
+@pytest.mark.slow  # a process for each command
 def test_the_record_sees_typer_where_the_full_command_line_runs(tmp_path: Path) -> None:
     """The check above can fail: outside the quick path typer is loaded, and the record shows it."""
     program = Program(tmp_path, xdg=False)

@@ -68,6 +68,7 @@ def test_api_history_is_history_json_with_its_options(served, cli) -> None:
     assert status == 400 and body == b"?last= takes a whole number of deals, 1 or more.\n"
 
 
+@pytest.mark.slow
 def test_the_program_serves_exactly_what_the_commands_print(evening: Path, cli) -> None:
     """The program, byte for byte: `serve` against `status --json` and `history --json`."""
     program = serve(evening)
@@ -488,6 +489,7 @@ def test_serve_prints_its_link_and_code_and_stops_on_ctrl_c(evening: Path) -> No
     assert lines[-2:] == ["Read-only; Ctrl-C stops it.", "Stopped."]
 
 
+@pytest.mark.slow
 def test_the_token_is_new_each_start_unless_kept(evening: Path, tmp_path: Path) -> None:
     kept = tmp_path / "tok" / "token"
     a = serve(evening)
@@ -524,6 +526,7 @@ def test_serve_without_its_extra_says_how_to_install_it(table, cli, monkeypatch)
     assert result.stderr == "boston-ledger: error: serve needs its extra: pip install 'boston-ledger[serve]'\n"
 
 
+@pytest.mark.slow
 def test_lan_warns_and_binds_the_network_address(evening: Path) -> None:
     from boston_ledger.serve.server import lan_address
 

@@ -14,6 +14,7 @@ import tomllib
 from datetime import date, timezone
 from pathlib import Path
 
+import pytest
 import tomli_w
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -24,6 +25,8 @@ from boston_ledger.core.tariff_files import check, load, parse, with_conditions
 from boston_ledger.ui.tariff import tariff_data, tariff_tables
 from conftest import examples
 from strategies import deals
+
+pytestmark = pytest.mark.slow  # some hundreds of tariffs read: the whole suite, not the quick subset
 
 TARIFFS = Path(__file__).resolve().parent.parent / "tariffs"
 SHIPPED = {p.stem: tomllib.loads(p.read_text(encoding="utf-8")) for p in sorted(TARIFFS.glob("*.toml"))}

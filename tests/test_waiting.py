@@ -64,7 +64,7 @@ def waiting_child(args: list[str], env: dict[str, str], notice: float | None = 0
     return child, child.stderr.readline()
 
 
-@pytest.mark.parametrize("args, notice", [pytest.param(["deal", "pass"], None, id="quick-path"),
+@pytest.mark.parametrize("args, notice", [pytest.param(["deal", "pass"], None, id="quick-path", marks=pytest.mark.slow),
                                           pytest.param(["undo"], 0.1, id="typer-path"),
                                           pytest.param(["new", "W", "X", "Y", "Z", "--yes"], 0.1, id="new")])
 def test_a_held_lock_is_said_and_waited_for(cli, tmp_path: Path, args, notice) -> None:
@@ -129,6 +129,7 @@ def only_waiting(stderr: str) -> bool:
     return all(line.startswith(NOTICE) for line in stderr.splitlines())
 
 
+@pytest.mark.slow
 def test_several_new_on_a_fresh_path_at_once(cli, tmp_path: Path) -> None:
     rounds, each = 1, 6
     for r in range(rounds):
@@ -168,6 +169,7 @@ def test_a_ledger_met_while_a_checkpoint_grows_it_is_still_ours(cli, tmp_path: P
     sound(cli, path)
 
 
+@pytest.mark.slow
 def test_several_opens_of_an_old_ledger_at_once(cli, tmp_path: Path) -> None:
     rounds, each = 1, 6
     for r in range(rounds):
@@ -186,6 +188,7 @@ def test_several_opens_of_an_old_ledger_at_once(cli, tmp_path: Path) -> None:
 # ---- the same races, each at its worst moment ----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_new_about_to_appear_finds_another_first_and_joins_it(cli, tmp_path: Path) -> None:
     """`new` stopped just before its file appears; another `new` makes the ledger meanwhile: the
     first then writes its session into that one."""
@@ -200,6 +203,7 @@ def test_a_new_about_to_appear_finds_another_first_and_joins_it(cli, tmp_path: P
     sound(cli, path)
 
 
+@pytest.mark.slow
 def test_new_on_an_empty_file_waits_for_another_making_it_a_ledger(cli, tmp_path: Path) -> None:
     """Two `new` on one empty file: the second waits while the first holds it (stopped at its
     COMMIT), then adds its session to the ledger the first made."""
@@ -218,6 +222,7 @@ def test_new_on_an_empty_file_waits_for_another_making_it_a_ledger(cli, tmp_path
     sound(cli, path)
 
 
+@pytest.mark.slow
 def test_opens_of_an_old_ledger_wait_for_its_migration(cli, tmp_path: Path) -> None:
     """One `status` stopped at the COMMIT of the migration it makes; others wait, then find the
     ledger migrated: no "table already exists", no "database is locked"."""
