@@ -1,6 +1,6 @@
 """Load on `boston-ledger serve`: clients follow the page while a deal is entered every second.
 
-Run: python benchmarks/serve_load.py [--clients 20] [--seconds 60] [--json]
+Run: python benchmarks/serve_load.py [--clients 20] [--seconds 60] [--json] [--check]
 
 The server runs as the installed program (`boston-ledger serve --port 0`) on 127.0.0.1 over a
 throw-away ledger; all traffic stays on the loopback. Each client comes from an address of its
@@ -11,6 +11,10 @@ every second through the app layer, the same transaction as `boston-ledger deal`
 other process. Reported: errors, the response times of the requests (median, p99, max),
 the delay from each deal's commit to its arrival at each client, the deals any client missed,
 and the server's resident memory when the deals begin and when they end.
+
+`--check` also says whether the run held what does not depend on the machine's speed (what the
+test suite held before this run became a benchmark): no error, every deal reached every client,
+the server's memory grew by less than 64 MiB, and it stopped cleanly; exit status 1 if not.
 """
 
 from __future__ import annotations
@@ -207,11 +211,38 @@ def main() -> None:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--seconds", type=float, default=60)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument("--check", action="store_true", help="exit 1 unless every deal reached every client "
+                        "without an error, in flat memory")
     args = parser.parse_args()
     found = run(args.clients, args.seconds)
     if args.json:
         print(json.dumps(found, indent=2))
-        return
+    else:
+        report(found)
+    if args.check:
+        failed = held(found)
+        print("check:", "; ".join(failed) if failed else "held")
+        raise SystemExit(1 if failed else 0)
+
+
+def held(found: dict) -> list[str]:
+    """What the run failed of what does not depend on the machine's speed."""
+    failed = []
+    if found["errors"]:
+        failed.append(f"{len(found['errors'])} errors, the first: {found['errors'][0]}")
+    if found["missed"] or found["never_arrived"]:
+        failed.append(f"deals missed: {found['missed']}, never arrived: {found['never_arrived']}")
+    if found["requests"] <= found["clients"]:
+        failed.append(f"only {found['requests']} requests")
+    if found["rss_kib"]["end"] - found["rss_kib"]["start"] >= 64 * 1024:
+        failed.append(f"the server's memory grew from {found['rss_kib']['start']} to {found['rss_kib']['end']} KiB")
+    if found["server_exit"] != 0 or found["server_stderr"]:
+        failed.append(f"the server ended with {found['server_exit']}: {found['server_stderr']}")
+    return failed
+
+
+def report(found: dict) -> None:
+    """The figures, as a person reads them."""
     lat, dly, mem = found["latency_ms"], found["delivery_ms"], found["rss_kib"]
     print(f"{found['clients']} clients, {found['seconds']:g} s, {found['deals']} deals, {found['requests']} requests")
     print(f"errors: {len(found['errors'])}  deals missed by any client: {sum(map(len, found['missed'].values()))}")

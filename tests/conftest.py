@@ -1,23 +1,59 @@
-"""Every test gets its own ledger: BOSTON_LEDGER_DB and the app directory point into tmp_path."""
+"""Every test gets its own ledger: BOSTON_LEDGER_DB and the app directory point into tmp_path.
+
+Commands run in-process: `cli(...)` through typer's app, `cli.main(...)` through the program's own
+entry (main(), with its quick path for a plain `deal`, `status`...). The few tests that need a
+real process (exit codes through pipes, signals, start-up imports, processes racing) start
+PROGRAM, the Python that runs the tests with `-m boston_ledger`: no activated virtualenv and no
+console script on PATH needed."""
 
 from __future__ import annotations
 
 import functools
+import gc
 import json
+import os
+import signal
+import sqlite3
+import sys
 from pathlib import Path
 
+import click.testing
+import hypothesis
 import pytest
+import typer.main
 import typer.testing
 from typer.testing import CliRunner
 
 from boston_ledger.core import i18n
 from boston_ledger.cli.declarations import app
+from boston_ledger.cli.main import main
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+PROGRAM = [sys.executable, "-m", "boston_ledger"]
 
-# typer's CliRunner builds the click command of an app at every invoke (some 20 ms, thousands of
-# times a run): the suite builds ours once, as the program does once per process.
-typer.testing._get_command = functools.cache(typer.testing._get_command)
+
+def interruptible() -> None:
+    """For a child that a test stops with Ctrl-C (SIGINT): the signal as at a terminal, also where
+    the tests run with it ignored (started with `&` by a shell without job control)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+# The property tests that take seconds try a quarter of the examples they name in a run of the
+# suite (those not derandomized try others each run); HYPOTHESIS_PROFILE=thorough tries them all.
+hypothesis.settings.register_profile("thorough")
+hypothesis.settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "default"))
+THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
+
+
+def examples(n: int) -> int:
+    """How many examples a property test that names `n` tries in this run."""
+    return n if THOROUGH else max(10, n // 4)
+
+
+# typer builds the click command of an app at every call of the app and every invoke of its
+# CliRunner (some 20 ms, thousands of times a run): the suite builds ours once, as the program
+# does once per process, and main() and the CliRunner share that one.
+typer.main.get_command = typer.testing._get_command = functools.cache(typer.main.get_command)
 
 
 @pytest.fixture(autouse=True)
@@ -35,11 +71,28 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     return db
 
 
+class Program:
+    """main(), the `boston-ledger` program's entry, for click's CliRunner: it reads sys.argv."""
+
+    name = "boston-ledger"
+
+    def main(self, args, prog_name: str, **extra) -> None:
+        argv, collecting = sys.argv, gc.isenabled()
+        sys.argv = [prog_name, *args]
+        try:
+            main()
+        finally:
+            sys.argv = argv
+            if collecting:  # main() leaves the collector off after a plain `deal` or `status`
+                gc.enable()
+
+
 class Cli:
     """Run boston-ledger commands in-process; stdout and stderr kept apart."""
 
     def __init__(self) -> None:
         self.runner = CliRunner()
+        self.program = click.testing.CliRunner()
 
     def __call__(self, *args: str, code: int = 0):
         result = self.runner.invoke(app, list(args), catch_exceptions=False)
@@ -49,14 +102,39 @@ class Cli:
     def json(self, *args: str):
         return json.loads(self(*args, "--json").stdout)
 
+    def main(self, *args: str, code: int | None = 0, env: dict[str, str | None] | None = None,
+             input: str | None = None):
+        """The command line as the installed program reads it (`code=None`: any exit status)."""
+        result = self.program.invoke(Program(), list(args), env=env, input=input, catch_exceptions=False)
+        assert code is None or result.exit_code == code, (args, result.exit_code, result.stdout, result.stderr)
+        return result
+
 
 @pytest.fixture
 def cli() -> Cli:
     return Cli()
 
 
+@pytest.fixture(scope="session")
+def classic_ledger(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The ledger that `new Anna Boris Vera Gleb --chip-value 0.10` makes, made once for the run
+    (a `new` takes some 15 ms; hundreds of tests start from one)."""
+    home = tmp_path_factory.mktemp("classic")
+    path = home / "ledger.db"
+    env = {"BOSTON_LEDGER_DB": str(path), "XDG_CONFIG_HOME": str(home / "config"), "HOME": str(home),
+           "LANG": "C.UTF-8", "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "BOSTON_LEDGER_SESSION": None}
+    made = CliRunner().invoke(app, ["new", *PLAYERS, "--chip-value", "0.10"], env=env, catch_exceptions=False)
+    assert made.exit_code == 0, made.stderr
+    conn = sqlite3.connect(path)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all of it in the file itself
+    conn.close()
+    i18n.set_language("en")
+    return path.read_bytes()
+
+
 @pytest.fixture
-def table(cli: Cli) -> Cli:
-    """A fresh classic session of Anna, Boris, Vera, Gleb."""
-    cli("new", *PLAYERS, "--chip-value", "0.10")
+def table(cli: Cli, isolated: Path, classic_ledger: bytes) -> Cli:
+    """A fresh classic session of Anna, Boris, Vera, Gleb: a copy of the ledger `new` made."""
+    isolated.write_bytes(classic_ledger)
+    isolated.chmod(0o600)
     return cli

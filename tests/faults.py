@@ -11,17 +11,27 @@ Kinds of point:
   the write that would cross that offset (SQLite's own writes included: a torn write).
 
 Nothing here depends on timing: the parent waits for what the child reports.
+
+Which points a test tries: a command passes hundreds of SQL statements, and a run of the suite
+tries a fixed sample of them (`sample`): the first and the last, the edges of its transactions,
+and a few more drawn from every stretch of the range by a seeded random.Random, the same ones
+every run. BOSTON_LEDGER_ALL_KILL_POINTS=1 tries every point instead.
 """
 
 from __future__ import annotations
 
 import os
+import random
 import signal
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Iterable, Sequence, TypeVar
+
+ALL_POINTS = os.environ.get("BOSTON_LEDGER_ALL_KILL_POINTS", "") not in ("", "0")
+T = TypeVar("T")
 
 HARNESS = r"""
 import atexit, os, signal, sqlite3, sys
@@ -159,3 +169,29 @@ def run(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, str]
     child = start(args, kind, k, environ)
     assert not child.stopped
     return child
+
+
+def sample(points: Sequence[T], size: int, seed: int, edges: Iterable[T] = ()) -> list[T]:
+    """The points a run tries, in their order: the first and the last, the `edges` among them, and
+    one point drawn by random.Random(seed) from each of `size` equal stretches of the rest; every
+    point with BOSTON_LEDGER_ALL_KILL_POINTS=1."""
+    points = list(points)
+    if ALL_POINTS or len(points) <= size + 2:
+        return points
+    edges = set(edges)
+    chosen = {0, len(points) - 1} | {i for i, p in enumerate(points) if p in edges}
+    rest = [i for i in range(len(points)) if i not in chosen]
+    rng = random.Random(seed)
+    for n in range(min(size, len(rest))):
+        stretch = rest[n * len(rest) // size:(n + 1) * len(rest) // size]
+        if stretch:
+            chosen.add(rng.choice(stretch))
+    return [points[i] for i in sorted(chosen)]
+
+
+def around(child: Child, *names: str, by: int = 1) -> set[int]:
+    """The points (numbers) of a run to its end whose name begins with one of `names` (BEGIN,
+    COMMIT...), and those up to `by` before and after each."""
+    said = child.said.split()[2:]
+    return {k + d for k, name in enumerate(said, 1) if name.startswith(names) for d in range(-by, by + 1)
+            if 1 <= k + d <= len(said)}

@@ -14,7 +14,14 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 from boston_ledger.app import deals as deals_app
+from boston_ledger.serve import server
 from boston_ledger.store.db import open_db
+from conftest import PROGRAM, interruptible
+
+# A server run in a thread by a test stops when its serve_forever() next looks at the stop flag:
+# every 0.5 s in the program (where nobody waits for it), which made each such test half a second
+# longer. The tests' servers look every 20 ms; what they serve is the same.
+server.Served.serve_forever = lambda self: self.server.serve_forever(poll_interval=0.02)
 
 URL = re.compile(r"http://(?P<host>[0-9.]+):(?P<port>\d+)/\?t=(?P<token>[A-Za-z0-9_-]+)")
 HANG = 60  # seconds after which a test that waits for the server gives up: a hang, not a timing
@@ -59,8 +66,9 @@ class Program:
 def serve(db: Path, *args: str, env: dict[str, str] | None = None) -> Program:
     """Start `boston-ledger serve` on a free port of 127.0.0.1 and read its link."""
     environ = {**os.environ, "BOSTON_LEDGER_DB": str(db), "PYTHONUNBUFFERED": "1", **(env or {})}
-    proc = subprocess.Popen(["boston-ledger", "serve", "--port", "0", *args], stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, encoding="utf-8", env=environ)
+    proc = subprocess.Popen([*PROGRAM, "serve", "--port", "0", *args], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, encoding="utf-8", env=environ,
+                            preexec_fn=interruptible)
     assert proc.stdout is not None
     first = proc.stdout.readline()
     found = URL.search(first)

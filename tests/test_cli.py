@@ -4,14 +4,15 @@ from __future__ import annotations
 
 import json
 import os
+import shlex
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
-from conftest import PLAYERS
+from boston_ledger.cli.declarations import app
+from conftest import PLAYERS, PROGRAM
 
 WORKED = [
     ("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5",
@@ -150,13 +151,14 @@ def test_the_demo_leaves_your_evening_and_your_money_alone(cli) -> None:
     assert cli.json("history", "--session", "3", "--last", "1")[0]["deal"] == 36
 
 
-def test_installed_entry_points(tmp_path) -> None:
+def test_the_program_runs_as_a_process(tmp_path) -> None:
+    """`python -m boston_ledger`, as a process of its own (the console script that `pip install`
+    makes runs the same main(): test_quick_path.py)."""
     env = {**os.environ, "BOSTON_LEDGER_DB": str(tmp_path / "x.db")}
-    for cmd in (["boston-ledger", "--help"], [sys.executable, "-m", "boston_ledger", "--help"]):
-        done = subprocess.run(cmd, capture_output=True, text=True, env=env, timeout=60)
-        assert done.returncode == 0, done.stderr
-        assert "deal" in done.stdout and "settle" in done.stdout
-    done = subprocess.run(["boston-ledger", "status"], capture_output=True, text=True, env=env, timeout=60)
+    done = subprocess.run([*PROGRAM, "--help"], capture_output=True, text=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "deal" in done.stdout and "settle" in done.stdout
+    done = subprocess.run([*PROGRAM, "status"], capture_output=True, text=True, env=env, timeout=60)
     assert done.returncode == 2 and done.stderr.count("\n") == 1 and "Traceback" not in done.stderr
     assert not (tmp_path / "x.db").exists()
 
@@ -193,11 +195,12 @@ def test_a_deal_goes_to_the_session_its_names_came_from(tmp_path) -> None:
     assert read.state(conn, table.current(conn)).deals == 0
 
 
+@pytest.mark.slow
 def test_a_terminal_without_utf8_gets_no_traceback(tmp_path) -> None:
     env = {**os.environ, "BOSTON_LEDGER_DB": str(tmp_path / "x.db"), "PYTHONIOENCODING": "ascii"}
     for args in (["new", "Анна", "Борис", "Вера", "Глеб"], ["deal", "pass"], ["status", "--json"],
                  ["deal", "pass", "--declarer", "Жора"]):
-        done = subprocess.run(["boston-ledger", *args], capture_output=True, text=True, env=env, timeout=60)
+        done = subprocess.run([*PROGRAM, *args], capture_output=True, text=True, env=env, timeout=60)
         assert "Traceback" not in done.stderr, done.stderr
         assert done.returncode == (2 if "--declarer" in args else 0), done.stderr
         if args[0] == "status":
@@ -225,33 +228,35 @@ FAST_CASES = [
 ]
 
 
-def test_the_quick_path_answers_as_the_ordinary_one(tmp_path: Path) -> None:
-    """`deal`, `status`, `history`, `check`, `export` and `stats` skip typer in the installed
-    program; every answer, right or wrong, must be the same as through the ordinary path."""
-    from typer.testing import CliRunner
+def test_the_quick_path_answers_as_the_ordinary_one(cli, tmp_path: Path, monkeypatch) -> None:
+    """`deal`, `status`, `history`, `check`, `export` and `stats` skip typer in the program's main();
+    every answer, right or wrong, must be the same as through the ordinary path (typer's app).
+    (That the quick path, in a process of its own, loads no typer: test_quick_path.py.)"""
+    from boston_ledger.cli import quick
 
-    from boston_ledger.cli.declarations import app
-
+    taken = []
+    monkeypatch.setattr(quick, "quick_values", lambda args, real=quick.quick_values: taken.append(real(args))
+                        or taken[-1])
     fast_db, slow_db = tmp_path / "fast.db", tmp_path / "slow.db"
-    base = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
-    runner = CliRunner()
+    base = {"COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
     for db in (fast_db, slow_db):
-        subprocess.run(["boston-ledger", "new", *PLAYERS, "--db", str(db)], check=True, capture_output=True)
+        cli("new", *PLAYERS, "--db", str(db))
     for case in FAST_CASES:
         args = [word.format(out=tmp_path / "out") for word in case]
-        fast = subprocess.run(["boston-ledger", *args], capture_output=True, text=True, timeout=60,
-                              env={**base, "BOSTON_LEDGER_DB": str(fast_db)})
-        slow = runner.invoke(app, list(args), env={**base, "BOSTON_LEDGER_DB": str(slow_db)})
-        assert fast.returncode == slow.exit_code, args
+        fast = cli.main(*args, code=None, env={**base, "BOSTON_LEDGER_DB": str(fast_db)})
+        slow = cli.runner.invoke(app, list(args), env={**base, "BOSTON_LEDGER_DB": str(slow_db)})
+        assert fast.exit_code == slow.exit_code, args
         assert fast.stdout == slow.stdout, args
         assert fast.stderr == slow.stderr, args
+    assert sum(v is not None for v in taken) >= 25  # most of the cases do go the quick way
 
 
-def test_a_closed_pipe_is_quiet(tmp_path: Path) -> None:
+@pytest.mark.slow
+def test_a_closed_pipe_is_quiet(cli, tmp_path: Path) -> None:
     env = {**os.environ, "BOSTON_LEDGER_DB": str(tmp_path / "x.db")}
-    subprocess.run(["boston-ledger", "new", *PLAYERS], env=env, check=True, capture_output=True)
+    cli("new", *PLAYERS, "--db", env["BOSTON_LEDGER_DB"])
     for args in (["status", "--json"], ["status"], ["history"]):
-        done = subprocess.run(f"boston-ledger {' '.join(args)} | true", shell=True, env=env,
+        done = subprocess.run(f"{shlex.join(PROGRAM)} {' '.join(args)} | true", shell=True, env=env,
                               capture_output=True, text=True, timeout=60)
         assert "error" not in done.stderr and "Traceback" not in done.stderr, (args, done.stderr)
 
@@ -264,13 +269,9 @@ def test_a_closed_pipe_is_quiet(tmp_path: Path) -> None:
     ("fish", {"_TYPER_COMPLETE_ARGS": "boston-ledger deal junior --boston V",
               "_TYPER_COMPLETE_FISH_ACTION": "get-args"}, ["Vera"]),
 ])
-def test_shell_completion_offers_players_and_contracts(tmp_path: Path, shell, env, expected) -> None:
-    db = tmp_path / "c.db"
-    base = {**os.environ, "BOSTON_LEDGER_DB": str(db)}
-    subprocess.run(["boston-ledger", "new", *PLAYERS], env=base, check=True, capture_output=True)
-    done = subprocess.run(["boston-ledger"], env={**base, **env, "_BOSTON_LEDGER_COMPLETE": f"complete_{shell}"},
-                          capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
+def test_shell_completion_offers_players_and_contracts(cli, shell, env, expected) -> None:
+    cli("new", *PLAYERS)
+    done = cli.main(env={**env, "_BOSTON_LEDGER_COMPLETE": f"complete_{shell}"})  # the program's entry
     for word in expected:
         assert word in done.stdout
     if shell == "bash" and "--declarer" in env["COMP_WORDS"]:

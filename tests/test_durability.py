@@ -1,24 +1,29 @@
-"""Crash safety and two writers: the ledger never loses, duplicates or half-writes a deal."""
+"""Crash safety and two writers: the ledger never loses, duplicates or half-writes a deal.
+
+The kills land at a fixed sample of a writer's statements and byte offsets (faults.sample), the
+same every run; BOSTON_LEDGER_ALL_KILL_POINTS=1 tries every one of them."""
 
 from __future__ import annotations
 
 import os
 import random
+import shlex
 import signal
 import sqlite3
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+
+import faults
 
 from boston_ledger.app import check as checks
 from boston_ledger.app import deals as table, sessions
 from boston_ledger.store import read, write
 from boston_ledger.store.db import open_db, writing
 
-PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
+from conftest import PLAYERS, PROGRAM
 
 # A child that records deals in a loop and says the running count after each commit.
 WRITER = r"""
@@ -66,7 +71,8 @@ def standing(path: Path, session: int) -> list[int]:
 # "stop" also stops it right there (SIGSTOP), before that statement runs, for the test to kill it
 # at exactly that point; "go" carries on, to be killed wherever the test's SIGKILL finds it
 # (inside a commit's writes, say), but never before the point. `limit` bytes: the child's files
-# may not grow past that offset, and it dies (SIGXFSZ) at the write that would cross it.
+# may not grow past that offset, and it dies (SIGXFSZ) at the write that would cross it. "count"
+# records k deals and prints the first word of each statement it passed, then ends.
 KILLABLE = r"""
 import os, resource, signal, sys
 from pathlib import Path
@@ -80,39 +86,51 @@ if how == "limit":
     resource.setrlimit(resource.RLIMIT_FSIZE, (k, k))
 conn = open_db(path)
 count = 0
+names = []
 def reached(statement):
     global count
     count += 1
-    if count == k and how != "limit":
+    names.append(statement.split()[0])
+    if count == k and how not in ("limit", "count"):
         os.write(1, b"at\n")
         if how == "stop":
             os.kill(os.getpid(), signal.SIGSTOP)
 conn.set_trace_callback(reached)
 deals = [d for d, __ in SCRIPT if d.contract != "pass"]  # no endless doubling of the basket
 i = 0
-while True:
+while how != "count" or i < k:
     table.enter(conn, deals[i % len(deals)], session)
     i += 1
     print(i, flush=True)
+if how == "count":
+    print(" ".join(names))
 """
-STATEMENTS = 12 * 25  # kill points among the first dozen deals (a deal takes some 25 statements)
+DEALS = 12  # kill points among the first dozen deals (a deal takes some 25 statements)
+LIMIT = 400 * 1024  # byte offsets up to this one
 
 
-def kill_loop(folder: Path, seed: int, rounds: int, how: str) -> tuple[int, int]:
-    """Start a writer, kill it at a point it reports having reached (or as its writes reach a
-    byte offset), check the ledger; `rounds` times. Returns (kills, deals recorded)."""
+def statements(folder: Path) -> list[str]:
+    """The first word of each statement the writer passes in its first DEALS deals."""
     folder.mkdir()
     path, session = fresh(folder)
-    rng = random.Random(seed)
+    done = subprocess.run([sys.executable, "-c", KILLABLE, str(path), str(session), str(DEALS), "count"],
+                          capture_output=True, text=True, check=True)
+    return done.stdout.splitlines()[-1].split()
+
+
+def kill_loop(folder: Path, kills: list[tuple[int, str]]) -> tuple[int, int]:
+    """Start a writer, kill it at a point it reports having reached (or as its writes reach a
+    byte offset), check the ledger; once for each (point or offset, "stop", "go" or "limit").
+    Returns (kills, deals recorded)."""
+    folder.mkdir()
+    path, session = fresh(folder)
     env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
-    total = kills = 0
-    for __ in range(rounds):
-        mode = how if how == "limit" else rng.choice(("stop", "go"))
-        k = rng.randint(1, 400 * 1024) if how == "limit" else rng.randint(1, STATEMENTS)
+    total = killed = 0
+    for k, mode in kills:
         child = subprocess.Popen([sys.executable, "-c", KILLABLE, str(path), str(session), str(k), mode],
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
         reported = 0
-        if how != "limit":
+        if mode != "limit":
             while (line := child.stdout.readline()) != "at\n":  # it has reached its kill point
                 assert line, child.communicate()[1]  # (it never ends by itself)
                 reported = int(line)
@@ -120,42 +138,54 @@ def kill_loop(folder: Path, seed: int, rounds: int, how: str) -> tuple[int, int]
         out, err = child.stdout.read(), child.stderr.read()  # through the buffers readline() filled
         child.wait()
         assert "database is locked" not in err and "Traceback" not in err, err
-        kills += child.returncode == (-signal.SIGXFSZ if how == "limit" else -signal.SIGKILL)
+        killed += child.returncode == (-signal.SIGXFSZ if mode == "limit" else -signal.SIGKILL)
         reported = int(out.split()[-1]) if out.split() else reported
         numbers = standing(path, session)
         # every deal reported as recorded is there; at most the one in flight more; none half-written
         assert total + reported <= len(numbers) <= total + reported + 1
         assert numbers == list(range(1, len(numbers) + 1))
         total = len(numbers)
-    return kills, total
+    return killed, total
+
+
+def two_ledgers(tmp_path: Path, kills: list[tuple[int, str]]) -> list[tuple[int, int]]:
+    """The kills shared out between two ledgers, killed at once: one per core."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(2) as pool:
+        return list(pool.map(lambda n: kill_loop(tmp_path / f"l{n}", kills[n::2]), range(2)))
 
 
 @pytest.mark.slow
-def test_sigkill_at_random_moments_loses_nothing(tmp_path: Path) -> None:
-    """200 SIGKILLs, each after the writer reports reaching its kill point: half of them exactly
-    there, before one of its statements (of its reads, inserts, commits); half wherever the kill
-    finds it after that point. Nothing depends on how fast the machine is."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(2) as pool:  # two ledgers at once: one per core
-        results = list(pool.map(lambda k: kill_loop(tmp_path / f"l{k}", 20261130 + k, 100, "point"), range(2)))
-    kills = sum(k for k, _ in results)
-    total = sum(t for _, t in results)
-    assert kills == 200 and all(t > 0 for _, t in results)
-    print(f"{kills} kills survived, {total} deals recorded, none lost")
+def test_sigkill_at_its_statements_loses_nothing(tmp_path: Path) -> None:
+    """SIGKILLs, each after the writer reports reaching its kill point: exactly there, before one of
+    its statements (of its reads, inserts, commits), or wherever the kill finds it after that point.
+    Of the dozen deals' statements, each way: a sample, and the BEGIN and COMMIT of the first two
+    deals and the last two (one way or the other, by turns). Nothing depends on how fast the
+    machine is."""
+    names = statements(tmp_path / "count")
+    ends = [k for k, name in enumerate(names, 1) if name in ("BEGIN", "COMMIT")]  # BEGIN, COMMIT of each deal
+    ends = ends[:4] + ends[-4:]
+    edges = {(k, ("stop", "go")[(n // 2 + n) % 2]) for n, k in enumerate(ends)}  # stop at one, go at the other
+    every = [(k, how) for k in range(1, len(names) + 1) for how in ("stop", "go")]
+    kills = faults.sample(every, 20, 20261130, edges)
+    random.Random(20261130).shuffle(kills)  # not in the order of the deals: a ledger of any length
+    results = two_ledgers(tmp_path, kills)
+    assert sum(k for k, __ in results) == len(kills) and all(t > 0 for __, t in results)
+    print(f"{len(kills)} kills of {len(every)} survived, {sum(t for __, t in results)} deals recorded, none lost")
 
 
 @pytest.mark.slow
 def test_killed_as_a_write_reaches_a_byte_offset_loses_nothing(tmp_path: Path) -> None:
-    """60 writers killed (SIGXFSZ) at the write that crosses a random byte offset of 0..400 KiB
-    of the -wal (or of the -shm, or of the ledger as it is checkpointed): a torn write."""
-    from concurrent.futures import ThreadPoolExecutor
-
-    with ThreadPoolExecutor(2) as pool:
-        results = list(pool.map(lambda k: kill_loop(tmp_path / f"l{k}", 20261202 + k, 30, "limit"), range(2)))
-    kills = sum(k for k, _ in results)
-    assert kills == 60 and all(t > 0 for _, t in results)
-    print(f"{kills} torn writes survived, {sum(t for _, t in results)} deals recorded, none lost")
+    """Writers killed (SIGXFSZ) at the write that crosses a byte offset of 0..400 KiB of the -wal
+    (or of the -shm, or of the ledger as it is checkpointed): a torn write. Of the offsets 997
+    bytes apart (a prime: they fall anywhere in a page), a sample; all with
+    BOSTON_LEDGER_ALL_KILL_POINTS=1."""
+    kills = faults.sample([(k, "limit") for k in range(1, LIMIT + 1, 997)], 16, 20261202)
+    random.Random(20261202).shuffle(kills)
+    results = two_ledgers(tmp_path, kills)
+    assert sum(k for k, __ in results) == len(kills) and all(t > 0 for __, t in results)
+    print(f"{len(kills)} torn writes survived, {sum(t for __, t in results)} deals recorded, none lost")
 
 
 @pytest.mark.slow
@@ -177,18 +207,16 @@ def test_two_writers_at_once(tmp_path: Path) -> None:
 
 
 @pytest.mark.slow
-def test_two_terminals_through_the_cli(tmp_path: Path) -> None:
+def test_two_terminals_through_the_cli(cli, tmp_path: Path) -> None:
     db = tmp_path / "cli.db"
     env = {**os.environ, "BOSTON_LEDGER_DB": str(db)}
-    subprocess.run(["boston-ledger", "new", *PLAYERS], env=env, check=True, capture_output=True)
-    script = ("for i in $(seq 1 12); do boston-ledger deal junior --declarer Boris --partner Gleb "
+    cli("new", *PLAYERS, "--db", str(db))
+    script = (f"for i in 1 2 3 4; do {shlex.join(PROGRAM)} deal junior --declarer Boris --partner Gleb "
               "--tricks 5 --partner-tricks 4 >/dev/null || exit 1; done")
     shells = [subprocess.Popen(["bash", "-c", script], env=env, stderr=subprocess.PIPE, text=True)
               for _ in range(2)]
     for shell in shells:
         _, err = shell.communicate(timeout=300)
         assert shell.returncode == 0, err
-    done = subprocess.run(["boston-ledger", "check"], env=env, capture_output=True, text=True)
-    assert done.returncode == 0 and done.stdout == ""
-    status = subprocess.run(["boston-ledger", "status", "--json"], env=env, capture_output=True, text=True)
-    assert '"deals": 24' in status.stdout
+    assert cli("check", "--db", str(db)).stdout == ""
+    assert cli.json("status", "--db", str(db))["deals"] == 8

@@ -16,6 +16,7 @@ from boston_ledger.core import engine
 from boston_ledger.core.engine import Deal, State
 from boston_ledger.core.tariff_files import load, parse
 
+from conftest import examples
 from strategies import deals
 
 EARLIER = Path(__file__).resolve().parent / "fixtures" / "tariffs-b121005"
@@ -39,8 +40,9 @@ def result(f, *args):
         return f"{type(e).__name__}: {e}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("tariff", STORED, ids=[f"{t.name}{'+' if t.applied else ''}" for t in STORED])
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=examples(150), deadline=None)
 @given(data=st.data())
 def test_play_is_the_engine_it_was(tariff, data) -> None:
     deal, state = data.draw(deals(tariff)), data.draw(states(tariff))
@@ -58,7 +60,8 @@ def test_the_stored_texts_are_those_sessions_kept() -> None:
         "tambov+": "97374444a215"}
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.slow
+@settings(max_examples=examples(300), deadline=None)
 @given(contract=st.sampled_from(["pass", "junior", "solo", "misere", "nine", "nope"]),
        seats=st.lists(st.none() | st.integers(-1, 5), min_size=4, max_size=4),
        tricks=st.none() | st.integers(-1, 14), partner_tricks=st.none() | st.integers(-1, 14),

@@ -3,8 +3,6 @@ edits, and what the program says after a deal."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -118,20 +116,19 @@ def test_a_failed_pair_at_a_terminal_is_asked_only_the_split(table) -> None:
     assert described(table) == "junior Boris 4 + Gleb 2"
 
 
-def test_both_entry_paths_take_the_pair_s_total(tmp_path: Path) -> None:
-    """The installed program's quick parser and typer's command line give the same deal."""
-    base = {**os.environ, "COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
+def test_both_entry_paths_take_the_pair_s_total(cli, tmp_path: Path) -> None:
+    """The program's quick parser (its main()) and typer's command line give the same deal."""
+    base = {"COLUMNS": "100", "NO_COLOR": "1", "TERM": "dumb"}
     args = ["deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "9"]
     outs = []
     for path in (tmp_path / "quick.db", tmp_path / "typer.db"):
         env = {**base, "BOSTON_LEDGER_DB": str(path)}
-        subprocess.run(["boston-ledger", "new", *PLAYERS], env=env, check=True, capture_output=True)
+        cli("new", *PLAYERS, "--db", str(path))
         if path.name == "quick.db":
-            done = subprocess.run(["boston-ledger", *args], env=env, capture_output=True, text=True, timeout=60)
-            outs.append((done.returncode, done.stdout))
+            done = cli.main(*args, env=env)
         else:
             done = CliRunner().invoke(app, args, env=env)
-            outs.append((done.exit_code, done.stdout))
+        outs.append((done.exit_code, done.stdout))
     assert outs[0] == outs[1] and outs[0][0] == 0 and "junior Boris + Gleb: 9" in outs[0][1]
 
 
@@ -240,35 +237,19 @@ def test_the_boston_reminder_says_how_to_add_it(table) -> None:
 # ---- completion --------------------------------------------------------------------------------
 
 
-def complete(db: Path, words: str) -> list[str]:
-    env = {**os.environ, "BOSTON_LEDGER_DB": str(db), "_BOSTON_LEDGER_COMPLETE": "complete_bash",
-           "COMP_WORDS": words, "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
-    done = subprocess.run(["boston-ledger"], env=env, capture_output=True, text=True, timeout=60)
-    assert done.returncode == 0, done.stderr
-    return done.stdout.split()
+def complete(cli, words: str) -> list[str]:
+    """What the program's completion offers for a bash command line."""
+    env = {"_BOSTON_LEDGER_COMPLETE": "complete_bash", "COMP_WORDS": words,
+           "COMP_CWORD": str(len(words.split()) - (0 if words.endswith(" ") else 1))}
+    return cli.main(env=env).stdout.split()
 
 
-def test_completion_offers_russian_contracts_players_and_sessions(tmp_path: Path) -> None:
-    db = tmp_path / "c.db"
-    env = {**os.environ, "BOSTON_LEDGER_DB": str(db)}
-    subprocess.run(["boston-ledger", "new", *PLAYERS], env=env, check=True, capture_output=True)
-    subprocess.run(["boston-ledger", "new", "Анна", "Борис", "Вера", "Глеб"], env=env, check=True, capture_output=True)
-    assert complete(db, "boston-ledger deal мл") == ["младшая"]
-    assert complete(db, "boston-ledger deal па") == ["пас", "пасуют"]
-    assert complete(db, "boston-ledger deal junior --declarer бо") == ["борис"]  # found in any case
-    assert complete(db, "boston-ledger use ") == ["1", "2"]
-    assert complete(db, "boston-ledger status --session ") == ["1", "2"]
-    assert complete(db, "boston-ledger deal --session 1 junior --declarer B") == ["Boris"]  # that session's players
-
-
-def test_a_complete_deal_imports_no_question_of_guided_entry(table) -> None:
-    """A plain `deal` (the quick path) never loads the question flow: it starts as fast as before."""
-    import sys
-
-    probe = ("import sys\nfrom boston_ledger.cli.main import main\nsys.argv = ['boston-ledger'] + sys.argv[1:]\n"
-             "try:\n    main()\nexcept SystemExit:\n    pass\n"
-             "print([m for m in sys.modules if m in ('boston_ledger.app.entry', 'boston_ledger.ui.guided', 'difflib')],"
-             " file=sys.stderr)\n")
-    for args in (["deal", "pass"], ["deal", "junior", "--declarer", "bor", "--tricks", "5"]):
-        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True)
-        assert done.stderr.strip() == "[]", (args, done.stderr)
+def test_completion_offers_russian_contracts_players_and_sessions(cli) -> None:
+    cli("new", *PLAYERS)
+    cli("new", "Анна", "Борис", "Вера", "Глеб")
+    assert complete(cli, "boston-ledger deal мл") == ["младшая"]
+    assert complete(cli, "boston-ledger deal па") == ["пас", "пасуют"]
+    assert complete(cli, "boston-ledger deal junior --declarer бо") == ["борис"]  # found in any case
+    assert complete(cli, "boston-ledger use ") == ["1", "2"]
+    assert complete(cli, "boston-ledger status --session ") == ["1", "2"]
+    assert complete(cli, "boston-ledger deal --session 1 junior --declarer B") == ["Boris"]  # that session's players

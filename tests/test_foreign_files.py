@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import hashlib
 import os
-import shutil
 import signal
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -35,7 +33,7 @@ COMMANDS = [
     ["paid", "Anna", "Boris", "1.00"], ["paid", "--cancel", "1"], ["payments"], ["sheet"],
     ["sheet", "--html", "{out}/sheet.html"], ["serve", "--port", "0"], ["demo"],
 ]
-QUICK = [["status"], ["deal", "pass"], ["new", *PLAYERS], ["check"]]  # through the installed program too
+QUICK = [["status"], ["deal", "pass"], ["new", *PLAYERS], ["check"]]  # through the program's main() too
 
 
 def notes(path: Path, version: int = 0, wal: bool = False, app: int = 0, tables: str = "notes") -> None:
@@ -130,7 +128,7 @@ def test_a_file_we_did_not_write_is_refused_untouched_by_every_command(cli, tmp_
 
 
 @pytest.mark.parametrize("kind", ["user_version-1", "wal-user_version-99", "other-application-id", "not-sqlite"])
-def test_the_installed_program_refuses_it_too(tmp_path: Path, kind: str) -> None:
+def test_the_program_s_entry_refuses_it_too(cli, tmp_path: Path, kind: str) -> None:
     """The quick path (plain deal and status, no typer) and the full one alike."""
     folder = tmp_path / "theirs"
     folder.mkdir()
@@ -138,9 +136,8 @@ def test_the_installed_program_refuses_it_too(tmp_path: Path, kind: str) -> None
     FOREIGN[kind](path)
     before = digest(folder)
     for args in QUICK:
-        done = subprocess.run(["boston-ledger", *args, "--db", str(path)], capture_output=True, text=True,
-                              env=faults.env())
-        refused(done.returncode, done.stdout, done.stderr)
+        done = cli.main(*args, "--db", str(path), code=2)
+        refused(done.exit_code, done.stdout, done.stderr)
         assert digest(folder) == before, args
 
 
@@ -194,16 +191,21 @@ def test_an_unmarked_ledger_of_this_version_is_marked(cli, tmp_path: Path) -> No
     conn.close()
 
 
+@pytest.mark.slow
 def test_a_migration_killed_at_its_statements_leaves_the_old_ledger_or_the_new(cli, tmp_path: Path) -> None:
-    """SIGKILL at the statements of `status` migrating a ledger of schema 1 (every 12th, and each
-    of the last 15, around the commit): the file is then exactly that ledger, unmarked, or the
-    migrated one, marked; never one without the other."""
+    """SIGKILL at the statements of `status` migrating a ledger of schema 1 (a sample of them, and
+    each next to the write transaction's BEGIN IMMEDIATE, the ROLLBACK before it and the migration's
+    COMMIT; every one with BOSTON_LEDGER_ALL_KILL_POINTS=1): the file is then exactly that ledger,
+    unmarked, or the migrated one, marked; never one without the other."""
     from concurrent.futures import ThreadPoolExecutor
 
     first = tmp_path / "count.db"
     v1_ledger(first)
-    total = faults.run(["status"], "sql", 10**9, faults.env(first)).points
-    points = sorted(set(range(1, total + 1, 12)) | set(range(total - 14, total + 1)))
+    counted = faults.run(["status"], "sql", 10**9, faults.env(first))
+    total = counted.points
+    commit = counted.point("COMMIT", after="BEGIN_IMMEDIATE")
+    edges = faults.around(counted, "BEGIN_IMMEDIATE", "ROLLBACK") | set(range(commit - 2, commit + 3))
+    points = faults.sample(range(1, total + 1), 6, 20261203, edges)
 
     def kill(k: int) -> Path:
         path = tmp_path / f"at-{k}.db"
@@ -269,10 +271,10 @@ def test_the_environment_variable_is_held_to_the_same(cli, tmp_path: Path, monke
 
 
 @pytest.mark.parametrize("args", [["status"], ["deal", "pass"], ["new", *PLAYERS]])
-def test_the_quick_path_refuses_memory_too(tmp_path: Path, args) -> None:
-    done = subprocess.run(["boston-ledger", *args, "--db", ":memory:"], capture_output=True, text=True,
-                          env=faults.env(), cwd=tmp_path)
-    refused(done.returncode, done.stdout, done.stderr)
+def test_the_quick_path_refuses_memory_too(cli, tmp_path: Path, monkeypatch, args) -> None:
+    monkeypatch.chdir(tmp_path)
+    done = cli.main(*args, "--db", ":memory:", code=2)
+    refused(done.exit_code, done.stdout, done.stderr)
     assert list(tmp_path.iterdir()) == []
 
 

@@ -4,8 +4,6 @@ answer, and `<` goes back. Without a terminal nothing is ever asked."""
 
 from __future__ import annotations
 
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -162,16 +160,14 @@ def test_the_end_of_the_answers_records_nothing(table) -> None:
     assert table.json("status")["deals"] == 0
 
 
-def test_without_a_terminal_nothing_is_asked(tmp_path: Path) -> None:
-    env = {k: v for k, v in os.environ.items() if k != "BOSTON_LEDGER_GUIDED"}
-    env["BOSTON_LEDGER_DB"] = str(tmp_path / "x.db")
-    subprocess.run(["boston-ledger", "new", *PLAYERS], env=env, check=True, capture_output=True)
+def test_without_a_terminal_nothing_is_asked(cli) -> None:
+    """Input that is no terminal (the runner's, as a pipe's): the program's main() asks nothing."""
+    cli("new", *PLAYERS)
     for args in (["deal"], ["deal", "junior"], ["deal", "junior", "--declarer", "Anna"],
                  ["deal", "junior", "--declarer", "Anna", "--partner", "Gleb", "--team-tricks", "6"],
                  ["edit", "1", "--tricks", "5"]):
-        done = subprocess.run(["boston-ledger", *args], env=env, input="", capture_output=True, text=True,
-                              timeout=30)
-        assert done.returncode == 2 and done.stderr.count("\n") == 1 and "?" not in done.stdout, args
+        done = cli.main(*args, code=2, input="", env={"BOSTON_LEDGER_GUIDED": None})
+        assert done.stderr.count("\n") == 1 and "?" not in done.stdout, args
 
 
 def test_a_whole_deal_asked_for_in_russian(cli) -> None:

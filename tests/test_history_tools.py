@@ -24,6 +24,7 @@ def enter(cli, deals) -> None:
         cli(*command_line(DEMO_PLAYERS, deal, CLASSIC).split()[1:])
 
 
+@pytest.mark.slow
 def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path) -> None:
     assert len(FORTY) == 40
     cli("new", *DEMO_PLAYERS)

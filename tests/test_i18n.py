@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import ast
-import os
 import re
 import shutil
 import string
@@ -281,15 +280,13 @@ def test_the_quick_parser_takes_only_plain_lines(args, expected) -> None:
     assert quick_values(args) == expected
 
 
-def test_the_quick_path_speaks_russian_too(tmp_path: Path) -> None:
-    env = {**os.environ, "BOSTON_LEDGER_DB": str(tmp_path / "q.db"), "COLUMNS": "100", "NO_COLOR": "1",
-           "LANG": "ru_RU.UTF-8", "LANGUAGE": "", "LC_ALL": ""}
-    subprocess.run(["boston-ledger", "new", *PLAYERS], env=env, check=True, capture_output=True)
-    deal = subprocess.run(["boston-ledger", "deal", "pass"], env=env, capture_output=True, text=True, timeout=60)
-    assert deal.returncode == 0 and "все спасовали" in deal.stdout
-    bad = subprocess.run(["boston-ledger", "--lang", "en", "deal", "junior", "--tricks", "5"], env=env,
-                         capture_output=True, text=True, timeout=60)
-    assert bad.returncode == 2 and bad.stderr.startswith("boston-ledger: error: ")
+def test_the_quick_path_speaks_russian_too(cli) -> None:
+    env = {"COLUMNS": "100", "NO_COLOR": "1", "LANG": "ru_RU.UTF-8", "LANGUAGE": "", "LC_ALL": ""}
+    cli.main("new", *PLAYERS, env=env)
+    deal = cli.main("deal", "pass", env=env)
+    assert "все спасовали" in deal.stdout
+    bad = cli.main("--lang", "en", "deal", "junior", "--tricks", "5", env=env, code=2)
+    assert bad.stderr.startswith("boston-ledger: error: ")
 
 
 def test_check_reports_in_russian(tmp_path: Path) -> None:

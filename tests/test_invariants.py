@@ -8,6 +8,7 @@ import tempfile
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
 from hypothesis import settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -19,6 +20,7 @@ from boston_ledger.store import read, write
 from boston_ledger.store.db import open_db, writing
 from boston_ledger.core.tariff_files import load, shipped
 
+from conftest import examples
 from strategies import deals
 
 
@@ -95,8 +97,8 @@ class LedgerMachine(RuleBasedStateMachine):
             assert checks.check_session(self.conn, self.session_id) == []
 
 
-LedgerMachine.TestCase.settings = settings(max_examples=60, stateful_step_count=25, deadline=None)
-TestLedger = LedgerMachine.TestCase
+LedgerMachine.TestCase.settings = settings(max_examples=examples(60), stateful_step_count=25, deadline=None)
+TestLedger = pytest.mark.slow(LedgerMachine.TestCase)  # evenings into real ledgers: the whole suite
 
 
 def test_every_configuration_is_loadable() -> None:

@@ -18,6 +18,7 @@ from boston_ledger.store import read, write
 from boston_ledger.store.db import MAX_CHIPS, open_db, writing
 from boston_ledger.core.tariff_files import load
 
+from conftest import examples
 from strategies import deals
 
 CLASSIC = load("classic")
@@ -26,7 +27,7 @@ PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 steps = st.lists(st.one_of(deals(CLASSIC), st.just("undo")), min_size=1, max_size=50)
 
 
-@settings(max_examples=25, deadline=None)
+@settings(max_examples=examples(25), deadline=None)
 @given(steps)
 def test_stored_ledger_equals_replay_and_undo_restores(ops: list) -> None:
     with tempfile.TemporaryDirectory() as tmp:

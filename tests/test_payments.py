@@ -7,6 +7,7 @@ from __future__ import annotations
 import random
 from functools import lru_cache
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -65,6 +66,7 @@ planted = st.lists(st.lists(nonzero, min_size=2, max_size=4).map(balanced).filte
     lambda groups: [c for g in groups for c in g]).filter(lambda cents: len(cents) <= 10).flatmap(st.permutations)
 
 
+@pytest.mark.slow
 @settings(max_examples=400, deadline=None)
 @given(st.one_of(small, wide, planted))
 def test_few_people_get_the_exact_minimum(cents: list[int]) -> None:
@@ -77,6 +79,7 @@ def test_few_people_get_the_exact_minimum(cents: list[int]) -> None:
 crowd = st.lists(st.one_of(st.integers(-50, 50), st.integers(-10**6, 10**6)), min_size=10, max_size=80).map(balanced)
 
 
+@pytest.mark.slow
 @settings(max_examples=150, deadline=None)
 @given(crowd)
 def test_a_crowd_is_cleared_in_at_most_n_minus_one_payments(cents: list[int]) -> None:

@@ -14,7 +14,7 @@ import pytest
 from browser import PHONE, missing, phone
 from serving import HANG, entry_link, serve
 
-pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
+pytestmark = [pytest.mark.skipif(missing() is not None, reason=missing() or ""), pytest.mark.slow]
 
 PLAYERS = ["Анастасия", "Борис", "Вероника", "Глеб"]  # long names, as a Russian table has them
 MEASURE = """

@@ -304,14 +304,9 @@ def test_misere_partout_is_refused_where_it_does_not_apply(cli) -> None:
 
 
 def test_misere_partout_by_the_quick_path_and_guided(cli, tmp_path: Path) -> None:
-    import subprocess
-
-    env = {"BOSTON_LEDGER_DB": str(tmp_path / "q.db"), "PATH": __import__("os").environ["PATH"], "LANG": "C.UTF-8"}
-    subprocess.run(["boston-ledger", "new", *PLAYERS, "--condition", "misere-partout"], env=env, check=True,
-                   capture_output=True)
-    done = subprocess.run(["boston-ledger", "deal", "pass", "--tricks-each", "3,4,2,4"], env=env,
-                          capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    env = {"BOSTON_LEDGER_DB": str(tmp_path / "q.db")}
+    cli.main("new", *PLAYERS, "--condition", "misere-partout", env=env)
+    done = cli.main("deal", "pass", "--tricks-each", "3,4,2,4", env=env)  # the program's quick path
     assert "misère partout" in done.stdout
     cli("new", *PLAYERS, "--condition", "misere-partout")
     answers = "pass\n3\n4\n2\n5\n4\n\n"  # 3+4+2+5 = 14: only Gleb's tricks are asked again; Enter = yes

@@ -7,10 +7,9 @@ from __future__ import annotations
 
 import hashlib
 import json
-import os
+import queue
 import re
-import subprocess
-import sys
+import threading
 from pathlib import Path
 
 import pytest
@@ -69,13 +68,13 @@ def test_api_history_is_history_json_with_its_options(served, cli) -> None:
     assert status == 400 and body == b"?last= takes a whole number of deals, 1 or more.\n"
 
 
-def test_the_program_serves_exactly_what_the_commands_print(evening: Path) -> None:
-    """The installed program, byte for byte: `serve` against `status --json` and `history --json`."""
+@pytest.mark.slow
+def test_the_program_serves_exactly_what_the_commands_print(evening: Path, cli) -> None:
+    """The program, byte for byte: `serve` against `status --json` and `history --json`."""
     program = serve(evening)
     try:
-        env = {"BOSTON_LEDGER_DB": str(evening), "LANG": "C.UTF-8", "PATH": os.environ["PATH"]}
         for path, command in (("/api/status", "status"), ("/api/history", "history")):
-            printed = subprocess.run(["boston-ledger", command, "--json"], capture_output=True, env=env, check=True).stdout
+            printed = cli.main(command, "--json").stdout_bytes
             assert get(program.port, f"{path}?t={program.token}")[2] == printed, path
     finally:
         assert program.stop()[0] == 0
@@ -236,6 +235,55 @@ def test_the_event_stream_sends_the_sheet_after_each_deal(served, cli) -> None:
             assert balance_in(sheet, "Anna") == cli.json("status")["balances"]["Anna"]
     finally:
         stream.close()
+
+
+def test_several_clients_at_once_each_see_each_deal(served, cli) -> None:
+    """Five phones follow the evening at once, each on its event stream while it also asks for the
+    status: each sees each deal, in order, and nobody gets an error. (The load of a whole evening,
+    20 phones for 60 s, is a benchmark: benchmarks/serve_load.py.) The deals are entered in
+    step with the phones, each once every phone has the one before, so nothing depends on speed."""
+    clients, deals = 5, 4
+    seen: list[list[int]] = [[] for __ in range(clients)]
+    errors: list[str] = []
+    news: queue.Queue = queue.Queue()  # (client, deals it shows) after each event
+
+    def phone(i: int) -> None:
+        stream = None
+        try:
+            stream = Events(served.port, f"/events?t={TOKEN}")
+            assert stream.status == 200, stream.status
+            while not seen[i] or seen[i][-1] < 3 + deals:
+                __, sheet = stream.next()
+                seen[i].append(deals_in(sheet))
+                status, __, body = get(served.port, f"/api/status?t={TOKEN}")
+                assert status == 200 and json.loads(body)["deals"] >= seen[i][-1], (status, body[:200])
+                news.put((i, seen[i][-1]))
+        except Exception as e:  # said in the test's thread
+            errors.append(f"client {i}: {type(e).__name__}: {e}")
+            news.put((i, None))
+        finally:
+            if stream is not None:
+                stream.close()
+
+    def everyone_has(n: int) -> None:
+        waiting = {i for i in range(clients) if not seen[i] or seen[i][-1] < n}
+        while waiting:
+            i, shown = news.get(timeout=HANG)
+            assert shown is not None, errors
+            if shown >= n:
+                waiting.discard(i)
+
+    threads = [threading.Thread(target=phone, args=(i,), daemon=True) for i in range(clients)]
+    for t in threads:
+        t.start()
+    everyone_has(3)
+    for n in range(4, 4 + deals):
+        cli("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5", "--partner-tricks", "3")
+        everyone_has(n)
+    for t in threads:
+        t.join(HANG)
+    assert errors == [] and not any(t.is_alive() for t in threads)
+    assert seen == [list(range(3, 4 + deals))] * clients
 
 
 def test_the_event_stream_needs_the_token(served) -> None:
@@ -452,16 +500,16 @@ def test_the_two_codes_fit_one_screen_of_80_by_40() -> None:
     assert max(map(len, lines)) <= 80 and len(lines) + 6 <= 40  # the links' lines, the warnings, Ctrl-C
 
 
+@pytest.mark.slow
 def test_the_token_is_new_each_start_unless_kept(evening: Path, tmp_path: Path) -> None:
-    a, b = serve(evening), serve(evening)
-    assert a.token != b.token
-    for p in (a, b):
-        p.stop()
     kept = tmp_path / "tok" / "token"
-    c = serve(evening, "--token-file", str(kept))
+    a = serve(evening)
+    a.stop()
+    c = serve(evening, "--token-file", str(kept))  # no file yet: a new token, kept there
     c.stop()
     d = serve(evening, "--token-file", str(kept))
     d.stop()
+    assert a.token != c.token
     assert c.token == d.token == kept.read_text().strip() and kept.stat().st_mode & 0o777 == 0o600
 
 
@@ -473,12 +521,12 @@ def test_serve_errors_are_one_line(evening: Path, tmp_path: Path, cli) -> None:
     assert "must be a whole number from 0 to 65535" in cli("serve", "--port", "70000", code=2).stderr
     assert "no session 9 in this ledger" in cli("serve", "--session", "9", code=2).stderr
     assert "no ledger at" in cli("serve", "--db", str(tmp_path / "nothing.db"), code=2).stderr
-    program = serve(evening)
+    running = Served(evening, None, "127.0.0.1", 0, TOKEN).in_thread()
     try:
-        busy = cli("serve", "--port", str(program.port), code=2).stderr
-        assert busy.count("\n") == 1 and f"cannot listen on 127.0.0.1:{program.port}" in busy
+        busy = cli("serve", "--port", str(running.port), code=2).stderr
+        assert busy.count("\n") == 1 and f"cannot listen on 127.0.0.1:{running.port}" in busy
     finally:
-        program.stop()
+        running.close()
 
 
 def test_serve_without_its_extra_says_how_to_install_it(table, cli, monkeypatch) -> None:
@@ -489,6 +537,7 @@ def test_serve_without_its_extra_says_how_to_install_it(table, cli, monkeypatch)
     assert result.stderr == "boston-ledger: error: serve needs its extra: pip install 'boston-ledger[serve]'\n"
 
 
+@pytest.mark.slow
 def test_lan_warns_and_binds_the_network_address(evening: Path) -> None:
     from boston_ledger.serve.server import lan_address
 
@@ -499,16 +548,3 @@ def test_lan_warns_and_binds_the_network_address(evening: Path) -> None:
     code, __, err = program.stop()
     assert program.host == address and not address.startswith("127.")
     assert err == "Anyone on this network who has the link can read the evening.\n" and code == 0
-
-
-def test_deal_and_status_never_import_the_server(table, isolated: Path) -> None:
-    probe = (
-        "import sys\n"
-        "from boston_ledger.cli.main import main\n"
-        "sys.argv = ['boston-ledger'] + sys.argv[1:]\n"
-        "try:\n    main()\nexcept SystemExit:\n    pass\n"
-        "print([m for m in sys.modules if m.startswith(('boston_ledger.serve', 'segno', 'http.server', 'socketserver'))],"
-        " file=sys.stderr)\n")
-    for args in (["status"], ["deal", "pass"], ["status", "--json"]):
-        done = subprocess.run([sys.executable, "-c", probe, *args], capture_output=True, text=True, check=True)
-        assert done.stderr.strip() == "[]", (args, done.stderr)

@@ -4,9 +4,6 @@ and the pages break none of their own security policy."""
 
 from __future__ import annotations
 
-import json
-import os
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -14,16 +11,24 @@ import pytest
 from browser import missing, phone
 from serving import HANG, JUNIOR, PASS, entry_link, play, serve
 
-pytestmark = pytest.mark.skipif(missing() is not None, reason=missing() or "")
+# a browser starts in seconds: these two run in the whole suite, not in the quick subset
+pytestmark = [pytest.mark.skipif(missing() is not None, reason=missing() or ""), pytest.mark.slow]
 
 
-def test_a_deal_from_the_terminal_appears_on_the_phone(table, isolated: Path, tmp_path: Path) -> None:
+@pytest.fixture(scope="module")
+def driver(tmp_path_factory: pytest.TempPathFactory):
+    """One phone's browser for the tests here (a Chromium takes seconds to start)."""
+    browser = phone(tmp_path_factory.mktemp("profile"))
+    yield browser
+    browser.quit()
+
+
+def test_a_deal_from_the_terminal_appears_on_the_phone(table, isolated: Path, tmp_path: Path, driver) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     play(isolated, [JUNIOR, PASS])
     program = serve(isolated)
-    driver = phone(tmp_path / "profile")
     try:
         driver.get(program.url)
         WebDriverWait(driver, HANG).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live"))
@@ -31,11 +36,8 @@ def test_a_deal_from_the_terminal_appears_on_the_phone(table, isolated: Path, tm
         anna = driver.find_element(By.CSS_SELECTOR, '[data-player="Anna"] .balance')
         before = int(anna.text)
         driver.execute_script("window.notReloaded = true")
-        env = {**os.environ, "BOSTON_LEDGER_DB": str(isolated)}
-        subprocess.run(["boston-ledger", "deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5",
-                        "--partner-tricks", "4"], env=env, check=True, capture_output=True)
-        status = json.loads(subprocess.run(["boston-ledger", "status", "--json"], env=env, check=True,
-                                           capture_output=True).stdout)
+        table.main("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5", "--partner-tricks", "4")
+        status = table.json("status")
         after = status["balances"]["Anna"]
         assert after != before
         WebDriverWait(driver, HANG).until(
@@ -55,17 +57,15 @@ def test_a_deal_from_the_terminal_appears_on_the_phone(table, isolated: Path, tm
         assert not [m for m in logged if "Content Security Policy" in m or "Refused" in m], logged
         driver.save_screenshot(str(tmp_path / "phone.png"))
     finally:
-        driver.quit()
         code, __, err = program.stop()
     assert code == 0 and err == ""
 
 
-def test_a_deal_entered_by_tapping_through_the_questions(table, isolated: Path, tmp_path: Path) -> None:
+def test_a_deal_entered_by_tapping_through_the_questions(table, isolated: Path, tmp_path: Path, driver) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
     program = serve(isolated, "--entry")
-    driver = phone(tmp_path / "profile")
     try:
         driver.get(entry_link(program))
         assert driver.execute_script("return [innerWidth, innerHeight]") == [360, 780]
@@ -95,10 +95,7 @@ def test_a_deal_entered_by_tapping_through_the_questions(table, isolated: Path, 
         logged = [entry["message"] for entry in driver.get_log("browser")]
         assert not [m for m in logged if "Content Security Policy" in m or "Refused" in m], logged
     finally:
-        driver.quit()
         code, __, err = program.stop()
     assert code == 0 and err == ""
-    env = {**os.environ, "BOSTON_LEDGER_DB": str(isolated)}
-    status = json.loads(subprocess.run(["boston-ledger", "status", "--json"], env=env, check=True,
-                                       capture_output=True).stdout)
+    status = table.json("status")
     assert status["deals"] == 1 and status["balances"] == {"Anna": -20, "Boris": 16, "Vera": -12, "Gleb": 16}

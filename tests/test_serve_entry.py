@@ -390,6 +390,7 @@ def test_without_entry_nothing_is_entered_and_nothing_written(table, isolated: P
     assert hashlib.sha256(isolated.read_bytes()).hexdigest() == before
 
 
+@pytest.mark.slow
 def test_serve_entry_prints_a_second_link_with_its_own_token(table, isolated: Path) -> None:
     program = serve(isolated, "--entry")
     try:

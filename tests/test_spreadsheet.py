@@ -13,6 +13,7 @@ import pytest
 
 NAMES = ["Аня", "Борис", "Вера", "Глеб"]
 SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+pytestmark = pytest.mark.slow  # LibreOffice starts in seconds: the whole suite runs these, the quick subset not
 
 
 @pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed (Debian: libreoffice-calc-nogui)")
@@ -26,14 +27,13 @@ def test_libreoffice_reads_the_export_back(cli, tmp_path: Path) -> None:
     out = tmp_path / "export"
     cli("export", str(out))
     converted = tmp_path / "converted"
-    for name in ("balances.csv", "settlement.csv"):
-        # open the file as a spreadsheet (UTF-8, comma separated) and save it again as CSV
-        done = subprocess.run(
-            [SOFFICE, "--headless", f"-env:UserInstallation=file://{tmp_path / 'profile'}",
-             "--infilter=CSV:44,34,76,1", "--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1",
-             "--outdir", str(converted), str(out / name)],
-            capture_output=True, text=True, timeout=240)
-        assert done.returncode == 0, done.stderr
+    # open the files as a spreadsheet (UTF-8, comma separated) and save them again as CSV
+    done = subprocess.run(
+        [SOFFICE, "--headless", f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+         "--infilter=CSV:44,34,76,1", "--convert-to", "csv:Text - txt - csv (StarCalc):44,34,76,1",
+         "--outdir", str(converted), str(out / "balances.csv"), str(out / "settlement.csv")],
+        capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
     with (converted / "balances.csv").open(encoding="utf-8") as f:
         rows = list(csv.reader(f))
     assert rows[0][0].lstrip("\ufeff") == "deal" and rows[0][1:] == [*NAMES, "basket"]

@@ -13,9 +13,15 @@ import pytest
 import views
 
 
-@pytest.mark.parametrize("colour", views.COLOURS, ids=["no-colour", "colour"])
-@pytest.mark.parametrize("width", views.WIDTHS)
-@pytest.mark.parametrize("lang", views.LANGUAGES)
+# each language, width and colour is in the quick subset (-m "not slow"); every combination of them
+# in the whole suite
+QUICK = {("en", 40, False), ("ru", 80, True), ("en", 120, True), ("ru", 120, False)}
+
+
+@pytest.mark.parametrize("lang, width, colour", [
+    pytest.param(lang, width, colour, id=f"{lang}-{width}-{'colour' if colour else 'no-colour'}",
+                 marks=() if (lang, width, colour) in QUICK else pytest.mark.slow)
+    for lang in views.LANGUAGES for width in views.WIDTHS for colour in views.COLOURS])
 def test_the_views_look_as_they_did(lang: str, width: int, colour: bool, tmp_path: Path) -> None:
     expected = (views.SNAPSHOTS / views.name(lang, width, colour)).read_text(encoding="utf-8")
     shown = views.capture(lang, width, colour, tmp_path)

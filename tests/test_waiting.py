@@ -4,6 +4,10 @@ on a fresh path, or several opens of a ledger that needs its migration, all succ
 
 Nothing here depends on timing: each step waits for what a child reports (the line it says
 when it starts waiting, the point where it stopped), never for a number of seconds.
+
+The program says it waits after WAIT_NOTICE, 2 s; one test waits for that. The others' children
+say it after a tenth of a second (the same program, that constant set lower before it runs):
+what they check comes after the notice, and a second test of it would only wait longer.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import os
 import signal
 import sqlite3
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -19,7 +24,7 @@ import pytest
 import faults
 from boston_ledger.store import db
 from boston_ledger.store.schema import SCHEMA_VERSION
-from conftest import PLAYERS
+from conftest import PLAYERS, PROGRAM, interruptible
 from test_foreign_files import v1_ledger
 
 NEW = ["new", *PLAYERS]
@@ -39,22 +44,36 @@ def sound(cli, path: Path) -> None:
     assert result.stdout == "" and result.stderr == ""
 
 
-def waiting_child(args: list[str], env: dict[str, str]) -> tuple[subprocess.Popen, str]:
-    """Start the installed program; return once it says that it waits (its first stderr line)."""
-    child = subprocess.Popen(["boston-ledger", *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env)
+# the program with the notice after `sys.argv[1]` seconds
+SOON = """
+import sys
+from boston_ledger.store import db
+db.WAIT_NOTICE = float(sys.argv[1])
+from boston_ledger.cli.main import main
+sys.argv = ["boston-ledger", *sys.argv[2:]]
+main()
+"""
+
+
+def waiting_child(args: list[str], env: dict[str, str], notice: float | None = 0.1) -> tuple[subprocess.Popen, str]:
+    """Start the program (saying that it waits after `notice` seconds, None: the program's own
+    WAIT_NOTICE); return once it says that it waits (its first stderr line)."""
+    start = PROGRAM if notice is None else [sys.executable, "-c", SOON, str(notice)]
+    child = subprocess.Popen([*start, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True, env=env, preexec_fn=interruptible)
     return child, child.stderr.readline()
 
 
-@pytest.mark.parametrize("args", [["deal", "pass"], ["undo"], ["new", "W", "X", "Y", "Z", "--yes"]],
-                         ids=["quick-path", "typer-path", "new"])
-def test_a_held_lock_is_said_and_waited_for(cli, tmp_path: Path, args) -> None:
+@pytest.mark.parametrize("args, notice", [pytest.param(["deal", "pass"], None, id="quick-path", marks=pytest.mark.slow),
+                                          pytest.param(["undo"], 0.1, id="typer-path"),
+                                          pytest.param(["new", "W", "X", "Y", "Z", "--yes"], 0.1, id="new")])
+def test_a_held_lock_is_said_and_waited_for(cli, tmp_path: Path, args, notice) -> None:
     path = tmp_path / "l.db"
     cli(*NEW, "--db", str(path))
     cli("deal", "pass", "--db", str(path))
     holder = sqlite3.connect(path, isolation_level=None)
     holder.execute("BEGIN IMMEDIATE")  # another writer, in the middle of its transaction
-    child, said = waiting_child(args, faults.env(path))
+    child, said = waiting_child(args, faults.env(path), notice)  # the first: after the program's 2 s
     assert said == NOTICE + f"{path} (Ctrl-C stops waiting; nothing is recorded then)\n"
     holder.execute("COMMIT")
     out, err = child.communicate()
@@ -77,7 +96,8 @@ def test_the_notice_speaks_russian(cli, tmp_path: Path) -> None:
     assert child.returncode == 0
 
 
-@pytest.mark.parametrize("args", [["deal", "pass"], ["undo"], ["settle"], ["new", "W", "X", "Y", "Z", "--yes"]])
+@pytest.mark.parametrize("args", [["deal", "pass"], ["undo"], ["new", "W", "X", "Y", "Z", "--yes"]],
+                         ids=["quick-path", "typer-path", "new"])
 def test_ctrl_c_while_waiting_leaves_nothing_half_done(cli, tmp_path: Path, args) -> None:
     path = tmp_path / "l.db"
     cli(*NEW, "--db", str(path))
@@ -109,8 +129,9 @@ def only_waiting(stderr: str) -> bool:
     return all(line.startswith(NOTICE) for line in stderr.splitlines())
 
 
+@pytest.mark.slow
 def test_several_new_on_a_fresh_path_at_once(cli, tmp_path: Path) -> None:
-    rounds, each = 3, 6
+    rounds, each = 1, 6
     for r in range(rounds):
         path = tmp_path / f"round-{r}" / "club" / "l.db"  # the folders are raced for too
         children = released_together([["new", f"A{i}", f"B{i}", f"C{i}", f"D{i}"] for i in range(each)],
@@ -148,8 +169,9 @@ def test_a_ledger_met_while_a_checkpoint_grows_it_is_still_ours(cli, tmp_path: P
     sound(cli, path)
 
 
+@pytest.mark.slow
 def test_several_opens_of_an_old_ledger_at_once(cli, tmp_path: Path) -> None:
-    rounds, each = 3, 6
+    rounds, each = 1, 6
     for r in range(rounds):
         path = tmp_path / f"round-{r}.db"
         v1_ledger(path)
@@ -166,6 +188,7 @@ def test_several_opens_of_an_old_ledger_at_once(cli, tmp_path: Path) -> None:
 # ---- the same races, each at its worst moment ----------------------------------------------------
 
 
+@pytest.mark.slow
 def test_a_new_about_to_appear_finds_another_first_and_joins_it(cli, tmp_path: Path) -> None:
     """`new` stopped just before its file appears; another `new` makes the ledger meanwhile: the
     first then writes its session into that one."""
@@ -180,6 +203,7 @@ def test_a_new_about_to_appear_finds_another_first_and_joins_it(cli, tmp_path: P
     sound(cli, path)
 
 
+@pytest.mark.slow
 def test_new_on_an_empty_file_waits_for_another_making_it_a_ledger(cli, tmp_path: Path) -> None:
     """Two `new` on one empty file: the second waits while the first holds it (stopped at its
     COMMIT), then adds its session to the ledger the first made."""
@@ -198,6 +222,7 @@ def test_new_on_an_empty_file_waits_for_another_making_it_a_ledger(cli, tmp_path
     sound(cli, path)
 
 
+@pytest.mark.slow
 def test_opens_of_an_old_ledger_wait_for_its_migration(cli, tmp_path: Path) -> None:
     """One `status` stopped at the COMMIT of the migration it makes; others wait, then find the
     ledger migrated: no "table already exists", no "database is locked"."""

@@ -5,10 +5,8 @@ history as the score sheet and the sheet to share."""
 from __future__ import annotations
 
 import json
-import os
 import re
 import sqlite3
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -133,28 +131,25 @@ def test_use_and_new_say_when_the_terminal_still_chooses_another(two_tables, mon
     assert "still chooses session 2" in out and "BOSTON_LEDGER_SESSION=3" in out
 
 
-def test_the_quick_path_takes_the_session_too(tmp_path: Path) -> None:
-    db = tmp_path / "q.db"
-    env = {**os.environ, "BOSTON_LEDGER_DB": str(db), "COLUMNS": "100", "NO_COLOR": "1"}
-    env.pop("BOSTON_LEDGER_SESSION", None)
+def test_the_quick_path_takes_the_session_too(cli, tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.delenv("BOSTON_LEDGER_SESSION", raising=False)
     for args in (["new", *PLAYERS], ["new", "W", "X", "Y", "Z", "--yes"]):
-        subprocess.run(["boston-ledger", *args], env=env, check=True, capture_output=True)
+        cli(*args)
 
-    def quick(*args: str, **extra: str):
-        return subprocess.run(["boston-ledger", *args], env={**env, **extra}, capture_output=True, text=True,
-                              timeout=60)
+    def quick(*args: str, code: int = 0, **extra: str):  # through the program's main()
+        return cli.main(*args, env=extra, code=code)
 
-    assert quick("deal", "pass", "--session", "1").returncode == 0
-    assert quick("deal", "pass", BOSTON_LEDGER_SESSION="1").returncode == 0
-    assert quick("--session=1", "deal", "pass").returncode == 0
+    quick("deal", "pass", "--session", "1")
+    quick("deal", "pass", BOSTON_LEDGER_SESSION="1")
+    quick("--session=1", "deal", "pass")
     assert json.loads(quick("--session", "1", "status", "--json").stdout)["deals"] == 3
     assert json.loads(quick("status", "--json", BOSTON_LEDGER_SESSION="1").stdout)["deals"] == 3
     assert json.loads(quick("status", "--json").stdout)["deals"] == 0  # the ledger's current: session 2
     other = tmp_path / "other.db"
-    subprocess.run(["boston-ledger", "new", *PLAYERS, "--db", str(other)], env=env, check=True, capture_output=True)
+    cli("new", *PLAYERS, "--db", str(other))
     assert json.loads(quick("--db", str(other), "status", "--json").stdout)["session"] == 1
-    bad = quick("status", BOSTON_LEDGER_SESSION="x")
-    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "BOSTON_LEDGER_SESSION" in bad.stderr
+    bad = quick("status", code=2, BOSTON_LEDGER_SESSION="x")
+    assert bad.stderr.count("\n") == 1 and "BOSTON_LEDGER_SESSION" in bad.stderr
 
 
 @pytest.mark.parametrize("argv, expected", [

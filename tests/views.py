@@ -18,7 +18,8 @@ WIDTHS = (40, 80, 120)
 COLOURS = (False, True)
 MOMENT = "2026-11-27T19:30:00+00:00"
 
-# (what is run, whether its output is a view to keep): the evening, then every view of it
+# (what is run, whether its output is a view to keep): the evening, then every view of it; a deal
+# whose output is not kept is recorded through the app layer, as `deal` records it, undrawn
 SCRIPT: list[tuple[tuple[str, ...], bool]] = [
     (("new", "Anna", "Boris", "Vera", "Gleb", "--chip-value", "0.10", "--currency", "EUR", "--name", "Friday"), True),
     (("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4",
@@ -65,8 +66,10 @@ def capture(lang: str, width: int, colour: bool, home: Path) -> str:
     """What the script shows, command by command, in a ledger made afresh under `home`."""
     from typer.testing import CliRunner
 
+    from boston_ledger.app import deals as deals_app
     from boston_ledger.cli.declarations import app
     from boston_ledger.store import write
+    from boston_ledger.store.db import open_db
 
     environ = {"BOSTON_LEDGER_DB": str(home / "ledger.db"), "XDG_CONFIG_HOME": str(home / "config"),
                "HOME": str(home), "COLUMNS": str(width), "LINES": "50", "TZ": "UTC", "TERM": "xterm-256color"}
@@ -82,6 +85,15 @@ def capture(lang: str, width: int, colour: bool, home: Path) -> str:
     try:
         runner = CliRunner()
         for args, shown in SCRIPT:
+            if not shown and args[0] == "deal":
+                conn = open_db(home / "ledger.db")
+                try:
+                    session = deals_app.playable(conn)
+                    fields = {k.lstrip("-").replace("-", "_"): v for k, v in zip(args[2::2], args[3::2])}
+                    deals_app.enter(conn, deals_app.typed_deal(session, args[1], **fields), session.id)
+                finally:
+                    conn.close()
+                continue
             result = runner.invoke(app, ["--lang", lang, *args], catch_exceptions=False)
             assert result.exit_code == 0, (args, result.stdout, result.stderr)
             if shown:
