@@ -327,7 +327,7 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
             pass
     extras = [f.name for f in FIELDS if f.asked is not None and f.asked(t, c, made)]  # asked of every such deal
     if c is None:
-        partout = [f"{EACH}{seat}" for seat in range(t.players)] if t.basket.all_pass == "misere-partout" else []
+        partout = [f"{EACH}{seat}" for seat in range(t.players)] if t.basket.partout else []
         return ["contract", *partout, *extras]
     fields = ["contract", "declarer"]
     if c.with_partner is not None:

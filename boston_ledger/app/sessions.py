@@ -54,7 +54,8 @@ def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
     session = current(conn, session_id)
     state = read.state(conn, session)
     money = settlement(conn, session.id)[1].cents if state.deals else None
-    return Status(session, state, standing(conn, session), engine.position(session.tariff, state.deals), money)
+    return Status(session, state, standing(conn, session), engine.position(session.tariff, state.deals, state.redeals),
+                  money)
 
 
 class Listed(NamedTuple):

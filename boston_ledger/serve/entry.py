@@ -61,7 +61,8 @@ class Entry:
 
     def _place(self, conn: sqlite3.Connection, lang: str) -> entry_page.Place:
         session = deals_app.current(conn, self.session_id)
-        return entry_page.Place(session, engine.position(session.tariff, read.state(conn, session).deals), self.token,
+        state = read.state(conn, session)
+        return entry_page.Place(session, engine.position(session.tariff, state.deals, state.redeals), self.token,
                                 lang, self.view_token)
 
     # ---- the routes --------------------------------------------------------------------------

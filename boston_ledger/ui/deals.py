@@ -19,15 +19,17 @@ from .term import SHEET, Text
 from .text import amount, balance, basket_word, local_time, signed
 
 
-def describe(session: Session, deal: Deal, boston: bool = True, number: int | None = None) -> str:
+def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | None = None) -> str:
     """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'; 'junior Vera + Gleb: 9' (the pair's
-    tricks together, as said); 'solo senior Anna 9'."""
+    tricks together, as said); 'solo senior Anna 9'. A misdeal names who dealt it (`dealer`, when
+    known) and who deals next."""
     name = session.players
-    if deal.contract == MISDEAL:  # who misdealt and who deals instead, when the deal's number is known
-        if number is None:
+    if deal.contract == MISDEAL:
+        if dealer is None:
             return _("misdeal")
-        return _("misdeal by {name}: {next} deals", name=name[engine.position(session.tariff, number - 1).dealer],
-                 next=name[engine.position(session.tariff, number).dealer])
+        if engine.redeals(session.tariff, deal):
+            return _("misdeal by {name}, who deals again", name=name[dealer])
+        return _("misdeal by {name}: {next} deals", name=name[dealer], next=name[(dealer + 1) % len(name)])
     if deal.contract == PASS:
         if deal.tricks_each is not None:
             return _("misère partout: {tricks}", tricks=", ".join(
@@ -93,7 +95,7 @@ def deal_table(entered: Entered) -> Group:
         " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
     heading = Text(_("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
-    heading.append(describe(session, deal, number=number) + (f" — {result_word(outcome)}" if outcome.made is not None
+    heading.append(describe(session, deal, dealer=pos.dealer) + (f" — {result_word(outcome)}" if outcome.made is not None
                                                               else ""),
                    style="not bold")
     if sheet is not None:
@@ -177,7 +179,7 @@ def session_name(session: Session) -> str | None:
 
 
 def status_lines(session: Session, state: State) -> list[str]:
-    pos = engine.position(session.tariff, state.deals)
+    pos = engine.position(session.tariff, state.deals, state.redeals)
     t = session.tariff
     label = _("session {id}", id=session.id) + (f" {quote(name)}" if (name := session_name(session)) else "")
     unit = _("chip") if t.has_basket else _("point")
@@ -202,7 +204,7 @@ def coming(session: Session, state: State) -> list[str]:
     if session.settled:
         return []
     t = session.tariff
-    pos = engine.position(t, state.deals)
+    pos = engine.position(t, state.deals, state.redeals)
     lines = []
     if engine.stake_due(t, state) and t.basket.stake:
         if t.basket.stake_payer == "each":
@@ -210,8 +212,13 @@ def coming(session: Session, state: State) -> list[str]:
         else:
             lines.append(_("the next deal opens with a stake of {stake} from the dealer, {name}", stake=t.basket.stake,
                            name=session.players[pos.dealer]))
+    pools = t.basket.pools(state.basket)
+    if len(pools) > 1:
+        lines.append(ngettext("the basket is {count} pool: {pools}", "the basket is {count} pools: {pools}",
+                              len(pools), pools=" + ".join(map(str, pools)))
+                     + _("; a made contract takes the first, a labet doubles the first"))
     if session.agreed_deals is not None:
-        left = session.agreed_deals - state.deals
+        left = session.agreed_deals - state.played
         lines.append(_("{left} of the {count} agreed deals remain", left=left, count=session.agreed_deals) if left
                      else _("all {count} agreed deals are played; settle the session", count=session.agreed_deals))
     return lines
@@ -219,9 +226,9 @@ def coming(session: Session, state: State) -> list[str]:
 
 def next_lines(session: Session, state: State) -> list[str]:
     """What comes after a deal: who deals the next one, or that the agreed deals are played."""
-    if session.agreed_deals is not None and state.deals >= session.agreed_deals:
+    if session.agreed_deals is not None and state.played >= session.agreed_deals:
         return [_("That was the last of the {count} agreed deals: `boston-ledger settle`.", count=session.agreed_deals)]
-    pos = engine.position(session.tariff, state.deals)
+    pos = engine.position(session.tariff, state.deals, state.redeals)
     return [_("Next: deal {number}, dealt by {name}.", number=pos.number, name=session.players[pos.dealer])]
 
 
@@ -297,7 +304,7 @@ def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stack
             cells[at] = Text(heading, style="bold yellow" if w.position.double else "bold")
             table.add_row(*cells)
         deal, pos, outcome = w.recorded.deal, w.position, w.outcome
-        played = describe(session, deal, boston=False, number=w.recorded.number) + (
+        played = describe(session, deal, boston=False, dealer=pos.dealer) + (
             "" if outcome.made is None else f" — {result_word(outcome)}")
         row = [str(w.recorded.number)]
         row += [session.players[pos.dealer]] if dealer else []

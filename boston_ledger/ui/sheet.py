@@ -72,7 +72,7 @@ def played(session: Session, w) -> str:
     """What a deal (an app.deals.Walked) was, its result, and who held the boston."""
     deal = w.recorded.deal
     holder = "" if deal.boston is None else _(", boston {name}", name=session.players[deal.boston])
-    return describe(session, deal, boston=False, number=w.recorded.number) + ("" if w.outcome.made is None else
+    return describe(session, deal, boston=False, dealer=w.position.dealer) + ("" if w.outcome.made is None else
                                                     f" — {result_word(w.outcome)}") + holder
 
 
