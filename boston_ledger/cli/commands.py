@@ -645,7 +645,7 @@ def tariffs_show(name: str, condition: list[str] | None = None, as_json: bool = 
 def tariffs_check(path: str) -> int:
     """Validate a tariff file: every problem with its location, exit 2 when there is any."""
     from ..app.tariffs import check as checked
-    from ..app.tariffs import ladder_warnings
+    from ..app.tariffs import ladder_exceptions, ladder_warnings
 
     tariff, problems = checked(path)
     if problems:
@@ -657,6 +657,8 @@ def tariffs_check(path: str) -> int:
             name=tariff.name, contracts=len(tariff.contracts), conditions=len(tariff.conditions)))
     for warning in ladder_warnings(tariff):  # a tariff that plays, but may not be what its author meant
         _say(_("{prog}: warning: {message}", prog=PROG, message=warning), err=True)
+    for exception in ladder_exceptions(tariff):  # as its source prints them, and says so
+        _say(_("as the source has it: {message}", message=exception))
     return 0
 
 

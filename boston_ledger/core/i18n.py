@@ -226,7 +226,9 @@ def NP_(context: str, text: str) -> str:
 # named as rank_name() names it.
 RANKS_AFTER_A_CONTRACT = (NP_("rank after a contract", "junior"), NP_("rank after a contract", "senior"),
                           NP_("rank after a contract", "first"), NP_("rank after a contract", "second"),
-                          NP_("rank after a contract", "third"))
+                          NP_("rank after a contract", "third"), NP_("rank after a contract", "clubs"),
+                          NP_("rank after a contract", "spades"), NP_("rank after a contract", "hearts"),
+                          NP_("rank after a contract", "diamonds"))
 
 ERRNO_WORDS = {  # the common OS errors in words of ours, for the catalogue to translate
     errno.ENOENT: N_("no such file or folder"), errno.EACCES: N_("no access"),
