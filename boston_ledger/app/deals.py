@@ -59,7 +59,7 @@ def typed_value(session: Session, field: Field, text: str | bool) -> object:
                 return None  # "--partner none": nobody
             return seat_of(session, str(text), field.option)
         if field.kind == "tricks":
-            return whole(str(text), field.option, 0, t.tricks)
+            return whole(str(text), field.option, 0, field.most if field.most is not None else t.tricks)
         if field.kind == "tricks-each":
             return each_tricks(str(text), t.tricks)
         return text is True  # a flag

@@ -394,7 +394,7 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
     if f.kind == "flag":
         return ask("yes-no", (Choice("yes", _("yes")), Choice("no", _("no"))), default or "no")
     if f.kind == "tricks":
-        return ask("number", numbers(t.tricks))
+        return ask("number", numbers(f.most if f.most is not None else t.tricks), default or f.default)
     raise ValueError(field)
 
 

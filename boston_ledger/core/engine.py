@@ -17,7 +17,7 @@ Party = int | None
 
 # Why chips moved; the order in which a breakdown shows them.
 REASONS = ("stake", "remise", "misdeal", "all-pass", "misere-partout", "consolation", "contract", "overtricks", "undertricks",
-           "misere-tricks", "slam", "premium", "basket", "labet", "penalty", "boston", "carte-blanche")
+           "misere-tricks", "slam", "premium", "honours", "basket", "labet", "penalty", "boston", "carte-blanche")
 
 
 class DealError(LedgerError):
@@ -38,6 +38,7 @@ class Deal(NamedTuple):
     carte_blanche: int | None = None  # the seat that declared a blank hand
     tricks_each: tuple[int, ...] | None = None  # misère partout: every seat's tricks of an all-pass played
     team_tricks: int | None = None  # a pair's tricks together, as the table said them (the two's own may be unsaid)
+    honours: int | None = None  # how many of the trump's four honours (A K Q J) the declaring side held
 
 
 class Transfer(NamedTuple):
@@ -143,11 +144,17 @@ def validate(tariff: Tariff, deal: Deal) -> None:
                         "carte_blanche")
     if deal.boston is not None and not tariff.boston:
         raise DealError(_("the {name} tariff pays no boston; drop --boston", name=tariff.name), "boston")
+    if deal.honours is not None and not tariff.honours:
+        raise DealError(_("the {name} tariff scores no honours; drop --honours", name=tariff.name), "honours")
+    if deal.honours is not None and not 0 <= deal.honours < len(tariff.honours):
+        raise DealError(_("--honours must be a whole number from 0 to {most}, not {n}", most=len(tariff.honours) - 1,
+                          n=deal.honours), "honours")
     if deal.contract == MISDEAL:
         extra = [name for name, value in (
             ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
             ("--partner-tricks", deal.partner_tricks), ("--team-tricks", deal.team_tricks), ("--rank", deal.rank),
             ("--boston", deal.boston), ("--carte-blanche", deal.carte_blanche), ("--tricks-each", deal.tricks_each),
+            ("--honours", deal.honours),
         ) if value is not None] + (["--ace-turned"] if deal.ace_turned else [])
         if extra:
             raise DealError(_("a misdeal is not played, so it takes no {extra}; drop it", extra=extra[0]), "contract")
@@ -156,7 +163,7 @@ def validate(tariff: Tariff, deal: Deal) -> None:
         extra = [name for name, value in (
             ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
             ("--partner-tricks", deal.partner_tricks), ("--team-tricks", deal.team_tricks), ("--rank", deal.rank),
-            ("--boston", deal.boston),
+            ("--boston", deal.boston), ("--honours", deal.honours),
         ) if value is not None]
         if extra:
             raise DealError(_("an all-pass is not played, so it takes no {extra}; drop it", extra=extra[0])
@@ -226,6 +233,9 @@ def validate(tariff: Tariff, deal: Deal) -> None:
                                  "the pair took {n} tricks together, fewer than the {bar} they needed, so who took "
                                  "how many decides who pays: give the declarer's own tricks with --tricks N",
                                  taken(deal), bar=schedule.bar), "tricks")
+    if deal.honours is not None and (schedule.kind != "tricks" or not contract.ranks or
+                                     not lines(schedule, taken(deal), tariff.tricks, rank_of(contract, deal))[0]):
+        raise DealError(_("honours count only for a trump contract made; drop --honours"), "honours")
     if deal.boston is not None and not takes_boston(contract):
         raise DealError(_("{contract} is played without boston; drop --boston", contract=contract_name(tariff, deal.contract)),
                         "boston")
@@ -439,6 +449,8 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     own = own_tricks(deal)
     side_took = taken(deal)
     made, pay = lines(schedule, side_took, tariff.tricks, rank, tariff.base_payment)
+    if made and deal.honours:  # paid as over-tricks, at the schedule's rate
+        pay.append(("honours", tariff.honours[deal.honours] * schedule.per_trick))
     total = sum(chips for __, chips in pay) * factor
     scores = [0] * n
     failing = side if made or not schedule.shares else [

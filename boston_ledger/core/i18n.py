@@ -250,6 +250,8 @@ REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the c
     "misere-tricks": N_("tricks taken on the misère"),
     "slam": N_("slam (all doubled)"),
     "premium": N_("premium"),
+    "honours": N_("honours"),
+    "penalty": N_("penalty into the basket"),
     "basket": N_("basket won"),
     "labet": N_("labet"),
     "boston": N_("boston"),

@@ -427,6 +427,7 @@ class _Reader:
         boston_values = self.guard(lambda: self.boston(boston, scoring), None)
         bonuses = self.guard(lambda: self.table(data, "bonuses", _("top level"), required=False), {})
         carte_blanche = self.guard(lambda: self.bonuses(bonuses), 0)
+        honours = self.guard(lambda: self.honours(bonuses), ())
         schedules = self.each(self.guard(lambda: self.table(data, "schedules", _("top level")), {}).items(),
                               lambda k, raw: self.schedule(k, raw, tricks, scoring, ranks))
         raw_schedules = data.get("schedules") if isinstance(data.get("schedules"), dict) else {}
@@ -453,7 +454,7 @@ class _Reader:
             boston=boston_values[0], boston_slam=boston_values[1], carte_blanche=carte_blanche,
             schedules=schedules, contracts=contracts, conditions=conditions, applied=applied,
             notes=notes, text=text, boston_slam_for=boston_values[2], ladders=ladders,
-            ladder_exceptions=exceptions, base_payment=base_payment,
+            ladder_exceptions=exceptions, base_payment=base_payment, honours=honours,
         )
 
     def ladders(self, data: dict) -> tuple[tuple[str, ...], ...]:
@@ -553,8 +554,18 @@ class _Reader:
         return amount, slam, slam_for
 
     def bonuses(self, bonuses: dict) -> int:
-        self.keys(bonuses, "[bonuses]", {"carte_blanche"})
+        self.keys(bonuses, "[bonuses]", {"carte_blanche", "honours"})
         return self.whole(bonuses, "carte_blanche", "[bonuses]", 0, LIMIT, default=0)
+
+    def honours(self, bonuses: dict) -> tuple[int, ...]:
+        """`[bonuses] honours`: the over-tricks paid for 0, 1, 2... of the trump's honours held by a made
+        declarer (deal --honours N), at his schedule's rate per trick."""
+        value = bonuses.get("honours", [])
+        if not isinstance(value, list) or not 2 <= len(value) <= 5 and value or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100 for v in value):
+            raise self.fail("[bonuses] honours", _("must be a list of over-tricks (whole numbers 0..100) paid "
+                                                   "for 0, 1, 2, 3 and 4 honours"))
+        return tuple(value)
 
     def schedule(self, key: str, raw: Any, tricks: int, scoring: str, ranks: dict[str, Rank]) -> Schedule:
         where = f"[schedules.{key}]"

@@ -51,7 +51,8 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
     if deal.partner is None and contract is not None and contract.with_partner is not None:
         who += " " + _("alone")
     holder = _(", boston {name}", name=name[deal.boston]) if boston and deal.boston is not None else ""
-    return f"{head} {who}{holder}"
+    honours = ngettext(", {n} honour", ", {n} honours", deal.honours) if deal.honours else ""
+    return f"{head} {who}{honours}{holder}"
 
 
 def result_word(outcome: Outcome) -> str:

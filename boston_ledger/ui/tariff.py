@@ -74,6 +74,11 @@ def _rules(t: Tariff) -> list[str]:
             lines.append(_("misdeal (deal misdeal): {who}; the misdealer pays {chips} into the basket",
                            who=_("the same dealer deals again") if rules.misdeal_dealer == "same" else
                            _("the next player deals"), chips=rules.misdeal_penalty))
+        if t.honours:
+            lines.append(_("honours (deal --honours N, the trump's A K Q J the declarer held), paid as over-tricks "
+                           "when a trump contract is made: {scale}", scale=", ".join(
+                               _("{honours} as {overtricks}", honours=h, overtricks=o)
+                               for h, o in enumerate(t.honours) if o)))
         if rules.remise:
             lines.append(_("remise: the dealer pays {chips} into the basket when the turned trump is an ace",
                            chips=rules.remise))
