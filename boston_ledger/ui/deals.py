@@ -215,7 +215,7 @@ def coming(session: Session, state: State) -> list[str]:
                            name=session.players[pos.dealer]))
     pools = t.basket.pools(state.basket)
     if len(pools) > 1:
-        lines.append(ngettext("the basket is {count} pool: {pools}", "the basket is {count} pools: {pools}",
+        lines.append(ngettext("the basket is {n} pool: {pools}", "the basket is {n} pools: {pools}",
                               len(pools), pools=" + ".join(map(str, pools)))
                      + _("; a made contract takes the first, a labet doubles the first"))
     if session.agreed_deals is not None:
