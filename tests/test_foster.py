@@ -461,3 +461,26 @@ def test_the_phone_enters_and_shows_an_american_evening(cli, isolated: Path) -> 
     status = cli.json("status")
     # the misdeal found the pool empty: a red from each, then Anna's forfeit (50); seven taking ten: 22 each
     assert status["balances"] == {"Anna": -10 - 10 + 3 * 22 + 50, "Boris": -32, "Vera": -32, "Gleb": -32}
+
+
+@pytest.mark.parametrize("doc", ["rules.en.md", "rules.ru.md"])
+def test_the_rules_print_the_tables_the_program_plays(doc: str) -> None:
+    """docs/rules.*.md lay out each new tariff's table as `tariffs show` does, row for row."""
+    from boston_ledger.ui.tariff import schedule_row
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / doc).read_text(encoding="utf-8")
+    for name, heading in (("american", "`boston-ledger tariffs show american`"),
+                          ("american-decimal", "`boston-ledger tariffs show american-decimal`"),
+                          ("fontainebleau-foster", "`boston-ledger tariffs show fontainebleau-foster`")):
+        tariff = load(name)
+        block = text[text.index(heading):].split("\n\n")[1]
+        rows = {cells[0]: cells[1:] for cells in ([c.strip() for c in line.strip("|").split("|")]
+                                                  for line in block.splitlines()[2:])}
+        expected = {}
+        for key, contract in tariff.contracts.items():
+            schedule = contract.alone
+            for rank in contract.ranks or [None]:
+                if schedule.kind != "null":
+                    expected[key + (f" ({rank})" if rank else "")] = [
+                        str(schedule.bar), *schedule_row(schedule, 13, 1, rank)]
+        assert {k: [v[0], *v[2:]] for k, v in rows.items()} == expected, (doc, name)
