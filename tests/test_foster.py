@@ -30,7 +30,7 @@ WINNING = {
 }
 # the American system, p. 171: "not to pay the successful bidder for any over-tricks"
 FLAT = {5: 10, 6: 15, 7: 20, 8: 25, 9: 35, 10: 45, 11: 65, 12: 105, 13: 170}
-# the losing table, pp. 171-172: bid -> paid to each adversary when short by 1, 2, ...
+# the losing table, p. 171: bid -> paid to each adversary when short by 1, 2, ...
 LOSING = {
     5: [11, 21, 31, 41, 50], 6: [15, 24, 35, 45, 55, 66], 7: [19, 29, 40, 50, 60, 72, 82],
     8: [23, 34, 46, 56, 67, 78, 89, 110], 9: [33, 44, 57, 68, 82, 92, 103, 115, 127],
@@ -38,7 +38,7 @@ LOSING = {
     12: [113, 130, 148, 165, 182, 200, 217, 234, 252, 270, 286, 304],
     13: [177, 198, 222, 241, 262, 284, 305, 326, 348, 369, 390, 412, 433],
 }
-# "Reduced to the American decimal system, in which form it is commonly found in the clubs", p. 172
+# "reduced to the American decimal system, in which form it is commonly found in the clubs", p. 172
 DECIMAL_LOSING = {
     5: [10, 20, 30, 40, 50], 6: [15, 25, 35, 45, 55, 65], 7: [20, 30, 40, 50, 60, 70, 80],
     8: [25, 35, 45, 55, 70, 85, 100, 115], 9: [35, 45, 55, 65, 80, 95, 110, 125, 140],
@@ -47,7 +47,7 @@ DECIMAL_LOSING = {
     13: [180, 200, 220, 240, 260, 280, 300, 320, 340, 360, 390, 420, 450],
 }
 MISERES = {"little-misere": 20, "grand-misere": 40, "little-spread": 80, "grand-spread": 160}  # p. 172
-# "BOSTON DE FONTAINEBLEAU.", TABLE No. 1, p. 178: clubs and spades, hearts, diamonds
+# "BOSTON DE FONTAINEBLEAU.", TABLE No. 1, p. 177: clubs and spades, hearts, diamonds
 TABLE_1 = {"five": (10, 20, 30), "six": (30, 40, 50), "seven": (50, 60, 70), "eight": (70, 80, 90),
            "nine": (90, 100, 110), "ten": (110, 120, 130), "eleven": (130, 140, 150), "twelve": (150, 160, 170),
            "thirteen": (400, 450, 500), "spread-slam": (600, 700, 800)}
@@ -76,7 +76,8 @@ def into_basket(outcome) -> int:
 
 
 def test_seven_taking_ten_is_22_and_ten_taking_ten_is_42() -> None:
-    """p. 169: "if he bids seven and makes ten he gets 22 ... had he bid ten ... he would get 42"."""
+    """pp. 168-169: "the payment for seven bid and ten taken, is only 22 counters; while the payment
+    for ten bid and ten taken is 42"."""
     assert paid(engine.play(AMERICAN, CALM, Deal("seven", A, tricks=10)), A) == [22, 22, 22]
     assert paid(engine.play(AMERICAN, CALM, Deal("ten", A, tricks=10)), A) == [42, 42, 42]
 
@@ -103,7 +104,7 @@ def test_every_cell_of_the_winning_and_losing_tables(bid: int) -> None:
 
 
 def test_i_pay_is_the_bid_without_over_tricks() -> None:
-    """p. 173: the bidder "accepts the amount of his bid without over-tricks": his own tricks entered."""
+    """p. 173: "the bidder must accept the amount of his bid without any over-tricks": his own tricks."""
     assert paid(engine.play(AMERICAN, CALM, Deal("nine", A, tricks=9)), A) == [32] * 3
     assert paid(engine.play(DECIMAL, CALM, Deal("nine", A, tricks=9)), A) == [35] * 3
 
@@ -153,8 +154,8 @@ def test_only_a_pool_bid_takes_the_pool_and_any_failure_doubles_it() -> None:
 
 
 def test_the_pool_holds_25_red_and_surplus_pools_are_played_for_in_turn() -> None:
-    """p. 166: "The pool is limited to 25 red counters. Any surplus starts a fresh pool, and a pool
-    winner gets at most 25"; p. 173: the failing caller doubles the first pool."""
+    """p. 165: "the surplus used to start a fresh pool. Any player winning a pool is entitled to 25 red
+    counters at the most"; p. 173: the failing caller "must double the first one"."""
     rules = AMERICAN.basket
     almost = State((0, 0, 0, 0), basket=240, deals=1, stake_due=False)
     failed = engine.play(AMERICAN, almost, Deal("nine", A, tricks=8))
@@ -194,7 +195,7 @@ def test_a_misdeal_keeps_the_dealer_and_forfeits_a_red() -> None:
 
 def test_nine_hearts_taking_six_pays_115_to_each_and_115_to_the_pool() -> None:
     """p. 177: "He bids nine hearts, and wins six tricks only. He must pay each adversary 115 white
-    counters"; p. 179: he "pays into it the same amount that he loses to each adversary"."""
+    counters"; p. 178: he "pays into it the same amount that he loses to each adversary"."""
     outcome = engine.play(FONTAINEBLEAU, CALM, Deal("nine", A, tricks=6, rank="hearts"))
     assert paid(outcome, A) == [-115] * 3
     assert [t.chips for t in outcome.transfers if t.payer == A and t.payee is BASKET and t.reason == "penalty"] == [115]
@@ -245,7 +246,7 @@ def test_misère_partout_the_fewest_tricks_divide_the_pool() -> None:
 
 
 def test_honours_count_as_over_tricks_for_a_made_trump_bid_only() -> None:
-    """p. 177: four honours count as four over-tricks, three as two, at 5 each."""
+    """p. 176: four honours "score as for four over-tricks; if three, as for two", at 5 each (p. 177)."""
     honours = load("fontainebleau-foster", ["honours"])
     assert paid(engine.play(honours, CALM, Deal("seven", A, tricks=8, rank="diamonds", honours=4)), A) == [95] * 3
     assert paid(engine.play(honours, CALM, Deal("seven", A, tricks=7, rank="diamonds", honours=3)), A) == [80] * 3
