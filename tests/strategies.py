@@ -5,7 +5,7 @@ from __future__ import annotations
 from hypothesis import strategies as st
 
 from boston_ledger.core.engine import Deal
-from boston_ledger.core.tariff import PASS, Tariff
+from boston_ledger.core.tariff import MISDEAL, PASS, Tariff
 
 
 @st.composite
@@ -16,9 +16,12 @@ def deals(draw, tariff: Tariff) -> Deal:
         "ace_turned": draw(st.booleans()) if tariff.basket.remise else False,
         "carte_blanche": draw(st.none() | seat) if tariff.carte_blanche else None,
     }
-    key = draw(st.sampled_from([PASS, *tariff.contracts]))
+    redeal = [MISDEAL] if tariff.basket.misdeal_dealer == "same" else []  # the same dealer deals again
+    key = draw(st.sampled_from([PASS, *redeal, *tariff.contracts]))
+    if key == MISDEAL:
+        return Deal(MISDEAL)
     if key == PASS:
-        if tariff.basket.all_pass == "misere-partout":  # every player's tricks, the deal's in all
+        if tariff.basket.partout:  # every player's tricks, the deal's in all
             cuts = sorted(draw(st.lists(st.integers(0, tariff.tricks), min_size=n - 1, max_size=n - 1)))
             bounds = [0, *cuts, tariff.tricks]
             return Deal(PASS, tricks_each=tuple(b - a for a, b in zip(bounds, bounds[1:])), **extras)

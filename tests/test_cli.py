@@ -115,7 +115,7 @@ def test_tariffs_show_and_list(cli, monkeypatch) -> None:
                                          "-64", "-72", "-80", "-88", "-272"]
     assert rows["grand-misere-ouvert"] == ["128", "128 per trick taken", "labet"]
     listing = cli("tariffs", "list").stdout.splitlines()
-    assert listing[0].split()[0] == "name" and listing[2].split()[0] == "classic"
+    assert listing[0].split()[0] == "name" and listing[2].split()[0] == "american"  # by name
 
 
 def test_demo_plays_an_evening_with_a_double_tour(cli, isolated) -> None:

@@ -387,6 +387,8 @@ def test_a_higher_contract_never_pays_less_nor_costs_less(label: str, tariff) ->
         present = [k for k in ladder if k in tariff.contracts]
         for i, low in enumerate(present):
             for high in present[i + 1:]:
+                if (low, high) in tariff.ladder_exceptions:  # the source's own tables break it (Foster's Table No. 1)
+                    continue
                 for way in ("alone", "with_partner"):
                     a, b = getattr(tariff.contracts[low], way), getattr(tariff.contracts[high], way)
                     if a is None or b is None or a.kind != b.kind:

@@ -27,7 +27,7 @@ def test_a_blank_database_migrates_to_the_exact_schema(tmp_path: Path) -> None:
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
     assert names == ["m001_initial", "m002_corrections", "m003_payment_cancellations", "m004_tricks_each",
-                     "m005_demo", "m006_team_tricks"]
+                     "m005_demo", "m006_team_tricks", "m007_honours"]
 
 
 def test_a_ledger_of_the_first_released_schema_keeps_its_results(tmp_path: Path, cli, monkeypatch) -> None:

@@ -59,7 +59,7 @@ def typed_value(session: Session, field: Field, text: str | bool) -> object:
                 return None  # "--partner none": nobody
             return seat_of(session, str(text), field.option)
         if field.kind == "tricks":
-            return whole(str(text), field.option, 0, t.tricks)
+            return whole(str(text), field.option, 0, field.most if field.most is not None else t.tricks)
         if field.kind == "tricks-each":
             return each_tricks(str(text), t.tricks)
         return text is True  # a flag
@@ -176,7 +176,7 @@ def playable(conn: sqlite3.Connection, session_id: int | None = None) -> Session
     """The session a deal would go into (default: the one this command line plays), when it
     takes one more: not settled, its agreed deals not all played."""
     session = current(conn, session_id)
-    open_for_deals(session, read.state(conn, session).deals)
+    open_for_deals(session, read.state(conn, session).played)
     return session
 
 
@@ -213,7 +213,7 @@ def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None,
     with writing(conn):
         session = current(conn, session_id)
         before = read.state(conn, session)
-        open_for_deals(session, before.deals)
+        open_for_deals(session, before.played)
         if number is not None and number != before.deals + 1:
             raise LedgerError(_("deal {number} was entered meanwhile; nothing was recorded: look at this deal "
                                 "again, as deal {next}", number=before.deals, next=before.deals + 1))
@@ -232,7 +232,7 @@ def _entered(conn: sqlite3.Connection, session: Session, before: State, deal: De
         sheet = score_sheet(conn, session)
         if not recorded:
             sheet = tuple(a + b for a, b in zip(sheet, outcome.scores))
-    return Entered(session, before.deals + 1, engine.position(session.tariff, before.deals), deal, outcome,
+    return Entered(session, before.deals + 1, engine.position(session.tariff, before.deals, before.redeals), deal, outcome,
                    before, engine.advance(before, outcome), sheet)
 
 
@@ -252,7 +252,8 @@ def _verify(conn: sqlite3.Connection, session: Session, expected: State | None =
         problems.append(_("stored state {stored} differs from the engine's {expected}", stored=stored,
                           expected=expected))
     if before is not None and deal_id is not None:
-        moved = Outcome(read.transfers_of(conn, session, deal_id), None, stored.stake_due)
+        moved = Outcome(read.transfers_of(conn, session, deal_id), None, stored.stake_due,
+                        redealt=stored.redeals != before.redeals)
         if engine.advance(before, moved) != stored:
             problems.append("the stored transfers of the deal do not add up to the stored balances")
     if problems:
@@ -297,8 +298,9 @@ class Walked(NamedTuple):
     standing: tuple[int, ...]  # what each player stands at: the balance, or on points the score
 
 
-def walk(session: Session, recorded: Iterable[Recorded]) -> Iterator[Walked]:
-    """The recorded deals in order with their positions and the state after each.
+def walk(session: Session, recorded: Iterable[Recorded], redeals: int = 0) -> Iterator[Walked]:
+    """The recorded deals in order with their positions and the state after each (`redeals`: the
+    misdeals dealt again by the same dealer before the first of them, `read.redeals`).
 
     On chips the balances kept with each deal are read as they are (so a tail of a long session
     is enough); a points session's score sheet is replayed through the engine from its first
@@ -309,12 +311,15 @@ def walk(session: Session, recorded: Iterable[Recorded]) -> Iterator[Walked]:
     scores = (0,) * len(session.players)
     if t.has_basket:  # the balances after each deal are kept with it: no need to start from the first
         for r in recorded:
-            outcome = Outcome(r.transfers, made=engine.made(t, r.deal), stake_next=False)
-            after = State(balances=r.balances, basket=r.basket or 0, deals=r.number)
-            yield Walked(r, engine.position(t, r.number - 1), outcome, after, r.balances)
+            pos = engine.position(t, r.number - 1, redeals)
+            redealt = engine.redeals(t, r.deal)
+            redeals += redealt
+            outcome = Outcome(r.transfers, made=engine.made(t, r.deal), stake_next=False, redealt=redealt)
+            after = State(balances=r.balances, basket=r.basket or 0, deals=r.number, redeals=redeals)
+            yield Walked(r, pos, outcome, after, r.balances)
         return
     for r in recorded:  # a points session's score sheet is replayed from its first deal
-        pos = engine.position(t, state.deals)
+        pos = engine.position(t, state.deals, state.redeals)
         outcome = engine.play(t, state, r.deal)
         scores = tuple(a + b for a, b in zip(scores, outcome.scores))
         state = engine.advance(state, outcome)
@@ -360,7 +365,8 @@ def history(conn: sqlite3.Connection, last: int | None, session_id: int | None =
     """A session's deals (default: the one this command line plays), only the `last` few when given."""
     session = current(conn, session_id)
     tail = None if last is None or not session.tariff.has_basket else last
-    rows = list(walk(session, read.deals(conn, session, tail=tail)))
+    recorded = list(read.deals(conn, session, tail=tail))
+    rows = list(walk(session, recorded, read.redeals(conn, session, recorded[0].number) if recorded else 0))
     if last is not None and len(rows) > last:
         rows = rows[-last:]
     return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session))
@@ -383,6 +389,7 @@ class Corrected(NamedTuple):
     before: tuple[int, ...]  # balances, or on points the score sheet
     after: tuple[int, ...]
     basket: tuple[int, int]  # before and after
+    dealer: int  # the seat that dealt it
 
 
 def _numbered(conn: sqlite3.Connection, session: Session, number: int) -> list[Recorded]:
@@ -435,6 +442,7 @@ def _corrected(conn: sqlite3.Connection, session: Session, standing_deals: list[
     entered = [r.deal for r in standing_deals]
     entered[number - 1] = deal
     state, __ = engine.replay(session.tariff, entered[: number - 1])
+    dealer = engine.position(session.tariff, number - 1, state.redeals).dealer
     replayed = []
     for d in entered[number - 1:]:
         outcome = engine.play(session.tariff, state, d)
@@ -444,7 +452,7 @@ def _corrected(conn: sqlite3.Connection, session: Session, standing_deals: list[
     points = not session.tariff.has_basket
     done = Corrected(session, number, standing_deals[number - 1].deal, deal,
                      _scores(session, [r.deal for r in standing_deals]) if points else before.balances,
-                     _scores(session, entered) if points else state.balances, (before.basket, state.basket))
+                     _scores(session, entered) if points else state.balances, (before.basket, state.basket), dealer)
     return done, replayed
 
 

@@ -337,7 +337,7 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
             pass
     extras = [f.name for f in FIELDS if f.asked is not None and f.asked(t, c, made)]  # asked of every such deal
     if c is None:
-        partout = [f"{EACH}{seat}" for seat in range(t.players)] if t.basket.all_pass == "misere-partout" else []
+        partout = [f"{EACH}{seat}" for seat in range(t.players)] if t.basket.partout else []
         return ["contract", *partout, *extras]
     fields = ["contract", "declarer"]
     if c.with_partner is not None:
@@ -405,7 +405,7 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
     if f.kind == "flag":
         return ask("yes-no", (Choice("yes", _("yes")), Choice("no", _("no"))), default or "no")
     if f.kind == "tricks":
-        return ask("number", numbers(t.tricks))
+        return ask("number", numbers(f.most if f.most is not None else t.tricks), default or f.default)
     raise ValueError(field)
 
 

@@ -62,7 +62,8 @@ EXPORT_NAMES = frozenset({"deals.csv", "transfers.csv", "balances.csv",  # and a
 def _fields(session: Session) -> list[Field]:
     """A deal's fields in this session's files (every seat's tricks only where all-passes are played
     as misère partout)."""
-    return [f for f in STORED if f.kind != "tricks-each" or session.tariff.basket.all_pass == "misere-partout"]
+    return [f for f in STORED if (f.kind != "tricks-each" or session.tariff.basket.partout)
+            and (f.name != "honours" or session.tariff.honours)]
 
 
 def _entered(session: Session, d: Deal) -> list:

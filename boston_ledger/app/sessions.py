@@ -54,7 +54,8 @@ def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
     session = current(conn, session_id)
     state = read.state(conn, session)
     money = settlement(conn, session.id)[1].cents if state.deals else None
-    return Status(session, state, standing(conn, session), engine.position(session.tariff, state.deals), money)
+    return Status(session, state, standing(conn, session), engine.position(session.tariff, state.deals, state.redeals),
+                  money)
 
 
 class Listed(NamedTuple):
@@ -157,6 +158,7 @@ class Sheet(NamedTuple):
     settled: Settled | None
     final: bool  # the settlement is recorded (else only what it would be)
     changed: Recorded | Correction | None = None  # the last write, when it took a deal back or corrected one
+    changed_dealer: int | None = None  # the seat that dealt the deal `changed` is about
 
 
 def sheet(conn: sqlite3.Connection, session_id: int | None = None, last: int | None = None) -> Sheet:
@@ -166,6 +168,7 @@ def sheet(conn: sqlite3.Connection, session_id: int | None = None, last: int | N
         session = found.session
         shown = history(conn, last, session.id)
         changed = read.last_change(conn, session)
+        dealer = None if changed is None else read.dealer_of(conn, session, changed.number)
         if not found.state.deals:
-            return Sheet(found, shown, None, False, changed)
-        return Sheet(found, shown, settlement(conn, session.id)[1], session.settled, changed)
+            return Sheet(found, shown, None, False, changed, dealer)
+        return Sheet(found, shown, settlement(conn, session.id)[1], session.settled, changed, dealer)

@@ -10,7 +10,7 @@ from ..core.i18n import _, strerror
 from ..core.tariff import Tariff, TariffError
 from ..core.tariff_files import SLUG, check, copy_text, load, shipped, with_conditions
 
-__all__ = ["check", "ladder_warnings", "load", "new", "shipped_tariffs"]
+__all__ = ["check", "ladder_exceptions", "ladder_warnings", "load", "new", "shipped_tariffs"]
 
 
 def shipped_tariffs() -> list[Tariff]:
@@ -40,6 +40,11 @@ def ladder_warnings(tariff: Tariff) -> list[str]:
     out += [_("ladders: {name!r} is no contract of the tariff nor of its conditions", name=name)
             for name in ladders.unknown(tariff, known)]
     return out
+
+
+def ladder_exceptions(tariff: Tariff) -> list[str]:
+    """Where the tariff breaks its ladders as its source's own tables do (`ladder_exceptions`)."""
+    return [str(breach) for breach in ladders.exceptions(tariff)]
 
 
 def new(name: str, source: str, force: bool = False) -> Path:

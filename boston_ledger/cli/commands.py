@@ -224,7 +224,7 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
         out.print(_("Deal {number} corrected; the old entry stays on record.", number=n))
         return
     out.print(_("Deal {number} corrected: {was} → {now}; the old entry stays on record.", number=n,
-                was=describe(session, done.was), now=describe(session, d)))
+                was=describe(session, done.was, dealer=done.dealer), now=describe(session, d, dealer=done.dealer)))
     out.print(change_table(session, done.before, done.after, done.basket))
 
 
@@ -650,7 +650,7 @@ def tariffs_show(name: str, condition: list[str] | None = None, as_json: bool = 
 def tariffs_check(path: str) -> int:
     """Validate a tariff file: every problem with its location, exit 2 when there is any."""
     from ..app.tariffs import check as checked
-    from ..app.tariffs import ladder_warnings
+    from ..app.tariffs import ladder_exceptions, ladder_warnings
 
     tariff, problems = checked(path)
     if problems:
@@ -662,6 +662,8 @@ def tariffs_check(path: str) -> int:
             name=tariff.name, contracts=len(tariff.contracts), conditions=len(tariff.conditions)))
     for warning in ladder_warnings(tariff):  # a tariff that plays, but may not be what its author meant
         _say(_("{prog}: warning: {message}", prog=PROG, message=warning), err=True)
+    for exception in ladder_exceptions(tariff):  # as its source prints them, and says so
+        _say(_("as the source has it: {message}", message=exception))
     return 0
 
 

@@ -17,7 +17,7 @@ Party = int | None
 
 # Why chips moved; the order in which a breakdown shows them.
 REASONS = ("stake", "remise", "misdeal", "all-pass", "misere-partout", "consolation", "contract", "overtricks", "undertricks",
-           "misere-tricks", "slam", "premium", "basket", "labet", "boston", "carte-blanche")
+           "misere-tricks", "slam", "premium", "honours", "basket", "labet", "penalty", "boston", "carte-blanche")
 
 
 class DealError(LedgerError):
@@ -38,6 +38,7 @@ class Deal(NamedTuple):
     carte_blanche: int | None = None  # the seat that declared a blank hand
     tricks_each: tuple[int, ...] | None = None  # misère partout: every seat's tricks of an all-pass played
     team_tricks: int | None = None  # a pair's tricks together, as the table said them (the two's own may be unsaid)
+    honours: int | None = None  # how many of the trump's four honours (A K Q J) the declaring side held
 
 
 class Transfer(NamedTuple):
@@ -50,16 +51,23 @@ class Transfer(NamedTuple):
 
 
 class State(NamedTuple):
-    """What the engine needs of the past: balances, basket, deals played, whether a stake is due."""
+    """What the engine needs of the past: balances, basket, deals entered, whether a stake is due,
+    and how many of the deals were misdeals after which the same dealer dealt again."""
 
     balances: tuple[int, ...]
     basket: int = 0
     deals: int = 0
     stake_due: bool = True
+    redeals: int = 0
 
     @classmethod
     def start(cls, players: int) -> State:
         return cls(balances=(0,) * players)
+
+    @property
+    def played(self) -> int:
+        """The deals that count as deals of the game: a misdeal dealt again by the same dealer does not."""
+        return self.deals - self.redeals
 
 
 class Position(NamedTuple):
@@ -81,25 +89,35 @@ class Outcome(NamedTuple):
     made: bool | None  # None for an all-pass or a misdeal
     stake_next: bool  # whether the next deal opens with a stake (the basket was won, or a misdeal left one due)
     scores: tuple[int, ...] = ()  # what each seat writes on a points score sheet for this deal
+    redealt: bool = False  # a misdeal after which the same dealer deals again
 
 
-def position(tariff: Tariff, deals_before: int) -> Position:
-    """The position of the deal that follows `deals_before` deals."""
+def position(tariff: Tariff, deals_before: int, redeals: int = 0) -> Position:
+    """The position of the deal that follows `deals_before` deals, `redeals` of them misdeals
+    after which the same dealer dealt again (they do not pass the deal nor count in the tour)."""
     per_partie = tariff.deals_per_partie
-    in_partie = deals_before % per_partie
+    turns = deals_before - redeals
+    in_partie = turns % per_partie
     tour = in_partie // tariff.players
     return Position(
         number=deals_before + 1,
-        dealer=deals_before % tariff.players,
-        partie=deals_before // per_partie + 1,
+        dealer=turns % tariff.players,
+        partie=turns // per_partie + 1,
         tour=tour + 1,
         multiplier=tariff.tours[tour],
     )
 
 
+def redeals(tariff: Tariff, deal: Deal) -> bool:
+    """Whether the same dealer deals again after this deal (a misdeal, where the tariff says so)."""
+    return deal.contract == MISDEAL and tariff.basket.misdeal_dealer == "same"
+
+
 def stake_due(tariff: Tariff, state: State) -> bool:
     """Whether the next deal opens with a stake: after the basket is won (and at the first
-    deal), or at every deal when the tariff says so."""
+    deal), at every deal, or whenever the basket is empty, as the tariff says."""
+    if tariff.basket.stake_at == "empty":
+        return state.basket == 0
     return state.stake_due or tariff.basket.stake_at == "every-deal"
 
 
@@ -126,11 +144,17 @@ def validate(tariff: Tariff, deal: Deal) -> None:
                         "carte_blanche")
     if deal.boston is not None and not tariff.boston:
         raise DealError(_("the {name} tariff pays no boston; drop --boston", name=tariff.name), "boston")
+    if deal.honours is not None and not tariff.honours:
+        raise DealError(_("the {name} tariff scores no honours; drop --honours", name=tariff.name), "honours")
+    if deal.honours is not None and not 0 <= deal.honours < len(tariff.honours):
+        raise DealError(_("--honours must be a whole number from 0 to {most}, not {n}", most=len(tariff.honours) - 1,
+                          n=deal.honours), "honours")
     if deal.contract == MISDEAL:
         extra = [name for name, value in (
             ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
             ("--partner-tricks", deal.partner_tricks), ("--team-tricks", deal.team_tricks), ("--rank", deal.rank),
             ("--boston", deal.boston), ("--carte-blanche", deal.carte_blanche), ("--tricks-each", deal.tricks_each),
+            ("--honours", deal.honours),
         ) if value is not None] + (["--ace-turned"] if deal.ace_turned else [])
         if extra:
             raise DealError(_("a misdeal is not played, so it takes no {extra}; drop it", extra=extra[0]), "contract")
@@ -139,11 +163,11 @@ def validate(tariff: Tariff, deal: Deal) -> None:
         extra = [name for name, value in (
             ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
             ("--partner-tricks", deal.partner_tricks), ("--team-tricks", deal.team_tricks), ("--rank", deal.rank),
-            ("--boston", deal.boston),
+            ("--boston", deal.boston), ("--honours", deal.honours),
         ) if value is not None]
         if extra:
             raise DealError(_("an all-pass is not played, so it takes no {extra}; drop it", extra=extra[0])
-                            if tariff.basket.all_pass != "misere-partout" else
+                            if not tariff.basket.partout else
                             _("an all-pass is played as misère partout, with no {extra}; give each player's tricks "
                               "with --tricks-each and drop {extra}", extra=extra[0]), "contract")
         _validate_partout(tariff, deal.tricks_each)
@@ -211,6 +235,9 @@ def validate(tariff: Tariff, deal: Deal) -> None:
                                  "the pair took {n} tricks together, fewer than the {bar} they needed, so who took "
                                  "how many decides who pays: give the declarer's own tricks with --tricks N",
                                  taken(deal), bar=schedule.bar), "tricks")
+    if deal.honours is not None and (schedule.kind != "tricks" or not contract.ranks or
+                                     not lines(schedule, taken(deal), tariff.tricks, rank_of(contract, deal))[0]):
+        raise DealError(_("honours count only for a trump contract made; drop --honours"), "honours")
     if deal.boston is not None and not takes_boston(contract):
         raise DealError(_("{contract} is played without boston; drop --boston", contract=contract_name(tariff, deal.contract)),
                         "boston")
@@ -223,7 +250,7 @@ def validate(tariff: Tariff, deal: Deal) -> None:
 def _validate_partout(tariff: Tariff, tricks_each: tuple[int, ...] | None) -> None:
     """An all-pass's tricks of each player: given exactly when misère partout is played."""
     n, tricks = tariff.players, tariff.tricks
-    if tariff.basket.all_pass != "misere-partout":
+    if not tariff.basket.partout:
         if tricks_each is not None:
             raise DealError(_("--tricks-each counts only with the misère partout condition, which this session "
                               "does not play; drop it"), "tricks_each")
@@ -249,13 +276,19 @@ def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,
     (consolation; a failed contract's own when the tariff gives one), over- or undertricks,
     the slam line that multiplies those at all tricks made or none taken, and the premium,
     which the slam does not multiply. A misère that costs its value per trick taken has one
-    line for them.
+    line for them. A printed table (`table`) pays its value for the tricks taken, shown as the
+    value at the bar and the over-tricks beyond it, or its value for the tricks short.
     """
+    if schedule.kind == "table":
+        if taken < schedule.bar:
+            return False, [("undertricks", schedule.failed_table[schedule.bar - taken - 1])]
+        value, at_bar = schedule.made_table[taken - schedule.bar], schedule.made_table[0]
+        return True, [line for line in (("contract", at_bar), ("overtricks", value - at_bar)) if line[1] > 0]
     base = schedule.base(rank)
     if schedule.kind == "null":
         if taken and schedule.failed_per_trick:
             return False, [("misere-tricks", base * taken)]
-        return taken == 0, [(base_reason, base)]
+        return taken == schedule.takes, [(base_reason, base)]
     made = taken >= schedule.bar
     if not made:
         base = schedule.failed_base(rank)
@@ -323,7 +356,7 @@ def wins_basket(tariff: Tariff, deal: Deal) -> bool | None:
     if deal.contract == PASS or not tariff.has_basket:
         return False
     schedule = schedule_of(tariff.contracts[deal.contract], deal)
-    return bool(made(tariff, deal)) or schedule.failed_basket == "opponents"
+    return bool(made(tariff, deal)) and schedule.takes_basket or schedule.failed_basket == "opponents"
 
 
 def _split(total: int, parties: Sequence[int], remainder: str = "stays") -> list[int]:
@@ -353,11 +386,20 @@ def _partout(tariff: Tariff, taken: tuple[int, ...], multiplier: int) -> list[Tr
     return out
 
 
+def _partout_pool(tariff: Tariff, taken: tuple[int, ...], basket: int) -> list[Transfer]:
+    """Misère partout for the basket: whoever took the fewest tricks takes it (its first pool);
+    players tied for the fewest share it, what does not divide staying as the tariff says."""
+    fewest = min(taken)
+    winners = [seat for seat, t in enumerate(taken) if t == fewest]
+    shares = _split(tariff.basket.first_pool(basket), winners, tariff.basket.share_remainder)
+    return [Transfer(BASKET, seat, share, "misere-partout") for seat, share in zip(winners, shares) if share > 0]
+
+
 def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     """The transfers of one deal. Raises DealError for a deal the tariff does not allow."""
     validate(tariff, deal)
     n = tariff.players
-    pos = position(tariff, state.deals)
+    pos = position(tariff, state.deals, state.redeals)
     dealer, multiplier = pos.dealer, pos.multiplier
     rules = tariff.basket
     out: list[Transfer] = []
@@ -370,8 +412,11 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
             basket += chips * ((payee is BASKET) - (payer is BASKET))
 
     if deal.contract == MISDEAL:  # no card is played: no stake, a stake due stays due (a house penalty aside)
+        if rules.stake_at == "empty" and basket == 0:  # except that an empty basket is filled first
+            for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
+                move(seat, BASKET, rules.stake, "stake")
         move(dealer, BASKET, rules.misdeal_penalty, "misdeal")
-        return Outcome(tuple(out), None, state.stake_due, (0,) * n)
+        return Outcome(tuple(out), None, state.stake_due, (0,) * n, redeals(tariff, deal))
     if stake_due(tariff, state):
         for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
             move(seat, BASKET, rules.stake, "stake")
@@ -383,7 +428,10 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
                 move(seat, deal.carte_blanche, tariff.carte_blanche * multiplier, "carte-blanche")
 
     if deal.contract == PASS:
-        if deal.tricks_each is not None:  # misère partout: between players; the basket neither doubles nor is won
+        if deal.tricks_each is not None and rules.all_pass == "misere-partout-pool":  # the fewest take the basket
+            for transfer in _partout_pool(tariff, deal.tricks_each, basket):
+                move(*transfer)
+        elif deal.tricks_each is not None:  # misère partout: between players; the basket neither doubles nor is won
             out += _partout(tariff, deal.tricks_each, multiplier)
         if rules.all_pass == "double":  # the basket doubles: each pays a share, one of them any remainder
             content = basket
@@ -403,7 +451,9 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     opponents = [s for s in range(n) if s not in side]
     own = own_tricks(deal)
     side_took = taken(deal)
-    made, pay = lines(schedule, side_took, tariff.tricks, rank, "consolation" if tariff.scoring == "chips" else "contract")
+    made, pay = lines(schedule, side_took, tariff.tricks, rank, tariff.base_payment)
+    if made and deal.honours:  # paid as over-tricks, at the schedule's rate
+        pay.append(("honours", tariff.honours[deal.honours] * schedule.per_trick))
     total = sum(chips for __, chips in pay) * factor
     scores = [0] * n
     failing = side if made or not schedule.shares else [
@@ -415,14 +465,17 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
             for reason, chips in pay:
                 move(payer, payee, chips * factor, reason)
     if made:
-        stake_next = tariff.has_basket
-        if tariff.has_basket:
-            for member, share in zip(side, _split(basket, side, rules.share_remainder)):
+        stake_next = tariff.has_basket and schedule.takes_basket
+        if stake_next:  # the basket, or its first pool
+            for member, share in zip(side, _split(rules.first_pool(basket), side, rules.share_remainder)):
                 move(BASKET, member, share, "basket")
     else:
         stake_next = schedule.failed_basket == "opponents"
+        if schedule.failed_basket == "as-each":  # into the basket what he pays each opponent
+            for member in failing:
+                move(member, BASKET, total, "penalty")
         if schedule.failed_basket == "labet":
-            labet = basket
+            labet = rules.first_pool(basket)  # the basket doubles (its first pool, where pools have a limit)
             shares = _split(labet, failing)
             odd = 0 if rules.labet_odd_chip == "declarer" or len(failing) < 2 else 1
             shares[odd] += labet - sum(shares)  # the declarer (first of the side) or the partner pays any odd chip
@@ -461,7 +514,7 @@ def advance(state: State, outcome: Outcome) -> State:
     n = len(state.balances)
     change = moves(outcome.transfers, n)
     return State(tuple(map(int.__add__, state.balances, change[:n])), state.basket + change[n],
-                 state.deals + 1, outcome.stake_next)
+                 state.deals + 1, outcome.stake_next, state.redeals + outcome.redealt)
 
 
 def replay(tariff: Tariff, deals: Iterable[Deal]) -> tuple[State, list[Outcome]]:

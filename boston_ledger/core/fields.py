@@ -34,6 +34,8 @@ class Field(NamedTuple):
     asked: Callable[[Tariff, Contract | None, bool | None], bool] | None = None  # asked of every deal this
     # says (of its contract, None for an all-pass, made or not, None when not known yet), after the contract's
     # own questions; None: the contract's flow asks it
+    most: int | None = None  # a number's highest value, when it is not the tricks of a deal
+    default: str | None = None  # the answer an empty one stands for at its question
 
 
 def _takes_boston(t: Tariff, c: Contract | None, made: bool | None) -> bool:
@@ -50,23 +52,34 @@ def _pays_carte_blanche(t: Tariff, c: Contract | None, made: bool | None) -> boo
     return t.carte_blanche > 0
 
 
+def _scores_honours(t: Tariff, c: Contract | None, made: bool | None) -> bool:
+    """Whether a deal asks for the honours: where the tariff scores them, of a trump contract made."""
+    return bool(t.honours) and c is not None and bool(c.ranks) and made is True and \
+        any(s is not None and s.kind == "tricks" for s in (c.alone, c.with_partner))
+
+
 FIELDS = (
     Field("contract", "contract", "", "CONTRACT",
           N_("A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
-             "misere-ouvert, grand-misere-ouvert), or pass, or misdeal (the deal passed to the next player; a "
-             "redeal by the same dealer is not entered); Russian names too."), N_("Contract"), N_("Contract")),
+             "misere-ouvert, grand-misere-ouvert; american: five (boston), six ... thirteen (grand-slam), "
+             "little-misere, grand-misere, little-spread, grand-spread), or pass, or misdeal (classic: the deal "
+             "passed to the next player, a redeal by the same dealer is not entered; american: the same dealer "
+             "deals again); Russian names too. \"I pay\" (the adversaries concede) is entered as the bid's own "
+             "tricks."), N_("Contract"), N_("Contract")),
     Field("declarer", "player", "--declarer", "NAME", N_("Who bought the contract."), N_("Declarer"),
           N_("Declarer")),
     Field("partner", "player", "--partner", "NAME", N_("Who supported the declarer (omit when alone)."),
           N_("Partner"), N_("Partner"), nobody=N_("no partner")),
     Field("rank", "rank", "--rank", "RANK",
           N_("The suit's rank: junior|senior for solo and nine \\[default: junior]; first|second|third on "
-             "samouchitel."), N_("Rank"), N_("Rank")),
+             "samouchitel; clubs|spades|hearts|diamonds on fontainebleau-foster."), N_("Rank"), N_("Rank")),
     Field("team_tricks", "tricks", "--team-tricks", "N",
           N_("With --partner: the pair's tricks together, 0..13, instead of each one's; when the pair failed, "
              "add --tricks (the declarer's own)."), N_("Tricks of {declarer} and {partner} together"),
           N_("Tricks taken by {declarer} and {partner} together")),
-    Field("tricks", "tricks", "--tricks", "N", N_("The declarer's own tricks, 0..13."), N_("Tricks of {name}"),
+    Field("tricks", "tricks", "--tricks", "N",
+          N_("The declarer's own tricks, 0..13 (when the adversaries say \"I pay\", the bid's own number)."),
+          N_("Tricks of {name}"),
           N_("Tricks taken by {name}")),
     Field("partner_tricks", "tricks", "--partner-tricks", "N", N_("The partner's own tricks, 0..13."),
           N_("Tricks of {name}"), N_("Tricks taken by {name}")),
@@ -79,8 +92,13 @@ FIELDS = (
     Field("carte_blanche", "player", "--carte-blanche", "NAME", N_("Who declared a blank hand (Fontainebleau)."),
           N_("Blank hand"), N_("Who declared a blank hand"), nobody=N_("nobody"), asked=_pays_carte_blanche),
     Field("tricks_each", "tricks-each", "--tricks-each", "N,N,N,N",
-          N_("An all-pass played as misère partout (its condition): every player's tricks in seat order, "
-             "13 in all."), N_("Tricks of {name}"), N_("Tricks taken by {name}")),
+          N_("An all-pass played as misère partout (classic's condition; american, fontainebleau-foster): every "
+             "player's tricks in seat order, 13 in all."), N_("Tricks of {name}"), N_("Tricks taken by {name}")),
+    Field("honours", "tricks", "--honours", "N",
+          N_("How many of the trump's honours (A K Q J) the declarer held, 0..4, where honours are scored "
+             "(fontainebleau-foster's honours condition): a made trump contract only."), N_("Honours"),
+          N_("How many of the trump's honours (A K Q J) did {name} hold?"), asked=_scores_honours, most=4,
+          default="0"),
 )
 BY_NAME = {f.name: f for f in FIELDS}
 STORED = tuple(f for f in FIELDS if f.stored)  # the ledger's columns of a deal, in this order

@@ -226,7 +226,9 @@ def NP_(context: str, text: str) -> str:
 # named as rank_name() names it.
 RANKS_AFTER_A_CONTRACT = (NP_("rank after a contract", "junior"), NP_("rank after a contract", "senior"),
                           NP_("rank after a contract", "first"), NP_("rank after a contract", "second"),
-                          NP_("rank after a contract", "third"))
+                          NP_("rank after a contract", "third"), NP_("rank after a contract", "clubs"),
+                          NP_("rank after a contract", "spades"), NP_("rank after a contract", "hearts"),
+                          NP_("rank after a contract", "diamonds"))
 
 ERRNO_WORDS = {  # the common OS errors in words of ours, for the catalogue to translate
     errno.ENOENT: N_("no such file or folder"), errno.EACCES: N_("no access"),
@@ -248,6 +250,8 @@ REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the c
     "misere-tricks": N_("tricks taken on the misère"),
     "slam": N_("slam (all doubled)"),
     "premium": N_("premium"),
+    "honours": N_("honours"),
+    "penalty": N_("penalty into the basket"),
     "basket": N_("basket won"),
     "labet": N_("labet"),
     "boston": N_("boston"),

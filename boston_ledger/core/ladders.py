@@ -8,6 +8,10 @@ pair's tricks together) and the same kind (a trick table, or a misère made on n
 higher one in a suit ranked no lower (its rank's multiplier no smaller), at every number of
 tricks where both are made or both failed. Nothing here changes what a deal pays: `tariffs
 check` warns, a test holds the shipped tariffs to it.
+
+Where a source's own tables break a ladder (Foster's Fontainebleau pays a bid in clubs less
+than the bid below it in diamonds), the tariff lists the pair in `ladder_exceptions`: its
+breaches are the source's, listed by `tariffs check` and `tariffs show`, not warned of.
 """
 
 from __future__ import annotations
@@ -62,8 +66,17 @@ def amount(tariff: Tariff, schedule: Schedule, rank: str | None, taken: int) -> 
 
 
 def breaches(tariff: Tariff) -> list[Breach]:
-    """Where the tariff's ladders do not hold: the first trick count of each pair of contracts
-    (and way and ranks) that breaks them."""
+    """Where the tariff's ladders do not hold, besides the exceptions it lists as its source's: the
+    first trick count of each pair of contracts (and way and ranks) that breaks them."""
+    return [b for b in _all(tariff) if (b.lower, b.higher) not in tariff.ladder_exceptions]
+
+
+def exceptions(tariff: Tariff) -> list[Breach]:
+    """The breaches the tariff lists as its source's own (`ladder_exceptions`)."""
+    return [b for b in _all(tariff) if (b.lower, b.higher) in tariff.ladder_exceptions]
+
+
+def _all(tariff: Tariff) -> list[Breach]:
     out = []
     for ladder in tariff.ladders:
         present = [key for key in ladder if key in tariff.contracts]

@@ -17,16 +17,20 @@ PASS = "pass"
 MISDEAL = "misdeal"  # the dealer misdealt and the deal passes to the next player: no card is played
 BOSTON_RULES = ("holder", "none", "declarer-pays", "declarer-pays-unless-holder")  # who pays the boston, to
 # whom: its holder receives it; nobody; the declarer pays it to each other player (unless he holds it)
-FAILED_BASKET = ("labet", "opponents", "none")
+FAILED_BASKET = ("labet", "opponents", "none", "as-each")  # a failed declarer doubles the basket (labet); the
+# basket goes to the opponents; nothing; or he pays into it what he pays each opponent
 SCORING = ("chips", "points")
-ALL_PASS = ("double", "nothing", "misere-partout")  # what an all-pass does: the basket doubles, nothing, or
-# everybody plays a misère (misère partout)
+ALL_PASS = ("double", "nothing", "misere-partout", "misere-partout-pool")  # what an all-pass does: the basket
+# doubles, nothing, or everybody plays a misère (misère partout): whoever takes the most tricks pays the others,
+# or whoever takes the fewest takes the basket
 STAKE_PAYERS = ("each", "dealer")
-STAKE_AT = ("start-and-award", "every-deal")  # when the stake is due: the first deal and the first after the
-# basket is won, or every deal
+STAKE_AT = ("start-and-award", "every-deal", "empty")  # when the stake is due: the first deal and the first after
+# the basket is won, every deal, or whenever the basket is empty
+MISDEAL_DEALER = ("next", "same")  # who deals after a misdeal: the next player, or the misdealer again
 BOSTON_SLAM_FOR = ("anyone", "declaring-side")  # whose boston a slam multiplies
 ALL_PASS_REMAINDER = ("dealer", "eldest")  # who pays what does not divide when the basket doubles
 LABET_ODD_CHIP = ("declarer", "partner")  # who pays the odd chip of a labet split by two
+BASE_PAYMENT = ("consolation", "contract")  # the reason the base payment of a contract is recorded under
 SHARE_REMAINDER = ("stays", "first")  # a basket share-out that does not divide: left in it, or to the first
 LIMIT = 10**6  # no tariff number is larger than this
 
@@ -49,7 +53,8 @@ class Rank(NamedTuple):
 
 
 class Schedule(NamedTuple):
-    """How a contract pays: a trick table (`tricks`) or a value made on no trick (`null`).
+    """How a contract pays: a trick table (`tricks`), a value made on no trick (`null`), or a
+    printed table of what is paid by tricks taken and by tricks short (`table`).
 
     `consolation` is the base payment: one number, or one per rank (`by_rank`); a failed
     contract's base is `failed_consolation` when the tariff gives one (else the same), and
@@ -73,6 +78,10 @@ class Schedule(NamedTuple):
     failed_by_rank: Mapping[str, int] = NONE
     premium: int = 0
     failed_per_trick: bool = False
+    takes_basket: bool = True  # made, the declaring side takes the basket (false: a bid too low to take it)
+    takes: int = 0  # a `null` schedule is made when the declarer takes exactly this many tricks
+    made_table: tuple[int, ...] = ()  # a `table` schedule: what is paid made, by tricks taken from the bar up
+    failed_table: tuple[int, ...] = ()  # a `table` schedule: what is paid failed, by tricks short from 1
 
     def base(self, rank: str | None) -> int:
         return self.by_rank[rank] if self.by_rank and rank is not None else self.consolation
@@ -122,6 +131,24 @@ class Basket(NamedTuple):
     partout_per_trick: int = 0  # misère partout: what the loser pays per trick of difference
     misdeal_names: tuple[str, ...] = ()  # the words for a misdeal besides "misdeal"
     misdeal_penalty: int = 0  # what the misdealer pays into the basket (a house option; 0: nothing moves)
+    pool_limit: int = 0  # the most one pool holds (0: no limit); the basket is a row of pools played for in turn
+    misdeal_dealer: str = "next"  # who deals after a misdeal: the next player, or the same one again
+
+    @property
+    def partout(self) -> bool:
+        """Whether an all-pass is played as misère partout (every player's tricks are entered)."""
+        return self.all_pass in ("misere-partout", "misere-partout-pool")
+
+    def first_pool(self, basket: int) -> int:
+        """What a win takes and a labet doubles: the first pool of the basket (all of it without a limit)."""
+        return min(basket, self.pool_limit) if self.pool_limit else basket
+
+    def pools(self, basket: int) -> list[int]:
+        """The pools the basket holds, the first one first: each full but the last."""
+        if not self.pool_limit or basket <= self.pool_limit:
+            return [basket]
+        full, rest = divmod(basket, self.pool_limit)
+        return [self.pool_limit] * full + ([rest] if rest else [])
 
 
 class Tariff(NamedTuple):
@@ -145,6 +172,10 @@ class Tariff(NamedTuple):
     text: str
     boston_slam_for: str = "anyone"
     ladders: tuple[tuple[str, ...], ...] = ()  # contracts from the lowest to the highest, ladder by ladder
+    ladder_exceptions: tuple[tuple[str, str], ...] = ()  # (lower, higher): where the source's own tables break them
+    honours: tuple[int, ...] = ()  # the over-tricks paid for 0, 1, 2... honours held by a made declarer (none: not scored)
+    base_payment: str = ""  # what the base payment of a contract is called: "consolation" (the Russian seeds' word,
+    # the default of a chips tariff) or "contract" (the default of a points one)
 
     @property
     def digest(self) -> str:

@@ -14,9 +14,9 @@ from pathlib import Path
 from typing import Any, Callable, Iterable
 
 from .i18n import _, shown_name, strerror
-from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET, LABET_ODD_CHIP,
-                     LIMIT, PASS, SCORING, SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition, Contract, Rank,
-                     Schedule, Tariff, TariffError, ambiguous, did_you_mean, find)
+from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET, LABET_ODD_CHIP,
+                     LIMIT, MISDEAL_DEALER, PASS, SCORING, SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition,
+                     Contract, Rank, Schedule, Tariff, TariffError, ambiguous, did_you_mean, find)
 
 SLUG = re.compile(r"[^\W_][\w-]{0,39}")  # a tariff's name: letters and digits, '-' and '_' inside
 # What a tariff's words, titles and table names may not hold (a user's file; a stored tariff is read
@@ -43,7 +43,7 @@ def shipped() -> dict[str, Path]:
     """Every shipped tariff by name."""
     found: dict[str, Path] = {}
     for d in tariff_dirs():
-        for path in sorted(d.glob("*.toml")):
+        for path in sorted(d.glob("*.toml"), key=lambda p: p.stem):  # american before american-decimal
             found.setdefault(path.stem, path)
     return found
 
@@ -444,7 +444,7 @@ class _Reader:
 
     def tariff(self, data: dict, text: str) -> Tariff | None:
         top = {"tariff", "ranks", "partie", "basket", "boston", "bonuses", "schedules", "contracts",
-               "conditions", "notes", "ladders"}
+               "conditions", "notes", "ladders", "ladder_exceptions"}
         self.guard(lambda: self.keys(data, _("top level"), top))
         head = self.guard(lambda: self.head(data), {})
         players = self.guard(lambda: self.whole(head, "players", "[tariff]", 2, 8), 4)
@@ -459,6 +459,7 @@ class _Reader:
         boston_values = self.guard(lambda: self.boston(boston, scoring), None)
         bonuses = self.guard(lambda: self.table(data, "bonuses", _("top level"), required=False), {})
         carte_blanche = self.guard(lambda: self.bonuses(bonuses), 0)
+        honours = self.guard(lambda: self.honours(bonuses), ())
         schedules = self.each(self.guard(lambda: self.table(data, "schedules", _("top level")), {}).items(),
                               lambda k, raw: self.schedule(k, raw, tricks, scoring, ranks), "schedules")
         raw_schedules = data.get("schedules") if isinstance(data.get("schedules"), dict) else {}
@@ -473,6 +474,9 @@ class _Reader:
         applied = self.guard(lambda: self.words(head, "conditions", "[tariff]"), ())
         notes = self.guard(lambda: self.words(data, "notes", _("top level")), ())
         ladders = self.guard(lambda: self.ladders(data), ())
+        exceptions = self.guard(lambda: self.ladder_exceptions(data, ladders), ())
+        base_payment = self.guard(lambda: self.word(head, "base_payment", "[tariff]", choices=BASE_PAYMENT,
+                                                    default="consolation" if scoring == "chips" else "contract"))
         if self.problems or basket_values is None or boston_values is None:
             return None
         return Tariff(
@@ -482,6 +486,7 @@ class _Reader:
             boston=boston_values[0], boston_slam=boston_values[1], carte_blanche=carte_blanche,
             schedules=schedules, contracts=contracts, conditions=conditions, applied=applied,
             notes=notes, text=text, boston_slam_for=boston_values[2], ladders=ladders,
+            ladder_exceptions=exceptions, base_payment=base_payment, honours=honours,
         )
 
     def ladders(self, data: dict) -> tuple[tuple[str, ...], ...]:
@@ -493,9 +498,22 @@ class _Reader:
                                          "contract to the highest"))
         return tuple(tuple(ladder) for ladder in value)
 
+    def ladder_exceptions(self, data: dict, ladders: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str], ...]:
+        """`ladder_exceptions`: pairs [lower, higher] of one ladder whose breaches the source's own tables make."""
+        value = data.get("ladder_exceptions", [])
+        if not isinstance(value, list) or not all(
+                isinstance(pair, list) and len(pair) == 2 and all(isinstance(k, str) for k in pair) for pair in value):
+            raise self.fail("ladder_exceptions", _("must be a list of pairs [lower, higher] of contract names"))
+        for low, high in value:
+            if not any(low in ladder and high in ladder[ladder.index(low) + 1:] for ladder in ladders):
+                raise self.fail("ladder_exceptions", _("{low!r} is not below {high!r} in one of the ladders",
+                                                       low=low, high=high))
+        return tuple((low, high) for low, high in value)
+
     def head(self, data: dict) -> dict:
         head = self.table(data, "tariff", _("top level"))
-        self.keys(head, "[tariff]", {"name", "title", "source", "scoring", "players", "tricks", "conditions"})
+        self.keys(head, "[tariff]", {"name", "title", "source", "scoring", "players", "tricks", "conditions",
+                                     "base_payment"})
         for key in ("name", "title", "source"):  # the name is held to SLUG below
             self.guard(lambda: self.word(head, key, "[tariff]", text=key != "name"))
         name = head.get("name")
@@ -527,7 +545,8 @@ class _Reader:
         g = self.guard
         self.keys(basket, "[basket]", {"stake", "stake_payer", "remise", "all_pass", "pass_names",
                                        "all_pass_remainder", "labet_odd_chip", "share_remainder", "stake_at",
-                                       "partout_per_trick", "misdeal_names", "misdeal_penalty"})
+                                       "partout_per_trick", "misdeal_names", "misdeal_penalty", "pool_limit",
+                                       "misdeal_dealer"})
         stake = g(lambda: self.whole(basket, "stake", "[basket]", 0, LIMIT), 0)
         payer = g(lambda: self.word(basket, "stake_payer", "[basket]", choices=STAKE_PAYERS, default="each"))
         remise = g(lambda: self.whole(basket, "remise", "[basket]", 0, LIMIT, default=0), 0)
@@ -542,13 +561,17 @@ class _Reader:
         stake_at = g(lambda: self.word(basket, "stake_at", "[basket]", choices=STAKE_AT, default="start-and-award"))
         partout = g(lambda: self.whole(basket, "partout_per_trick", "[basket]", 1, LIMIT)
                     if all_pass == "misere-partout" or "partout_per_trick" in basket else 0, 0)
+        pool_limit = g(lambda: self.whole(basket, "pool_limit", "[basket]", 0, LIMIT, default=0), 0)
+        misdeal_dealer = g(lambda: self.word(basket, "misdeal_dealer", "[basket]", choices=MISDEAL_DEALER,
+                                             default="next"))
         misdeal_names = g(lambda: self.words(basket, "misdeal_names", "[basket]"), ())
         misdeal_penalty = g(lambda: self.whole(basket, "misdeal_penalty", "[basket]", 0, LIMIT, default=0), 0)
-        if scoring == "points" and (stake or remise or misdeal_penalty or all_pass not in (None, "nothing")):
+        if scoring == "points" and (stake or remise or misdeal_penalty or pool_limit
+                                    or all_pass not in (None, "nothing")):
             raise self.fail("[basket]", _("a points tariff has no basket: stake = 0, no remise, all_pass = \"nothing\""))
         self.done(start)
         return Basket(stake, payer, remise, all_pass, names, remainder, odd_chip, shares, stake_at, partout,
-                      misdeal_names, misdeal_penalty)
+                      misdeal_names, misdeal_penalty, pool_limit, misdeal_dealer)
 
     def boston(self, boston: dict, scoring: str) -> tuple[int, int, str]:
         start = len(self.problems)
@@ -563,8 +586,18 @@ class _Reader:
         return amount, slam, slam_for
 
     def bonuses(self, bonuses: dict) -> int:
-        self.keys(bonuses, "[bonuses]", {"carte_blanche"})
+        self.keys(bonuses, "[bonuses]", {"carte_blanche", "honours"})
         return self.whole(bonuses, "carte_blanche", "[bonuses]", 0, LIMIT, default=0)
+
+    def honours(self, bonuses: dict) -> tuple[int, ...]:
+        """`[bonuses] honours`: the over-tricks paid for 0, 1, 2... of the trump's honours held by a made
+        declarer (deal --honours N), at his schedule's rate per trick."""
+        value = bonuses.get("honours", [])
+        if not isinstance(value, list) or not 2 <= len(value) <= 5 and value or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100 for v in value):
+            raise self.fail("[bonuses] honours", _("must be a list of over-tricks (whole numbers 0..100) paid "
+                                                   "for 0, 1, 2, 3 and 4 honours"))
+        return tuple(value)
 
     def schedule(self, key: str, raw: Any, tricks: int, scoring: str, ranks: dict[str, Rank]) -> Schedule:
         where = f"[schedules.{key}]"
@@ -572,20 +605,35 @@ class _Reader:
             raise self.fail(where, _("must be a table"))
         start = len(self.problems)
         g = self.guard
-        kind = g(lambda: self.word(raw, "kind", where, choices=("tricks", "null")))
+        kind = g(lambda: self.word(raw, "kind", where, choices=("tricks", "null", "table")))
         failed_basket = g(lambda: self.word(raw, "failed_basket", where, choices=FAILED_BASKET))
         if failed_basket is not None and (scoring == "points") != (failed_basket == "none"):
             self.problems.append(f"{self.origin}: {where} failed_basket: "
                                  + _("must be \"none\" exactly when the tariff scores points"))
+        takes_basket = g(lambda: self.flag(raw, "takes_basket", where, default=True), True)
         if kind == "null":
-            self.keys(raw, where, {"kind", "value", "failed_basket", "failed_per_trick"})
+            self.keys(raw, where, {"kind", "value", "failed_basket", "failed_per_trick", "takes", "takes_basket"})
             value, by_rank = g(lambda: self.amount(raw, "value", where, ranks), (0, {}))
             per_trick = g(lambda: self.flag(raw, "failed_per_trick", where), False)
+            takes = g(lambda: self.whole(raw, "takes", where, 0, tricks, default=0), 0)
             self.done(start)
-            return Schedule(key, kind, 0, value, 0, 0, 1, 1, 0, (), failed_basket, by_rank, failed_per_trick=per_trick)
+            return Schedule(key, kind, 0, value, 0, 0, 1, 1, 0, (), failed_basket, by_rank, failed_per_trick=per_trick,
+                            takes_basket=takes_basket, takes=takes)
+        if kind == "table":
+            self.keys(raw, where, {"kind", "bar", "made", "failed", "failed_basket", "takes_basket"})
+            bar = g(lambda: self.whole(raw, "bar", where, 1, tricks))
+            made = g(lambda: self.table_row(raw, "made", where, tricks - bar + 1, flat=True) if bar else (), ())
+            failed = g(lambda: self.table_row(raw, "failed", where, bar) if bar else (), ())
+            if made and any(v < made[0] for v in made):
+                self.problems.append(f"{self.origin}: {where} made: "
+                                     + _("a value below the first one ({first}): more tricks never pay less",
+                                         first=made[0]))
+            self.done(start)
+            return Schedule(key, kind, bar, 0, 0, 0, 1, 1, 0, (), failed_basket, takes_basket=takes_basket,
+                            made_table=made, failed_table=failed)
         self.keys(raw, where, {"kind", "bar", "shares", "consolation", "per_trick", "per_undertrick", "slam",
                                "slam_against", "slam_against_undertricks", "failed_basket", "failed_consolation",
-                               "premium"})
+                               "premium", "takes_basket"})
         bar = g(lambda: self.whole(raw, "bar", where, 1, tricks))
         shares = raw.get("shares", [])
         if shares and bar is not None and (not isinstance(shares, list) or len(shares) != 2
@@ -607,13 +655,24 @@ class _Reader:
                         slam_against=slam_against, slam_against_undertricks=undertricks,
                         shares=tuple(shares), failed_basket=failed_basket, by_rank=by_rank,
                         failed_consolation=None if failed_by_rank else failed, failed_by_rank=failed_by_rank,
-                        premium=premium)
+                        premium=premium, takes_basket=takes_basket)
 
-    def flag(self, raw: dict, key: str, where: str) -> bool:
-        value = raw.get(key, False)
+    def flag(self, raw: dict, key: str, where: str, default: bool = False) -> bool:
+        value = raw.get(key, default)
         if not isinstance(value, bool):
             raise self.fail(f"{where} {key}", _("must be true or false"))
         return value
+
+    def table_row(self, raw: dict, key: str, where: str, count: int, flat: bool = False) -> tuple[int, ...]:
+        """A row of a printed table: `count` whole numbers (or, where `flat`, one number for them all)."""
+        value = raw.get(key)
+        if flat and isinstance(value, int) and not isinstance(value, bool):
+            value = [value] * count
+        if not isinstance(value, list) or len(value) != count or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= LIMIT for v in value):
+            raise self.fail(f"{where} {key}", _("must be a list of {count} whole numbers 0..{limit}", count=count,
+                                                limit=LIMIT) + (_(" (or one number for them all)") if flat else ""))
+        return tuple(value)
 
     def amount(self, raw: dict, key: str, where: str, ranks: dict[str, Rank]) -> tuple[int, dict[str, int]]:
         """A base amount: one whole number, or a table with one per rank."""

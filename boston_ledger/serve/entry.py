@@ -62,7 +62,8 @@ class Entry:
 
     def _place(self, conn: sqlite3.Connection, lang: str) -> entry_page.Place:
         session = deals_app.current(conn, self.session_id)
-        return entry_page.Place(session, engine.position(session.tariff, read.state(conn, session).deals), self.token,
+        state = read.state(conn, session)
+        return entry_page.Place(session, engine.position(session.tariff, state.deals, state.redeals), self.token,
                                 lang, self.view_token)
 
     # ---- the routes --------------------------------------------------------------------------
@@ -146,7 +147,8 @@ class Entry:
                 place = self._place(conn, lang)
                 last = read.last_deal(conn, place.session)
                 html = entry_page.undo(place, last.number if last else None,
-                                       describe(place.session, last.deal) if last else None, error)
+                                       describe(place.session, last.deal, dealer=read.dealer_of(
+                                           conn, place.session, last.number)) if last else None, error)
             return Response(409 if error else 200, html.encode(), HTML)
 
     def correct(self, req: Request, lang: str) -> Response:
@@ -162,7 +164,8 @@ class Entry:
                 last = read.last_deal(conn, place.session)
                 if last is None or number != last.number:
                     return Response(409, entry_page.undo(place, last.number if last else None, describe(
-                        place.session, last.deal, number=last.number) if last else None,
+                        place.session, last.deal, dealer=read.dealer_of(conn, place.session, last.number))
+                        if last else None,
                         _("deal {number} is no longer the last deal; nothing was corrected", number=number)).encode(),
                         HTML)
                 answers = flow.with_defaults(place.session, flow.answers_of(place.session, last.deal))

@@ -135,8 +135,8 @@ def correction(c: Corrected) -> str:
     rows = "".join(f'<tr><th scope="row">{e(label)}</th>' + "".join(f"<td>{cell(v)}</td>" for v in values) + "</tr>"
                    for label, values, cell in ((_("before"), before, standing), (_("after"), after, standing),
                                                (_("change"), [a - b for a, b in zip(after, before)], signed)))
-    said = _("Deal {number}: {was} → {now}", number=c.number, was=describe(session, c.was, number=c.number),
-             now=describe(session, c.now, number=c.number))
+    said = _("Deal {number}: {was} → {now}", number=c.number, was=describe(session, c.was, dealer=c.dealer),
+             now=describe(session, c.now, dealer=c.dealer))
     return (f'<section class="preview deal"><h3>{e(said)}</h3>'
             f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{rows}</tbody></table></section>')
 

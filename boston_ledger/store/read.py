@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Iterator
 from ..core import engine
 from ..core.engine import State, Transfer
 from ..core.i18n import _
+from ..core.tariff import MISDEAL
 from ..core.tariff_files import parse
 from .db import StorageError
 from .records import ENTRY, STORED, Correction, PaymentRecord, Recorded, Session, stored_deal
@@ -125,7 +126,22 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
         return State.start(len(session.players))
     if len(last.balances) != len(session.players) or not isinstance(last.basket, int):
         raise StorageError(_("the balances kept with deal {last} of session {id} are damaged; `boston-ledger check` shows what differs", last=last.number, id=session.id))
-    return State(balances=last.balances, basket=last.basket, deals=last.number, stake_due=_stake_due(conn, session))
+    return State(balances=last.balances, basket=last.basket, deals=last.number, stake_due=_stake_due(conn, session),
+                 redeals=redeals(conn, session))
+
+
+def redeals(conn: sqlite3.Connection, session: Session, below: int | None = None) -> int:
+    """How many of the session's standing deals (numbered below `below`, when given) were misdeals
+    after which the same dealer dealt again: none unless its tariff says a misdealer deals again."""
+    if session.tariff.basket.misdeal_dealer != "same":
+        return 0
+    return conn.execute(f"SELECT COUNT(*) FROM deals d WHERE d.session_id = ? AND d.contract = ? AND d.number < ?"
+                        f" AND {STANDING}", (session.id, MISDEAL, 2**62 if below is None else below)).fetchone()[0]
+
+
+def dealer_of(conn: sqlite3.Connection, session: Session, number: int) -> int:
+    """The seat that dealt the session's deal `number` (the misdeals dealt again counted)."""
+    return engine.position(session.tariff, number - 1, redeals(conn, session, below=number)).dealer
 
 
 def _stake_due(conn: sqlite3.Connection, session: Session) -> bool:

@@ -21,7 +21,7 @@ from ..core.engine import moves
 from ..core.i18n import _
 from . import earlier
 
-SCHEMA_VERSION = 6  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 7  # PRAGMA user_version after every migration has run
 APPLICATION_ID = int.from_bytes(b"BsLg", "big")  # PRAGMA application_id of every ledger
 MIGRATION_SET = "boston_ledger"
 
@@ -168,6 +168,13 @@ ALTER TABLE deals ADD COLUMN team_tricks INTEGER;
 """
 
 
+# The trump's honours the declarer held (`deal --honours N`), where a tariff scores them: NULL for every
+# deal entered otherwise, and for every deal entered before.
+HONOURS_SCHEMA = """
+ALTER TABLE deals ADD COLUMN honours INTEGER;
+"""
+
+
 def _backfill_snapshots(conn: sqlite3.Connection) -> None:
     """Balances after each deal for ledgers of schema 1 (summed from their own transfers)."""
     conn.execute("DROP TRIGGER deals_no_update")
@@ -219,9 +226,13 @@ def _steps(conn: sqlite3.Connection, first: str | None = None,
         for statement in _statements(TEAM_TRICKS_SCHEMA):
             db.execute(statement)
 
+    def m007_honours(db: Any) -> None:
+        for statement in _statements(HONOURS_SCHEMA):
+            db.execute(statement)
+
     return [("m001_initial", m001_initial), ("m002_corrections", m002_corrections),
             ("m003_payment_cancellations", m003_payment_cancellations), ("m004_tricks_each", m004_tricks_each),
-            ("m005_demo", m005_demo), ("m006_team_tricks", m006_team_tricks)]
+            ("m005_demo", m005_demo), ("m006_team_tricks", m006_team_tricks), ("m007_honours", m007_honours)]
 
 
 def _migrations(conn: sqlite3.Connection, steps: int | None = None, first: str | None = None,

@@ -34,7 +34,7 @@ def status(s: Status) -> dict:
         "net": dict(zip(session.players, state.balances)),
         "basket": state.basket,
         "agreed_deals": session.agreed_deals,
-        "deals_left": None if session.agreed_deals is None else session.agreed_deals - state.deals,
+        "deals_left": None if session.agreed_deals is None else session.agreed_deals - state.played,
         "deals": state.deals,
         "partie": pos.partie if tours else None,
         "tour": pos.tour if tours else None,
@@ -66,7 +66,7 @@ def deal(session: Session, w: Walked) -> dict:
     return {
         "deal": w.recorded.number, "partie": w.position.partie, "tour": w.position.tour,
         "multiplier": w.position.multiplier, "dealer": names[w.position.dealer],
-        "contract": w.recorded.deal.contract, "description": describe(session, w.recorded.deal, number=w.recorded.number),
+        "contract": w.recorded.deal.contract, "description": describe(session, w.recorded.deal, dealer=w.position.dealer),
         "made": w.outcome.made, "balances": dict(zip(names, w.standing)),
         "basket": w.after.basket if chips else 0,
         "double": w.position.double, "changes": dict(zip(names, moved)),

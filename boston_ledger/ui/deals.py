@@ -19,15 +19,17 @@ from .term import SHEET, Text
 from .text import amount, balance, basket_word, chip_count, local_time, signed
 
 
-def describe(session: Session, deal: Deal, boston: bool = True, number: int | None = None) -> str:
+def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | None = None) -> str:
     """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'; 'junior Vera + Gleb: 9' (the pair's
-    tricks together, as said); 'solo senior Anna 9'."""
+    tricks together, as said); 'solo senior Anna 9'. A misdeal names who dealt it (`dealer`, when
+    known) and who deals next."""
     name = session.players
-    if deal.contract == MISDEAL:  # who misdealt and who deals instead, when the deal's number is known
-        if number is None:
+    if deal.contract == MISDEAL:
+        if dealer is None:
             return _("misdeal")
-        return _("misdeal by {name}: {next} deals", name=name[engine.position(session.tariff, number - 1).dealer],
-                 next=name[engine.position(session.tariff, number).dealer])
+        if engine.redeals(session.tariff, deal):
+            return _("misdeal by {name}, who deals again", name=name[dealer])
+        return _("misdeal by {name}: {next} deals", name=name[dealer], next=name[(dealer + 1) % len(name)])
     if deal.contract == PASS:
         if deal.tricks_each is not None:
             return _("misère partout: {tricks}", tricks=", ".join(
@@ -49,7 +51,8 @@ def describe(session: Session, deal: Deal, boston: bool = True, number: int | No
     if deal.partner is None and contract is not None and contract.with_partner is not None:
         who += " " + _("alone")
     holder = _(", boston {name}", name=name[deal.boston]) if boston and deal.boston is not None else ""
-    return _("{contract} {players}", contract=head, players=who) + holder
+    honours = ngettext(", {n} honour", ", {n} honours", deal.honours) if deal.honours else ""
+    return _("{contract} {players}", contract=head, players=who) + honours + holder
 
 
 def result_word(outcome: Outcome) -> str:
@@ -98,7 +101,7 @@ def deal_table(entered: Entered) -> Group:
         " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
     heading = Text(_("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
-    heading.append(with_result(describe(session, deal, number=number), outcome), style="not bold")
+    heading.append(with_result(describe(session, deal, dealer=pos.dealer), outcome), style="not bold")
     if sheet is not None:
         table = Table()
         table.add_column("")
@@ -180,7 +183,7 @@ def session_name(session: Session) -> str | None:
 
 
 def status_lines(session: Session, state: State) -> list[str]:
-    pos = engine.position(session.tariff, state.deals)
+    pos = engine.position(session.tariff, state.deals, state.redeals)
     t = session.tariff
     label = _("session {id}", id=session.id) + (f" {quote(name)}" if (name := session_name(session)) else "")
     unit = _("chip") if t.has_basket else _("point")
@@ -205,7 +208,7 @@ def coming(session: Session, state: State) -> list[str]:
     if session.settled:
         return []
     t = session.tariff
-    pos = engine.position(t, state.deals)
+    pos = engine.position(t, state.deals, state.redeals)
     lines = []
     if engine.stake_due(t, state) and t.basket.stake:
         if t.basket.stake_payer == "each":
@@ -215,8 +218,13 @@ def coming(session: Session, state: State) -> list[str]:
             lines.append(_("the next deal opens with a stake of {stake} from the dealer, {name}",
                            stake=chip_count(t.basket.stake),
                            name=session.players[pos.dealer]))
+    pools = t.basket.pools(state.basket)
+    if len(pools) > 1:
+        lines.append(ngettext("the basket is {n} pool: {pools}", "the basket is {n} pools: {pools}",
+                              len(pools), pools=" + ".join(map(str, pools)))
+                     + _("; a made contract takes the first, a labet doubles the first"))
     if session.agreed_deals is not None:
-        left = session.agreed_deals - state.deals
+        left = session.agreed_deals - state.played
         lines.append(ngettext("{left} of the {n} agreed deal remain", "{left} of the {n} agreed deals remain",
                               session.agreed_deals, left=left) if left else
                      ngettext("the {n} agreed deal is played; settle the session",
@@ -226,10 +234,10 @@ def coming(session: Session, state: State) -> list[str]:
 
 def next_lines(session: Session, state: State) -> list[str]:
     """What comes after a deal: who deals the next one, or that the agreed deals are played."""
-    if session.agreed_deals is not None and state.deals >= session.agreed_deals:
+    if session.agreed_deals is not None and state.played >= session.agreed_deals:
         return [ngettext("That was the last of the {n} agreed deal: `boston-ledger settle`.",
                          "That was the last of the {n} agreed deals: `boston-ledger settle`.", session.agreed_deals)]
-    pos = engine.position(session.tariff, state.deals)
+    pos = engine.position(session.tariff, state.deals, state.redeals)
     return [_("Next: deal {number}, dealt by {name}.", number=pos.number, name=session.players[pos.dealer])]
 
 
@@ -305,7 +313,7 @@ def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stack
             cells[at] = Text(heading, style="bold yellow" if w.position.double else "bold")
             table.add_row(*cells)
         deal, pos, outcome = w.recorded.deal, w.position, w.outcome
-        played = with_result(describe(session, deal, boston=False, number=w.recorded.number), outcome)
+        played = with_result(describe(session, deal, boston=False, dealer=pos.dealer), outcome)
         row = [str(w.recorded.number)]
         row += [session.players[pos.dealer]] if dealer else []
         row.append(played)
@@ -333,8 +341,9 @@ def change_table(session: Session, before: Sequence[int], after: Sequence[int], 
 def correction_view(c: Corrected) -> Group:
     """A correction before it is recorded: the deal before and after, and what it changes for each
     player (and the basket) by the end of the session."""
-    return Group(_("Deal {number}: {was} → {now}", number=c.number, was=describe(c.session, c.was),
-                   now=describe(c.session, c.now)), change_table(c.session, c.before, c.after, c.basket))
+    return Group(_("Deal {number}: {was} → {now}", number=c.number, was=describe(c.session, c.was, dealer=c.dealer),
+                   now=describe(c.session, c.now, dealer=c.dealer)), change_table(c.session, c.before, c.after,
+                                                                                  c.basket))
 
 
 def corrections_table(session: Session, audit: Sequence) -> Table:

@@ -72,7 +72,7 @@ def _packed(parts: list[str], width: int) -> list[str]:
 
 def played(session: Session, w) -> str:
     """What a deal (an app.deals.Walked) was, its result, and who held the boston."""
-    return with_result(describe(session, w.recorded.deal, number=w.recorded.number), w.outcome)
+    return with_result(describe(session, w.recorded.deal, dealer=w.position.dealer), w.outcome)
 
 
 def not_yet() -> str:

@@ -6,13 +6,14 @@ from __future__ import annotations
 from rich.box import SIMPLE_HEAD
 from rich.table import Table
 
-from ..core import engine
+from ..core import engine, ladders
 from ..core.i18n import N_, _, condition_name, condition_names, contract_name, ngettext, rank_name
 from ..core.tariff import Schedule, Tariff
 from .text import chip_count
 
 
-FAILED_BASKET = {"labet": N_("labet"), "opponents": N_("to opponents"), "none": "—"}
+FAILED_BASKET = {"labet": N_("labet"), "opponents": N_("to opponents"), "none": "—",
+                 "as-each": N_("as to each opponent")}
 
 
 def schedule_row(schedule: Schedule, tricks: int, factor: int, rank: str | None = None) -> list[str]:
@@ -29,9 +30,13 @@ ALL_PASS = {"double": N_("all pass: the basket doubles"), "nothing": N_("all pas
             "misere-partout": N_("all pass: everybody plays a misère (misère partout, deal pass --tricks-each); "
                                  "who took the most tricks pays each other player {chips} per trick of difference, "
                                  "players tied for the most share that and pay each other nothing; the basket "
-                                 "neither doubles nor is won")}
+                                 "neither doubles nor is won"),
+            "misere-partout-pool": N_("all pass: everybody plays a misère (misère partout, deal pass --tricks-each); "
+                                      "who took the fewest tricks takes the basket, players tied for the fewest "
+                                      "share it; nothing else is paid")}
 STAKE_AT = {"start-and-award": N_("stake {stake} from {payer} at the first deal and after the basket is won"),
-            "every-deal": N_("stake {stake} from {payer} at every deal")}
+            "every-deal": N_("stake {stake} from {payer} at every deal"),
+            "empty": N_("stake {stake} from {payer} whenever the basket is empty when a deal begins")}
 ALL_PASS_REMAINDER = {"dealer": N_("the dealer pays what does not divide when the basket doubles"),
                       "eldest": N_("the player after the dealer pays what does not divide when the basket doubles")}
 LABET_ODD_CHIP = {"declarer": N_("two failing partners split the labet, the declarer paying any odd chip"),
@@ -50,14 +55,34 @@ def _rules(t: Tariff) -> list[str]:
     else:
         rules = t.basket
         payer = _("each player") if rules.stake_payer == "each" else _("the dealer alone")
-        lines = [ngettext("{n} player; {stake}; {all_pass}; boston pays {boston} from each other player",
-                          "{n} players; {stake}; {all_pass}; boston pays {boston} from each other player", t.players,
-                          stake=_(STAKE_AT[rules.stake_at], stake=chip_count(rules.stake), payer=payer),
-                          all_pass=_(ALL_PASS[rules.all_pass], chips=chip_count(rules.partout_per_trick)),
-                          boston=chip_count(t.boston))
+        stake = _(STAKE_AT[rules.stake_at], stake=chip_count(rules.stake), payer=payer)
+        all_pass = _(ALL_PASS[rules.all_pass], chips=chip_count(rules.partout_per_trick))
+        lines = [(ngettext("{n} player; {stake}; {all_pass}; boston pays {boston} from each other player",
+                           "{n} players; {stake}; {all_pass}; boston pays {boston} from each other player", t.players,
+                           stake=stake, all_pass=all_pass, boston=chip_count(t.boston)) if t.boston
+                  else ngettext("{n} player; {stake}; {all_pass}; no boston is paid",
+                                "{n} players; {stake}; {all_pass}; no boston is paid", t.players, stake=stake,
+                                all_pass=all_pass))
                  + ((_(" (×{times} in a slam)", times=t.boston_slam) if t.boston_slam_for == "anyone" else
                      _(" (×{times} in a slam, when the slam's declaring side holds it)", times=t.boston_slam))
-                    if t.boston_slam > 1 else "")]
+                    if t.boston_slam > 1 and t.boston else "")]
+        if rules.pool_limit:
+            lines.append(_("the basket is a row of pools of at most {limit}, played for in turn: a made "
+                           "contract takes the first pool, a labet doubles the first pool, and what would put a "
+                           "pool above {limit} starts the next one", limit=chip_count(rules.pool_limit)))
+        low = [contract_name(t, key) for key, c in t.contracts.items()
+               if any(s is not None and not s.takes_basket for s in (c.alone, c.with_partner))]
+        if low:
+            lines.append(_("made, these take nothing from the basket: {contracts}", contracts=", ".join(low)))
+        if rules.misdeal_penalty or rules.misdeal_dealer == "same":
+            lines.append(_("misdeal (deal misdeal): {who}; the misdealer pays {chips} into the basket",
+                           who=_("the same dealer deals again") if rules.misdeal_dealer == "same" else
+                           _("the next player deals"), chips=chip_count(rules.misdeal_penalty)))
+        if t.honours:
+            lines.append(_("honours (deal --honours N, the trump's A K Q J the declarer held), paid as over-tricks "
+                           "when a trump contract is made: {scale}", scale=", ".join(
+                               _("{honours} as {overtricks}", honours=h, overtricks=o)
+                               for h, o in enumerate(t.honours) if o)))
         if rules.remise:
             lines.append(_("remise: the dealer pays {chips} into the basket when the turned trump is an ace",
                            chips=chip_count(rules.remise)))
@@ -67,7 +92,9 @@ def _rules(t: Tariff) -> list[str]:
         lines.append(_("odd chips: {rules}", rules="; ".join(
             ([_(ALL_PASS_REMAINDER[rules.all_pass_remainder])] if rules.all_pass == "double" else [])
             + ([_(PARTOUT_ODD_CHIP)] if rules.all_pass == "misere-partout" else [])
-            + [_(LABET_ODD_CHIP[rules.labet_odd_chip]), _(SHARE_REMAINDER[rules.share_remainder])])))
+            + ([_(LABET_ODD_CHIP[rules.labet_odd_chip])] if any(
+                s.shares and s.failed_basket == "labet" for s in t.schedules.values()) or not t.schedules else [])
+            + [_(SHARE_REMAINDER[rules.share_remainder])])))
     premiums = {}
     for key, contract in t.contracts.items():
         for schedule in (contract.with_partner, contract.alone):
@@ -77,12 +104,28 @@ def _rules(t: Tariff) -> list[str]:
         lines.append(_("premium on every payment, made or failed (a slam does not double it): {premiums}",
                        premiums=", ".join(f"{contract_name(t, key)} {'/'.join(map(str, sorted(values)))}"
                                           for key, values in premiums.items())))
-    ladders = [" < ".join(contract_name(t, key) for key in ladder if key in t.contracts) for ladder in t.ladders]
-    ladders = [ladder for ladder in ladders if " < " in ladder]
-    if ladders:
+    shown = [" < ".join(contract_name(t, key) for key in ladder if key in t.contracts) for ladder in t.ladders]
+    shown = [ladder for ladder in shown if " < " in ladder]
+    if shown:
         lines.append(_("ladders, the lowest contract first (a higher one never pays less made nor costs less "
-                       "failed at the same tricks): {ladders}", ladders="; ".join(ladders)))
-    if len(t.tours) > 1:
+                       "failed at the same tricks): {ladders}", ladders="; ".join(shown)))
+    grouped: dict[tuple[str, str | None, str], list[str | None]] = {}
+    for breach in ladders.exceptions(t):
+        grouped.setdefault((breach.lower, breach.lower_rank, breach.higher), []).append(breach.higher_rank)
+    if grouped:
+        def named(key: str, ranks: list[str | None]) -> str:
+            shown = ", ".join(rank_name(t, r) for r in ranks if r)
+            return contract_name(t, key) + (f" ({shown})" if shown else "")
+
+        lines.append(_("exceptions to the ladders, as the source's own tables have them (a higher contract paying "
+                       "less made, or costing less failed, than a lower one at the same tricks): {pairs}",
+                       pairs="; ".join(_("{higher} below {lower}", higher=named(high, ranks), lower=named(low, [rank]))
+                                       for (low, rank, high), ranks in grouped.items())))
+    if len(t.tours) > 1 and set(t.tours) == {1}:
+        lines.append(ngettext("a partie is {n} tour of {players} deals ({deals} deals); nothing is doubled",
+                              "a partie is {n} tours of {players} deals each ({deals} deals); nothing is doubled",
+                              len(t.tours), players=t.players, deals=t.deals_per_partie))
+    elif len(t.tours) > 1:
         multipliers = " ".join(str(m) for m in t.tours)
         lines.append(ngettext("a partie is {n} tour of {players} deals; tour multipliers {multipliers} "
                               "(payments between players; the basket is never multiplied)",
@@ -132,6 +175,9 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
                     label += f", {way}"
                 basket = _(FAILED_BASKET[schedule.failed_basket])
                 if schedule.kind == "null":
+                    if schedule.takes:
+                        label += " " + ngettext("(made with exactly {n} trick)", "(made with exactly {n} tricks)",
+                                                schedule.takes)
                     value = str(schedule.base(rank) * factor)
                     failed = _("{chips} per trick taken", chips=value) if schedule.failed_per_trick else value
                     nulls.add_row(label, value, failed, *([basket] if t.has_basket else []))
@@ -144,9 +190,10 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
         out += _wide(t, what, rows) if wide <= width else _narrow(t, what, rows, width)
     if nulls.row_count:
         out.append(nulls)
-    out.append(_("with a partner, the tricks are the pair's together")
-               + (_("; a member who took his share neither pays nor receives when the pair fails")
-                  if any(s.shares for s in t.schedules.values()) else ""))
+    if any(c.with_partner is not None for c in t.contracts.values()):
+        out.append(_("with a partner, the tricks are the pair's together")
+                   + (_("; a member who took his share neither pays nor receives when the pair fails")
+                      if any(s.shares for s in t.schedules.values()) else ""))
     if t.conditions:
         conditions = Table(title=_("Conditions a session may agree (new --condition NAME)"), title_justify="left")
         conditions.add_column(_("condition"))
