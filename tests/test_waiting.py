@@ -161,7 +161,7 @@ def test_a_ledger_met_while_a_checkpoint_grows_it_is_still_ours(cli, tmp_path: P
     with open(path, "r+b") as f:  # page 1 as the checkpoint writes it first: the new page count
         f.seek(28)
         f.write(grown.to_bytes(4, "big"))
-    found = db.inspect(path)
+    found = db.examine(path)
     assert found.what == "ours", found
     cli("new", "E", "F", "G", "H", "--db", str(path))
     keeper.close()  # the checkpoint completes: every page in the file

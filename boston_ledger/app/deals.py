@@ -190,7 +190,7 @@ class Entered(NamedTuple):
     outcome: Outcome
     before: State
     after: State
-    sheet: tuple[int, ...] | None = None  # on points, the score sheet after it; None on chips
+    points: tuple[int, ...] | None = None  # on points, what each player has written after it; None on chips
 
 
 def preview(conn: sqlite3.Connection, session: Session, deal: Deal) -> Entered:
@@ -227,13 +227,13 @@ def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None,
 
 def _entered(conn: sqlite3.Connection, session: Session, before: State, deal: Deal, outcome: Outcome,
              recorded: bool) -> Entered:
-    sheet = None
+    points = None
     if not session.tariff.has_basket:
-        sheet = score_sheet(conn, session)
+        points = points_standing(conn, session)
         if not recorded:
-            sheet = tuple(a + b for a, b in zip(sheet, outcome.scores))
+            points = tuple(a + b for a, b in zip(points, outcome.scores))
     return Entered(session, before.deals + 1, engine.position(session.tariff, before.deals, before.redeals), deal, outcome,
-                   before, engine.advance(before, outcome), sheet)
+                   before, engine.advance(before, outcome), points)
 
 
 def _within_limits(state: State) -> None:
@@ -265,7 +265,7 @@ class Undone(NamedTuple):
     session: Session
     last: Recorded
     after: State
-    sheet: tuple[int, ...] | None  # on points, the score sheet after it
+    points: tuple[int, ...] | None  # on points, what each player has written after it
 
 
 def undo(conn: sqlite3.Connection, session_id: int | None = None, number: int | None = None) -> Undone:
@@ -285,7 +285,7 @@ def undo(conn: sqlite3.Connection, session_id: int | None = None, number: int | 
                                 last=last.number, number=number))
         write.record_undo(conn, last.id)
         after = _verify(conn, session)
-    return Undone(session, last, after, None if session.tariff.has_basket else score_sheet(conn, session))
+    return Undone(session, last, after, None if session.tariff.has_basket else points_standing(conn, session))
 
 
 class Walked(NamedTuple):
@@ -303,7 +303,7 @@ def walk(session: Session, recorded: Iterable[Recorded], redeals: int = 0) -> It
     misdeals dealt again by the same dealer before the first of them, `read.redeals`).
 
     On chips the balances kept with each deal are read as they are (so a tail of a long session
-    is enough); a points session's score sheet is replayed through the engine from its first
+    is enough); what each player of a points session has written is replayed through the engine from its first
     deal (points sessions are short: an agreed number of deals).
     """
     t = session.tariff
@@ -318,7 +318,7 @@ def walk(session: Session, recorded: Iterable[Recorded], redeals: int = 0) -> It
             after = State(balances=r.balances, basket=r.basket or 0, deals=r.number, redeals=redeals)
             yield Walked(r, pos, outcome, after, r.balances)
         return
-    for r in recorded:  # a points session's score sheet is replayed from its first deal
+    for r in recorded:  # a points session's points is replayed from its first deal
         pos = engine.position(t, state.deals, state.redeals)
         outcome = engine.play(t, state, r.deal)
         scores = tuple(a + b for a, b in zip(scores, outcome.scores))
@@ -341,17 +341,17 @@ def chart(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Sess
     return session, series(session, walk(session, read.deals(conn, session)))
 
 
-def score_sheet(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
-    """A points session's score sheet: what each player has written, replayed from the deals."""
-    sheet = (0,) * len(session.players)
+def points_standing(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
+    """A points session's standing: what each player has written, replayed from the deals."""
+    points = (0,) * len(session.players)
     for w in walk(session, read.deals(conn, session, transfers=False)):
-        sheet = w.standing
-    return sheet
+        points = w.standing
+    return points
 
 
 def standing(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
-    """What each player stands at: the balance, or on points the score sheet."""
-    return read.state(conn, session).balances if session.tariff.has_basket else score_sheet(conn, session)
+    """What each player stands at: the balance, or on points what each has written."""
+    return read.state(conn, session).balances if session.tariff.has_basket else points_standing(conn, session)
 
 
 class History(NamedTuple):
@@ -386,7 +386,7 @@ class Corrected(NamedTuple):
     number: int
     was: Deal
     now: Deal
-    before: tuple[int, ...]  # balances, or on points the score sheet
+    before: tuple[int, ...]  # balances, or on points the points
     after: tuple[int, ...]
     basket: tuple[int, int]  # before and after
     dealer: int  # the seat that dealt it
@@ -457,6 +457,6 @@ def _corrected(conn: sqlite3.Connection, session: Session, standing_deals: list[
 
 
 def _scores(session: Session, deals: list[Deal]) -> tuple[int, ...]:
-    """A points session's score sheet after these deals."""
+    """What each player of a points session has written after these deals."""
     state, outcomes = engine.replay(session.tariff, deals)
     return tuple(sum(o.scores[i] for o in outcomes) for i in range(len(session.players)))

@@ -106,16 +106,16 @@ def settle(conn: sqlite3.Connection, session_id: int | None = None, deals: int |
                                     "nothing was settled: settle it again", id=session.id, count=result.deals,
                                     shown=deals))
             write.record_settlement(conn, session, result)
-    kept = read.settlements(conn, session)
-    return Settling(session, kept[-1][1], fresh, kept[:-1])
+    recorded = read.settlements(conn, session)
+    return Settling(session, recorded[-1][1], fresh, recorded[:-1])
 
 
 def settlement(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, Settled]:
     """The session's settlement: as recorded when it is settled, else what settling it now
     would record (nothing is written)."""
     session = current(conn, session_id)
-    kept = read.settlement(conn, session) if session.settled else None
-    return session, kept if kept is not None else _settlement(conn, session)
+    recorded = read.settlement(conn, session) if session.settled else None
+    return session, recorded if recorded is not None else _settlement(conn, session)
 
 
 def _settlement(conn: sqlite3.Connection, session: Session) -> Settled:

@@ -293,7 +293,7 @@ def undo(db: str | None = None, session: str | None = None) -> None:
     out.print(_("Deal {number} ({deal}) taken back; it stays on record as undone.", number=done.last.number,
                 deal=describe(session, done.last.deal)))
     points = not session.tariff.has_basket
-    out.print(balances_table(session, done.sheet if points else done.after.balances,
+    out.print(balances_table(session, done.points if points else done.after.balances,
                              None if points else done.after.basket))
 
 

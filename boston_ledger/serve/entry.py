@@ -89,19 +89,19 @@ class Entry:
         notices = []
         with speaking(lang), self._reading() as conn:
             place = self._place(conn, lang)
-            said = _one(req.form, "answer")
+            said = _field(req.form, "answer")
             if "back" in req.form:
-                moved = flow.back(place.session, answers, _one(req.form, "back") or None)
+                moved = flow.back(place.session, answers, _field(req.form, "back") or None)
                 if moved is None:
                     notices.append(_("this is the first question; there is nothing to go back to"))
                 else:
                     answers, earlier = moved
                     defaults |= earlier
             elif "change" in req.form:
-                answers, earlier = flow.change(place.session, answers, _one(req.form, "change") or "")
+                answers, earlier = flow.change(place.session, answers, _field(req.form, "change") or "")
                 defaults |= earlier
-            elif said is not None and FIELD.fullmatch(_one(req.form, "q") or ""):
-                answers[_one(req.form, "q") or ""] = said
+            elif said is not None and FIELD.fullmatch(_field(req.form, "q") or ""):
+                answers[_field(req.form, "q") or ""] = said
             return self._asked(conn, place, answers, defaults, notices,
                                correcting=_number(req.form, entry_page.CORRECT))
 
@@ -209,13 +209,14 @@ class Entry:
         return Response(status, html.encode(), HTML)
 
 
-def _one(form: Mapping[str, list[str]], name: str) -> str | None:
+def _field(form: Mapping[str, list[str]], name: str) -> str | None:
+    """The first value a form (or a query) gives `name`, cut to a short text; None without one."""
     values = form.get(name)
     return values[0][:LONGEST] if values else None
 
 
 def _number(values: Mapping[str, list[str]], name: str) -> int | None:
-    text = _one(values, name) or ""
+    text = _field(values, name) or ""
     return int(text) if re.fullmatch("[0-9]{1,9}", text) else None
 
 
@@ -223,7 +224,7 @@ def _answers(form: Mapping[str, list[str]]) -> tuple[dict[str, str], dict[str, s
     """The answers and defaults a form carries (fields of the flow only, each a short text)."""
     out: tuple[dict[str, str], dict[str, str]] = ({}, {})
     for name, values in form.items():
-        for prefix, kept in zip((entry_page.ANSWER, entry_page.DEFAULT), out):
+        for prefix, into in zip((entry_page.ANSWER, entry_page.DEFAULT), out):
             if name.startswith(prefix) and FIELD.fullmatch(name[len(prefix):]) and values:
-                kept[name[len(prefix):]] = values[0][:LONGEST]
+                into[name[len(prefix):]] = values[0][:LONGEST]
     return out

@@ -100,7 +100,7 @@ class Found(NamedTuple):
     detail: str = ""
 
 
-def inspect(path: Path) -> Found:
+def examine(path: Path) -> Found:
     """What is at `path`, found without writing a byte: from the file's header, and when that
     cannot tell (application id 0, or the header could not be read without a lock) from its
     schema through a connection that only reads.
@@ -200,7 +200,7 @@ def open_db(path: Path, create: bool = False, waiting: Waiting | None = None) ->
     """Open the ledger, migrating it if needed. Without `create`, a missing file is an error;
     with it, a missing or blank one becomes an empty ledger (`create_ledger`)."""
     for __ in range(ATTEMPTS):
-        found = inspect(path)
+        found = examine(path)
         if found.what == "missing" and create:
             try:
                 _publish(path, None)
@@ -219,7 +219,7 @@ def create_ledger(path: Path, first: Callable[[Ledger], T] | None = None, waitin
     nothing is left. `first` writes in transactions of its own (`writing`); on a new ledger they
     join the one that makes it. Returns what `first` returned."""
     for __ in range(ATTEMPTS):
-        found = inspect(path)
+        found = examine(path)
         if found.what == "missing":
             try:
                 return _publish(path, first)
@@ -237,8 +237,8 @@ def create_ledger(path: Path, first: Callable[[Ledger], T] | None = None, waitin
 
 def open_read_only(path: Path) -> sqlite3.Connection:
     """Open the ledger for reading only (SQLite `mode=ro`): nothing through this connection can
-    write, not even a migration. The ledger must exist, be ours (`inspect`) and of this version."""
-    found = inspect(path)
+    write, not even a migration. The ledger must exist, be ours (`examine`) and of this version."""
+    found = examine(path)
     if found.what == "old":
         raise StorageError(_("{path} is not a boston-ledger database of this version; run `boston-ledger status --db {path}` once to bring it up to date", path=path))
     _refuse(path, found, create=False)
@@ -278,14 +278,14 @@ def _connect(target: str, waiting: Waiting | None = None, path: Path | None = No
 
 def _open(path: Path, found: Found, create: bool, first: Callable[[Ledger], T] | None,
           waiting: Waiting | None) -> tuple[Ledger | None, T | None, bool]:
-    """The ledger at `path` opened, after `inspect` found it there; (None, ...) when the file
+    """The ledger at `path` opened, after `examine` found it there; (None, ...) when the file
     went away meanwhile. When it had to be migrated or made (a blank file, with `create`),
     `first` ran in that same transaction: then the third value is True."""
     _refuse(path, found, create)
     try:
         conn = _connect(_uri(str(Path(path).absolute()), "rw"), waiting, path)
     except sqlite3.OperationalError as e:
-        if not os.path.exists(path):  # gone since `inspect` looked: look again
+        if not os.path.exists(path):  # gone since `examine` looked: look again
             return None, None, False
         raise StorageError(_("cannot use the ledger {path}: {e}; check that the file and its folder are writable",
                              path=path, e=e)) from None

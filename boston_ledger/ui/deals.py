@@ -93,22 +93,22 @@ def net_by_reason(transfers: Iterable[Transfer], n: int) -> dict[str, list[int]]
 
 
 def deal_table(entered: Entered) -> Group:
-    """What moved and why in one deal, then everyone's balance (or, on points, the score sheet)."""
+    """What moved and why in one deal, then everyone's balance (or, on points, what each has written)."""
     session, number, pos, deal = entered.session, entered.number, entered.position, entered.deal
-    outcome, after, sheet = entered.outcome, entered.after, entered.sheet
+    outcome, after, points = entered.outcome, entered.after, entered.points
     n = len(session.players)
     place = " · " + where(pos) if len(session.tariff.tours) > 1 else \
         " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
     heading = Text(_("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
     heading.append(with_result(describe(session, deal, dealer=pos.dealer), outcome), style="not bold")
-    if sheet is not None:
+    if points is not None:
         table = Table()
         table.add_column("")
         for name in session.players:
             table.add_column(name, justify="right")
         table.add_row(_("this deal"), *map(signed, outcome.scores))
-        table.add_row(Text(_("score"), style="bold"), *map(balance, sheet))
+        table.add_row(Text(_("score"), style="bold"), *map(balance, points))
         return Group(heading, table)
     table = Table()
     table.add_column(_("why"))
