@@ -150,9 +150,12 @@ def _look(where: str) -> Found:
 
     A read-only connection (`mode=ro`) leaves a WAL file's -wal and -shm behind when they were
     not there, so there a connection that could write but is told not to (`query_only`) reads
-    it and takes them away on closing. Where a -wal or -journal is present, its writer's,
-    `mode=ro` reads it without ever folding it into the file or rolling it back."""
-    busy = os.path.exists(where + "-wal") or os.path.exists(where + "-journal")
+    it and takes them away on closing. Where a -wal is present, its writer's, `mode=ro` reads it
+    without ever folding it into the file. A -journal is read through `rw` too: when its writer
+    died mid-transaction (a `new` torn while it filled an empty file) SQLite rolls that hot
+    journal back, as any connection that may write must, and the file is again what it was
+    before; a writer still at work holds its lock, and the read waits for it."""
+    busy = os.path.exists(where + "-wal")
     error: sqlite3.Error | None = None
     for mode in ("ro",) if busy else ("rw", "ro"):  # rw, told not to write; ro if this user may only read
         try:
