@@ -675,6 +675,6 @@ def test_guided_digits_that_are_not_ascii_are_asked_again(table, answer: str) ->
     answers = f"solo\n{answer}\n1\n\n{answer}\n8\n\n\n"  # declarer '²' then 1 (Anna), rank, tricks, boston, yes
     result = CliRunner().invoke(app, ["deal"], input=answers, env={"BOSTON_LEDGER_GUIDED": "1"})
     assert result.exit_code == 0, result.output
-    assert "choose 1 to 4" in result.output and "a whole number from 0 to 13" in result.output
+    assert "choose 1, 2, 3 or 4" in result.output and "a whole number from 0 to 13" in result.output
     assert "internal error" not in result.output
     assert table.json("status")["balances"]["Anna"] == 78  # solo made with 8: the deal as the good answers say

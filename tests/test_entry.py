@@ -188,7 +188,7 @@ def test_edit_alone_at_a_terminal_is_guided_from_the_deal_s_answers(table) -> No
     # the answers numbered at once; 6 (boston): Vera; record; the reason
     result = CliRunner().invoke(app, ["edit", "1"], input="6\n3\n\nVera forgot her boston\n", env=GUIDED)
     assert result.exit_code == 0, result.output
-    for line in ("1) Contract: junior", "4) Tricks of Boris: 5", "5) Tricks of Gleb: 4", "6) Boston: no one",
+    for line in ("1) Contract: junior", "4) Tricks of Boris: 5", "5) Tricks of Gleb: 4", "6) Boston: none",
                  "Enter leaves the deal as it is", "Deal 1: junior Boris 5 + Gleb 4 → junior Boris 5 + Gleb 4, "
                  "boston Vera", "Why is deal 1 corrected?", "Deal 1 corrected"):
         assert line in result.output, line

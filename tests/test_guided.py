@@ -65,7 +65,7 @@ def test_wrong_answers_are_asked_again_with_the_reason(table) -> None:
     result = guided(["deal"], answers)
     assert result.exit_code == 0, result.output
     assert "the classic tariff has no contract 'grand-slam'" in result.output
-    assert "choose 1 to 4 or a name (Anna, Boris, Vera, Gleb)" in result.output
+    assert "choose 1, 2, 3 or 4, or a name (Anna, Boris, Vera, Gleb)" in result.output
     assert "a whole number from 0 to 13" in result.output and "Nothing recorded." in result.output
     assert table.json("status")["deals"] == 0
 
@@ -142,7 +142,7 @@ def test_what_the_command_line_misses_is_asked(table) -> None:
 def test_a_wrong_option_is_asked_again_at_a_terminal(table) -> None:
     result = guided(["deal", "junior", "--declarer", "Zed", "--tricks", "5"], "anna\n\n\n")
     assert result.exit_code == 0, result.output
-    assert "choose 1 to 4 or a name (Anna, Boris, Vera, Gleb)" in result.output
+    assert "choose 1, 2, 3 or 4, or a name (Anna, Boris, Vera, Gleb)" in result.output
     assert "Partner" not in result.output  # his tricks and no partner: he played alone
     assert table.json("history")[0]["description"] == "junior Anna 5 alone"
 

@@ -23,7 +23,7 @@ from ..core.errors import LedgerError
 from ..core.i18n import _, contract_name, ngettext, rank_name, words
 from ..core import fields
 from ..core.fields import BY_NAME, FIELDS, STORED
-from ..core.tariff import MISDEAL, PASS, find
+from ..core.tariff import MISDEAL, PASS, either, find
 from ..store.records import Session
 from .deals import contract_of, rank_of, split_matters, typed_deal
 from .inputs import name_key, nobody, player_key, seat_of, whole
@@ -447,16 +447,22 @@ def _value(session: Session, values: Mapping[str, object], question: Question, t
     return _player(session, values, question, text)
 
 
+def _wrong_player(question: Question) -> LedgerError:
+    """The refusal of an answer that names none of a question's players: their numbers in the
+    menu and their names (the declarer is not among a partner's)."""
+    return LedgerError(_("choose {numbers}, or a name ({names})", numbers=either(str(c.number) for c in question.choices),
+                         names=", ".join(c.label for c in question.choices)))
+
+
 def _player(session: Session, values: Mapping[str, object], question: Question, text: str) -> str:
     """The player an answer to a question names: by his number in the menu or his name."""
     players = session.players
     if re.fullmatch("[0-9]{1,2}", text):
         if not 1 <= int(text) <= len(players):
-            raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players),
-                                names=", ".join(players)))
+            raise _wrong_player(question)
         chosen = players[int(text) - 1]
     elif not text:
-        raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players), names=", ".join(players)))
+        raise _wrong_player(question)
     else:
         try:
             chosen = players[seat_of(session, text, None)]
@@ -464,8 +470,7 @@ def _player(session: Session, values: Mapping[str, object], question: Question, 
             found = find(text, ((p, ()) for p in players), key=player_key)
             if found.candidates or found.close:  # an ambiguous beginning, a typo: said as they are
                 raise
-            raise LedgerError(_("choose 1 to {count} or a name ({names})", count=len(players),
-                                names=", ".join(players))) from None
+            raise _wrong_player(question) from None
     if question.field == "partner" and chosen == values.get("declarer"):
         raise LedgerError(_("{name} is the declarer; choose the partner among the others", name=chosen))
     return chosen
@@ -473,8 +478,8 @@ def _player(session: Session, values: Mapping[str, object], question: Question, 
 
 def _shown(session: Session, question: Question, value: object) -> str:
     """An answer's value as the confirmation shows it."""
-    if value is None:
-        return question.nobody or _("nobody")
+    if value is None:  # "Partner: none", not the question's "no partner" again
+        return _("none")
     if isinstance(value, bool):
         return _("yes") if value else _("no")
     return next((c.label for c in question.choices if c.answer == value), str(value))

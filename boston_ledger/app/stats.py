@@ -9,7 +9,7 @@ from fractions import Fraction
 
 from ..core import engine
 from ..core.engine import Deal
-from ..core.tariff import PASS
+from ..core.tariff import PASS, Tariff
 from ..store import read
 from .inputs import name_key
 from .money import people, person
@@ -70,6 +70,8 @@ class Stats:
     min_deals: int = MIN_PARTNERSHIP_DEALS
     settled: int = 0  # the sessions counted that are settled: net chips and money cover these
     unsettled: int = 0  # the sessions counted that are not (their deals count, not their chips)
+    named_by: dict[str, Tariff] = field(default_factory=dict)  # a contract's key -> the tariff whose words
+    # name it: that of the first session it was declared in (american's grand-misere is not classic's)
 
 
 def collect(conn: sqlite3.Connection, player: str | None = None, since: date | None = None,
@@ -94,6 +96,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
     if wanted is not None:
         entry(wanted)
     counted = [0, 0]  # sessions not settled, settled
+    named_by: dict[str, Tariff] = {}
     for session in read.sessions(conn):
         if session.demo or since is not None and date.fromisoformat(session.created_at[:10]) < since:
             continue
@@ -129,6 +132,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
                 continue
             made = int(bool(engine.made(session.tariff, deal)))
             e = stats[deal.declarer]
+            named_by.setdefault(deal.contract, session.tariff)
             kind = e.declared.get(deal.contract)
             if kind is None:
                 kind = e.declared[deal.contract] = Declared()
@@ -154,7 +158,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
         partnerships = [p for p in partnerships if wanted in p.players]
     ranked = sorted(partnerships, key=lambda p: (-p.success_rate, -p.deals, p.players))
     best_pair, worst_pair = ranked_ends(ranked, min_deals)
-    return Stats(per, ranked, best_pair, worst_pair, min_deals, counted[1], counted[0])
+    return Stats(per, ranked, best_pair, worst_pair, min_deals, counted[1], counted[0], named_by)
 
 
 def ranked_ends(ranked: list[Partnership], min_deals: int) -> tuple[Partnership | None, Partnership | None]:

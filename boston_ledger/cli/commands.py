@@ -410,11 +410,10 @@ def stats(player: str | None = None, since: str | None = None, db: str | None = 
 
         _json(data.stats(found))
         return
-    from ..app.tariffs import shipped_tariffs
     from ..ui.tables import stats_tables
 
     out = _console()
-    for item in stats_tables(found, shipped_tariffs()):
+    for item in stats_tables(found):
         out.print(item)
 
 

@@ -252,6 +252,7 @@ REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the c
     "premium": N_("premium"),
     "honours": N_("honours"),
     "penalty": N_("penalty into the basket"),
+    "misdeal": N_("misdeal"),
     "basket": N_("basket won"),
     "labet": N_("labet"),
     "boston": N_("boston"),

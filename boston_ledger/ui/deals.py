@@ -16,7 +16,7 @@ from rich.measure import Measurement
 from rich.table import Table
 
 from .term import SHEET, Text
-from .text import amount, balance, basket_word, chip_count, local_time, signed
+from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, signed
 
 
 def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | None = None) -> str:
@@ -166,7 +166,7 @@ def balances_table(session: Session, values: Sequence[int], basket: int | None,
         table.add_row(*map(balance, cells))
         return table
     table.add_row(_("chips") if session.tariff.has_basket else _("points"), *map(balance, cells))
-    table.add_row(_("money") + (f" {session.currency}" if session.currency else ""),
+    table.add_row(_("money") + (f" {currency_sign(session.currency)}" if session.currency else ""),
                   *(Text(amount(c, ""), style="green" if c > 0 else "red" if c < 0 else "") for c in money))
     return table
 

@@ -14,7 +14,7 @@ from ..store.records import PaymentRecord
 from rich.box import SIMPLE_HEAD
 from rich.table import Table
 from .deals import session_name
-from .text import amount, balance, basket_word, chips, local_time, signed
+from .text import amount, balance, basket_word, chips, currency_sign, local_time, signed
 
 
 def _plain() -> Table:
@@ -29,16 +29,17 @@ def sessions_table(rows: Sequence[Listed]) -> Table:
                          no_wrap=col in ("id", "date", "tariff", "deals", "state"))
     for r in rows:
         s = r.session
-        result = ", ".join(f"{n} {amount(c, s.currency)}" for n, c in zip(r.settled.players, r.settled.cents)) \
+        result = ", ".join(f"{n} {amount(c, s.currency)}".replace(" ", "\u00a0")  # each whole on a line
+                           for n, c in zip(r.settled.players, r.settled.cents)) \
             if r.settled else ""
         table.add_row(("* " if r.current else "") + str(s.id), session_name(s) or "", s.created_at[:10], ", ".join(s.players),
                       s.tariff.name, str(r.deals), _("settled") if s.settled else _("open"), result)
     return table
 
 
-def stats_tables(data: Stats, tariffs: Sequence[Tariff]) -> list:
-    """The players' figures, the contracts each declared (named as the first of `tariffs` that
-    has them names them), and the best and worst partnerships."""
+def stats_tables(data: Stats) -> list:
+    """The players' figures, the contracts each declared (each named in the words of the tariff
+    it was first declared under), and the best and worst partnerships."""
     table = _plain()
     for col in (N_("player"), N_("sessions"), N_("deals"), N_("declared"), NP_("contracts", "made"), N_("rate"),
                 N_("net"), N_("money"), N_("best"), N_("worst")):
@@ -52,7 +53,7 @@ def stats_tables(data: Stats, tariffs: Sequence[Tariff]) -> list:
         loss = "" if e.biggest_loss is None else str(e.biggest_loss.chips)
         table.add_row(name, str(e.sessions), str(e.deals), str(e.declared_total), str(e.made_total),
                       rate, chips(net), money_text, win, loss)
-    named = {key: contract_name(t, key) for t in reversed(tariffs) for key in t.contracts}
+    named = {key: contract_name(t, key) for key, t in data.named_by.items()}
     kinds = Table(title=_("contracts declared (made)"), title_justify="left")
     kinds.add_column(_("player"))
     kinds.add_column(_("contracts"))
@@ -139,7 +140,7 @@ def book_lines(found: Sequence[Book]) -> list[str]:
     lines = []
     for b in found:
         code = b.currency
-        lines.append((_("In {currency}", currency=code) if code else _("Money")) + ": "
+        lines.append((_("In {currency}", currency=currency_sign(code)) if code else _("Money")) + ": "
                      + ", ".join(f"{n} {amount(c, '')}" for n, c in zip(b.names, b.cents)))
         lines += ["  " + _("{payer} pays {payee} {amount}", payer=b.names[p.payer], payee=b.names[p.payee],
                            amount=amount(p.cents, code)) for p in b.payments] or ["  " + _("all square")]

@@ -68,10 +68,14 @@ def amount(value: int | Decimal, currency: str) -> str:
     rouble's sign, '12,30 ₽'. (JSON keeps '12.30': `core.settlement.money`.)"""
     from ..core.settlement import money
 
-    lang = speaking()
-    digits = (money(value) if isinstance(value, int) else str(value)).replace(".", lang.decimal)
-    currency = lang.signs.get(currency, currency)
+    digits = (money(value) if isinstance(value, int) else str(value)).replace(".", speaking().decimal)
+    currency = currency_sign(currency)
     return digits + (f" {currency}" if currency else "")
+
+
+def currency_sign(code: str) -> str:
+    """A currency as the current language shows it: 'RUB' is '₽' in Russian."""
+    return speaking().signs.get(code, code)
 
 
 def chip_count(n: int, points: bool = False) -> str:
