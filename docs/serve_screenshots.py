@@ -36,10 +36,11 @@ def shot(name: str, lang: str, dark: bool, settled: bool, tmp: Path) -> Path:
     db = tmp / f"{name}.db"
     conn = open_db(db, create=True)
     i18n.set_language(lang)  # the demo's players are named in the page's language
-    for __ in demo.play(conn):
+    session, __ = demo.start(conn)
+    for __ in demo.play(conn, session):
         pass
     if settled:
-        sessions.settle(conn)
+        sessions.settle(conn, session.id)
     i18n.set_language("en")
     conn.close()
     program = serve(db)
@@ -62,7 +63,8 @@ def entry_shot(tmp: Path, name: str = "serve-entry.png", taps: tuple[str, ...] =
 
     db = tmp / f"{name}.db"
     conn = open_db(db, create=True)
-    for __ in demo.play(conn):
+    session, __ = demo.start(conn)
+    for __ in demo.play(conn, session):
         pass
     conn.close()
     program = serve(db, "--entry")

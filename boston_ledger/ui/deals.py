@@ -43,7 +43,8 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
     head = contract_name(session.tariff, deal.contract) + (
         f" {rank_after_contract(session.tariff, rank)}" if rank and rank != deal.contract else "")
     if deal.partner is not None and deal.tricks is None:  # the pair's tricks together, as said
-        who = f"{name[deal.declarer]} + {name[deal.partner]}: {deal.team_tricks}"
+        who = _("{declarer} + {partner}: {tricks}", declarer=name[deal.declarer], partner=name[deal.partner],
+                tricks=deal.team_tricks)
     elif deal.partner is not None:
         who = f"{name[deal.declarer]} {deal.tricks} + {name[deal.partner]} {engine.own_tricks(deal)[deal.partner]}"
     else:
