@@ -5,6 +5,7 @@ new user tripped over."""
 from __future__ import annotations
 
 import csv
+import html
 import sqlite3
 from pathlib import Path
 
@@ -225,6 +226,31 @@ def test_status_shows_each_player_s_money(table) -> None:
     assert table.json("status")["money"] == {"Anna": "-1.80", "Boris": "1.80", "Vera": "-1.80", "Gleb": "1.80"}
     narrow = CliRunner().invoke(app, ["status"], env={"COLUMNS": "40"}).stdout
     assert "money: Anna\u00a0-1.80, Boris\u00a01.80" in narrow.replace("\n", " ")
+
+
+def test_money_beside_a_full_basket_says_it_counts_the_basket_shared(table, isolated: Path) -> None:
+    """Boris at -2 chips is +1.80 in money while 80 chips wait in the basket: status and the phone
+    page say why (settle shares the basket), and say nothing when the basket is empty."""
+    from boston_ledger.serve.evening import Evening
+
+    def page() -> str:
+        evening = Evening(isolated)
+        try:
+            return evening.view("en").sheet
+        finally:
+            evening.stop()
+
+    note = "Money as if settled now: the basket's 80 chips shared equally."
+    table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "9")
+    assert "Money as if" not in table("status").stdout and "Money as if" not in page()
+    table("deal", "pass")
+    out = table("status").stdout
+    rows = {cells[0]: cells[1:] for line in out.splitlines()
+            if len(cells := [c.strip() for c in line.split("│")[1:-1]]) == 6}
+    assert rows == {"chips": ["-38", "-2", "-38", "-2", "80"], "money": ["-1.80", "1.80", "-1.80", "1.80", ""]}
+    assert out.rstrip().endswith(note) and f"<li>{html.escape(note)}</li>" in page()
+    ru = table("--lang", "ru", "status").stdout
+    assert "Деньги — как при расчёте сейчас: корзина (80 фишек) делится поровну." in ru
 
 
 def test_settle_without_a_terminal_says_so_and_the_payments(table) -> None:

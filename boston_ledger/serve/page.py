@@ -13,7 +13,7 @@ from ..app.sessions import Sheet
 from ..core import engine
 from ..core.i18n import _, language, ngettext, quote
 from ..store.records import Correction
-from ..ui.deals import coming, describe, session_name, where, why
+from ..ui.deals import coming, describe, money_note, session_name, where, why
 from ..ui.settlement import payment_lines, settlement_heading
 from ..ui.term import visible
 from ..ui.text import amount, basket_word
@@ -76,6 +76,8 @@ def sheet(shown: Shown) -> str:
         parts.append(f'<p class="basket" data-basket="{state.basket}"><span>{e(basket_word())}</span> '
                      f'<b>{state.basket}</b></p>')
     notes = coming(session, state)
+    if st.money is not None and (note := money_note(state.basket if t.has_basket else None)):
+        notes.append(note)
     changed = shown.sheet.changed
     if isinstance(changed, Correction):
         notes.insert(0, _("deal {number} corrected: {was} → {now}", number=changed.number,

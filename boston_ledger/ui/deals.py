@@ -131,9 +131,18 @@ def standing_view(session: Session, values: Sequence[int], basket: int | None, m
     """balances_table with each player's money (in cents) as a row of it, or, where that row would
     not fit in `width`, as a line below it."""
     table = balances_table(session, values, basket, money)
-    if money is None or _width(table) <= width:
-        return table
-    return Group(balances_table(session, values, basket), money_line(session, money))
+    if money is not None and _width(table) > width:
+        table = Group(balances_table(session, values, basket), money_line(session, money))
+    note = money_note(basket) if money is not None else None
+    return Group(table, note) if note else table
+
+
+def money_note(basket: int | None) -> str | None:
+    """What the money beside the chips counts, when the basket holds chips: settle shares them."""
+    if not basket:
+        return None
+    return ngettext("Money as if settled now: the basket's {n} chip shared equally.",
+                    "Money as if settled now: the basket's {n} chips shared equally.", basket)
 
 
 def money_line(session: Session, money: Sequence[int]) -> str:
