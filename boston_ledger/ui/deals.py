@@ -11,6 +11,7 @@ from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettex
 from ..core.tariff import MISDEAL, PASS, Tariff
 from ..app.deals import Corrected, Entered
 from ..store.records import Session
+from rich.cells import cell_len
 from rich.console import Group
 from rich.measure import Measurement
 from rich.table import Table
@@ -132,7 +133,7 @@ def standing_view(session: Session, values: Sequence[int], basket: int | None, m
     not fit in `width`, as a line below it."""
     table = balances_table(session, values, basket, money)
     if money is not None and _width(table) > width:
-        table = Group(balances_table(session, values, basket), money_line(session, money))
+        table = Group(balances_table(session, values, basket), money_line(session, money, width))
     note = money_note(basket) if money is not None else None
     return Group(table, note) if note else table
 
@@ -145,10 +146,20 @@ def money_note(basket: int | None) -> str | None:
                     "Money as if settled now: the basket's {n} chips shared equally.", basket)
 
 
-def money_line(session: Session, money: Sequence[int]) -> str:
-    """Each player's money: 'money: Anna -1.80 EUR, Boris 0.40 EUR, ...'."""
-    return _("money: {amounts}", amounts=", ".join(f"{name}\u00a0{amount(c, session.currency)}".replace(" ", "\u00a0")
-                                                  for name, c in zip(session.players, money)))
+def money_line(session: Session, money: Sequence[int], width: int) -> str:
+    """Each player's money, 'money: Anna -1.80 EUR, Boris 0.40 EUR, ...', in lines of at most
+    `width` cells broken between players only (rich would break inside 'Boris 0.40 EUR')."""
+    items = [f"{name} {amount(c, session.currency)}" for name, c in zip(session.players, money)]
+    items = [item + "," for item in items[:-1]] + items[-1:]
+    head, _sep, tail = _("money: {amounts}", amounts="\0").partition("\0")
+    items[0], items[-1] = head + items[0], items[-1] + tail
+    lines = items[:1]
+    for item in items[1:]:
+        if cell_len(lines[-1]) + 1 + cell_len(item) <= width:
+            lines[-1] += " " + item
+        else:
+            lines.append(item)
+    return "\n".join(lines)
 
 
 def _width(table: Table) -> int:
