@@ -6,6 +6,8 @@ them cell by cell. The evenings are computed by hand from those tables, deal by 
 
 from __future__ import annotations
 
+import json
+
 from pathlib import Path
 
 import pytest
@@ -385,6 +387,11 @@ def test_tariffs_check_lists_foster_s_own_exceptions_and_show_prints_the_tables(
                              "-50", "-60", "-72", "-82"]
     assert rows["grand-spread"] == ["160", "160", "labet"]
     assert "американский бостон" in cli("--lang", "ru", "tariffs", "show", "american").stdout.lower()
+    american = json.loads(cli("tariffs", "show", "american", "--json").stdout)["basket"]
+    assert (american["pool_limit"], american["stake_at"], american["misdeal_dealer"], american["misdeal_penalty"],
+            american["partout_per_trick"]) == (250, "empty", "same", 10, 10)
+    classic = json.loads(cli("tariffs", "show", "classic", "--json").stdout)["basket"]
+    assert (classic["pool_limit"], classic["misdeal_dealer"], classic["misdeal_penalty"]) == (0, "next", 0)
 
 
 def test_the_phone_enters_and_shows_an_american_evening(cli, isolated: Path) -> None:

@@ -223,6 +223,7 @@ def tariff_data(t: Tariff) -> dict:
     return {
         "name": t.name, "title": t.title, "source": t.source, "hash": t.digest, "scoring": t.scoring,
         "players": t.players, "tricks": t.tricks, "stake": t.basket.stake, "stake_payer": t.basket.stake_payer,
+        "basket": {k: list(v) if isinstance(v, tuple) else v for k, v in t.basket._asdict().items()},
         "boston": t.boston, "tours": list(t.tours), "contracts": contracts,
         "conditions": {k: {"title": c.title, "in_force": c.in_force, "on": k in t.applied}
                        for k, c in t.conditions.items()},
