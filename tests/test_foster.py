@@ -7,7 +7,6 @@ them cell by cell. The evenings are computed by hand from those tables, deal by 
 from __future__ import annotations
 
 import json
-
 from pathlib import Path
 
 import pytest
