@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import html
 import sqlite3
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
@@ -228,6 +229,18 @@ def test_status_shows_each_player_s_money(table) -> None:
     assert "money: Anna -1.80, Boris 1.80,\nVera -1.80, Gleb 1.80\n" in narrow  # broken between players only
 
 
+def test_a_narrow_money_line_breaks_between_players_or_else_between_name_and_money() -> None:
+    from boston_ledger.store.records import Session
+    from boston_ledger.ui.deals import money_line
+
+    session = Session(1, None, "", None, Decimal("0.10"), "EUR", ("Konstantin-Aleksandrovich-Vladimirov", "Boris"),
+                      (1, 2), False)
+    assert money_line(session, [-180, 180], 80) == "money: Konstantin-Aleksandrovich-Vladimirov -1.80 EUR, Boris 1.80 EUR"
+    assert money_line(session, [-180, 180], 40) == ("money:\nKonstantin-Aleksandrovich-Vladimirov\n-1.80 EUR, "
+                                                     "Boris 1.80 EUR")
+    assert money_line(session, [-180, 180], 20) == "money:\nKonstantin-Aleksandrovich-Vladimirov\n-1.80 EUR,\nBoris 1.80 EUR"
+
+
 def test_money_beside_a_full_basket_says_it_counts_the_basket_shared(table, isolated: Path) -> None:
     """Boris at -2 chips is +1.80 in money while 80 chips wait in the basket: status and the phone
     page say why (settle shares the basket), and say nothing when the basket is empty."""
@@ -251,6 +264,8 @@ def test_money_beside_a_full_basket_says_it_counts_the_basket_shared(table, isol
     assert out.rstrip().endswith(note) and f"<li>{html.escape(note)}</li>" in page()
     ru = table("--lang", "ru", "status").stdout
     assert "Деньги — как при расчёте сейчас: корзина (80 фишек) делится поровну." in ru
+    table("settle", "--yes")  # the settlement says it shared the basket; the money is no longer "as if"
+    assert "Money as if" not in table("status").stdout and "Money as if" not in page()
 
 
 def test_settle_without_a_terminal_says_so_and_the_payments(table) -> None:

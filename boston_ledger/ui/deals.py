@@ -16,7 +16,7 @@ from rich.console import Group
 from rich.measure import Measurement
 from rich.table import Table
 
-from .term import SHEET, Text
+from .term import SHEET, Text, visible
 from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, signed
 
 
@@ -130,16 +130,17 @@ def deal_table(entered: Entered) -> Group:
 def standing_view(session: Session, values: Sequence[int], basket: int | None, money: Sequence[int] | None,
                   width: int) -> Table | Group:
     """balances_table with each player's money (in cents) as a row of it, or, where that row would
-    not fit in `width`, as a line below it."""
+    not fit in `width`, as lines below it; and, before a settlement, what that money counts."""
     table = balances_table(session, values, basket, money)
     if money is not None and _width(table) > width:
         table = Group(balances_table(session, values, basket), money_line(session, money, width))
-    note = money_note(basket) if money is not None else None
+    note = money_note(basket) if money is not None and not session.settled else None
     return Group(table, note) if note else table
 
 
 def money_note(basket: int | None) -> str | None:
-    """What the money beside the chips counts, when the basket holds chips: settle shares them."""
+    """What the money beside the chips counts before a settlement, when the basket holds chips:
+    settle shares them."""
     if not basket:
         return None
     return ngettext("Money as if settled now: the basket's {n} chip shared equally.",
@@ -148,17 +149,20 @@ def money_note(basket: int | None) -> str | None:
 
 def money_line(session: Session, money: Sequence[int], width: int) -> str:
     """Each player's money, 'money: Anna -1.80 EUR, Boris 0.40 EUR, ...', in lines of at most
-    `width` cells broken between players only (rich would break inside 'Boris 0.40 EUR')."""
-    items = [f"{name} {amount(c, session.currency)}" for name, c in zip(session.players, money)]
-    items = [item + "," for item in items[:-1]] + items[-1:]
+    `width` cells, broken between players (rich would break inside 'Boris 0.40 EUR'); a player
+    too wide for a line of his own has his name on one line and his money on the next."""
     head, _sep, tail = _("money: {amounts}", amounts="\0").partition("\0")
-    items[0], items[-1] = head + items[0], items[-1] + tail
-    lines = items[:1]
-    for item in items[1:]:
-        if cell_len(lines[-1]) + 1 + cell_len(item) <= width:
-            lines[-1] += " " + item
+    last = len(session.players) - 1
+    pieces = [head.rstrip()]
+    for i, (name, c) in enumerate(zip(session.players, money)):
+        worth = amount(c, session.currency) + ("," if i < last else tail)
+        pieces += [f"{name} {worth}"] if cell_len(visible(f"{name} {worth}")) <= width else [name, worth]
+    lines = pieces[:1]
+    for piece in pieces[1:]:
+        if cell_len(visible(lines[-1])) + 1 + cell_len(visible(piece)) <= width:
+            lines[-1] += " " + piece
         else:
-            lines.append(item)
+            lines.append(piece)
     return "\n".join(lines)
 
 
