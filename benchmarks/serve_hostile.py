@@ -19,14 +19,10 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import re
 import resource
 import selectors
-import signal
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
@@ -34,26 +30,9 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from installed import script  # noqa: E402
+import served  # noqa: E402
 
-LINK = re.compile(r"http://127\.0\.0\.1:(?P<port>\d+)/\?t=(?P<token>[A-Za-z0-9_-]+)")
 ATTACKER, CLIENT = "127.0.0.1", "127.0.0.2"
-
-
-def status(pid: int) -> tuple[int, int]:
-    """The server's threads and resident memory (KiB)."""
-    threads = rss = 0
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("Threads:"):
-            threads = int(line.split()[1])
-        elif line.startswith("VmRSS:"):
-            rss = int(line.split()[1])
-    return threads, rss
-
-
-def percentile(values: list[float], p: float) -> float:
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))] if ordered else float("nan")
 
 
 class Attacker:
@@ -181,19 +160,10 @@ def run(sockets: int = 1000, streams: int = 100, seconds: float = 30, program: l
         deals_app.enter(conn, deals_app.typed_deal(session, contract="junior", declarer="Boris", partner="Gleb",
                                                    tricks="5", partner_tricks="3"), session.id)
         conn.close()
-        env = {**os.environ, "BOSTON_LEDGER_DB": str(db), "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"}
-        proc = subprocess.Popen([*(program or [script("boston-ledger")]), "serve", "--port", "0"],
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
-        assert proc.stdout is not None
-        found = LINK.search(proc.stdout.readline())
-        if found is None:
-            proc.kill()
-            raise SystemExit(f"serve did not print its link: {proc.communicate()}")
-        threading.Thread(target=proc.stdout.read, daemon=True).start()
-        port, token = int(found["port"]), found["token"]
+        proc, port, token = served.start(db, program)
         targets = [f"/?t={token}", f"/api/status?t={token}"]
         time.sleep(1.0)
-        before = status(proc.pid)
+        before = served.threads_and_memory(proc.pid)
 
         attacker = Attacker(port, token, sockets, streams)
         attacking = threading.Thread(target=attacker.run, daemon=True)
@@ -213,26 +183,21 @@ def run(sockets: int = 1000, streams: int = 100, seconds: float = 30, program: l
                     failures.append(f"{target.split('?')[0]}: {code}")
             except OSError as e:
                 failures.append(f"{target.split('?')[0]}: {type(e).__name__}: {e}")
-            samples.append(status(proc.pid))
+            samples.append(served.threads_and_memory(proc.pid))
             time.sleep(0.5)
         attacker.stop.set()
         attacking.join(30)
         time.sleep(3.0)  # a head's deadline is 10 s, a stream's look 1 s: the held ones are gone by now?
-        after_3s = status(proc.pid)
+        after_3s = served.threads_and_memory(proc.pid)
         time.sleep(8.0)
-        after_11s = status(proc.pid)
+        after_11s = served.threads_and_memory(proc.pid)
         recovered = [ask(port, t)[0] for t in targets]
-        proc.send_signal(signal.SIGINT)
-        try:
-            __, err = proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            __, err = proc.communicate()
+        err = served.stop(proc)
     return {
         "sockets": sockets, "streams": streams, "seconds": seconds, "connections_opened": attacker.opened,
         "held_at_end": attacker.held, "requests": len(latencies), "failures": failures,
         "latency_ms": {"median": 1000 * statistics.median(latencies) if latencies else None,
-                       "p99": 1000 * percentile(latencies, 99), "max": 1000 * max(latencies, default=0)},
+                       "p99": 1000 * served.percentile(latencies, 99), "max": 1000 * max(latencies, default=0)},
         "threads": {"before": before[0], "median": statistics.median(s[0] for s in samples),
                     "max": max(s[0] for s in samples), "3s_after": after_3s[0], "11s_after": after_11s[0]},
         "rss_mib": {"before": before[1] / 1024, "median": statistics.median(s[1] for s in samples) / 1024,

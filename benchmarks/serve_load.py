@@ -22,40 +22,23 @@ from __future__ import annotations
 import argparse
 import http.client
 import json
-import os
 import re
-import signal
 import socket
 import statistics
-import subprocess
 import sys
 import tempfile
 import threading
 import time
 from pathlib import Path
 
-LINK = re.compile(r"http://127\.0\.0\.1:(?P<port>\d+)/\?t=(?P<token>[A-Za-z0-9_-]+)")
+import served
+
 DEALS = [  # what the table plays, round and round
     dict(contract="junior", declarer="Boris", partner="Gleb", tricks="5", partner_tricks="3"),
     dict(contract="pass"),
     dict(contract="junior", declarer="Anna", partner="Vera", tricks="4", partner_tricks="3"),
     dict(contract="solo", declarer="Vera", tricks="5"),
 ]
-
-
-def rss(pid: int) -> int:
-    """Resident memory of a process, in KiB."""
-    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-        if line.startswith("VmRSS:"):
-            return int(line.split()[1])
-    return 0
-
-
-def percentile(values: list[float], p: float) -> float:
-    if not values:
-        return float("nan")
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
 
 
 class Client:
@@ -148,16 +131,7 @@ def run(clients: int = 20, seconds: float = 60, every: float = 1.0, ask_every: f
         db = Path(tmp) / "ledger.db"
         conn = open_db(db, create=True)
         session = sessions_app.new(conn, ["Anna", "Boris", "Vera", "Gleb"], load("classic", ()), Decimal("0.10"), "")
-        env = {**os.environ, "BOSTON_LEDGER_DB": str(db), "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"}
-        proc = subprocess.Popen([*(program or ["boston-ledger"]), "serve", "--port", "0"], stdout=subprocess.PIPE,
-                                stderr=subprocess.PIPE, text=True, env=env)
-        assert proc.stdout is not None
-        found = LINK.search(proc.stdout.readline())
-        if found is None:
-            proc.kill()
-            raise SystemExit(f"serve did not print its link: {proc.communicate()}")
-        threading.Thread(target=proc.stdout.read, daemon=True).start()  # the QR code and the rest
-        port, token = int(found["port"]), found["token"]
+        proc, port, token = served.start(db, program)
         stop = threading.Event()
         followers = [Client(port, token, stop, ask_every, f"127.0.0.{10 + i % 240}") for i in range(clients)]
         for c in followers:
@@ -165,26 +139,21 @@ def run(clients: int = 20, seconds: float = 60, every: float = 1.0, ask_every: f
         for c in followers:
             c.connected.wait(30)
         committed: dict[int, float] = {}
-        memory = [rss(proc.pid)]
+        memory = [served.threads_and_memory(proc.pid)[1]]
         begin = time.monotonic()
         n = 0
         for n in range(1, round(seconds / every) + 1):  # every deal is entered, however slow the machine
             deals_app.enter(conn, deals_app.typed_deal(session, **DEALS[n % len(DEALS)]), session.id)
             committed[n] = time.monotonic()
-            memory.append(rss(proc.pid))
+            memory.append(served.threads_and_memory(proc.pid)[1])
             time.sleep(max(0.0, begin + n * every - time.monotonic()))
         deadline = time.monotonic() + 60  # the last deals on their way (reached only when one is lost)
         while time.monotonic() < deadline and not all(len(c.arrivals) >= n for c in followers):
             time.sleep(0.05)
-        memory.append(rss(proc.pid))
+        memory.append(served.threads_and_memory(proc.pid)[1])
         stop.set()
         conn.close()
-        proc.send_signal(signal.SIGINT)
-        try:
-            __, err = proc.communicate(timeout=30)
-        except subprocess.TimeoutExpired:
-            proc.kill()
-            __, err = proc.communicate()
+        err = served.stop(proc)
         for c in followers:
             for t in c.threads:
                 t.join(5)
@@ -198,9 +167,9 @@ def run(clients: int = 20, seconds: float = 60, every: float = 1.0, ask_every: f
         "errors": [e for c in followers for e in c.errors],
         "missed": missed, "never_arrived": late,
         "latency_ms": {"median": 1000 * statistics.median(latencies) if latencies else None,
-                       "p99": 1000 * percentile(latencies, 99), "max": 1000 * max(latencies, default=0)},
+                       "p99": 1000 * served.percentile(latencies, 99), "max": 1000 * max(latencies, default=0)},
         "delivery_ms": {"median": 1000 * statistics.median(delays) if delays else None,
-                        "p99": 1000 * percentile(delays, 99), "max": 1000 * max(delays, default=0)},
+                        "p99": 1000 * served.percentile(delays, 99), "max": 1000 * max(delays, default=0)},
         "rss_kib": {"start": memory[0], "end": memory[-1], "max": max(memory)},
         "server_exit": proc.returncode, "server_stderr": err.strip(),
     }
