@@ -144,8 +144,7 @@ CREATE TABLE payment_cancellations (
 
 def m003_payment_cancellations(db) -> None:
     """Migration 3: `paid --cancel ID` records a cancellation, never an update of the payment."""
-    for statement in _statements(CANCELLATIONS_SCHEMA):
-        db.execute(statement)
+    _execute(db, CANCELLATIONS_SCHEMA)
 
 
 # Misère partout: the tricks each player took in an all-pass played as a misère by everyone,
@@ -202,33 +201,26 @@ def _steps(conn: sqlite3.Connection, first: str | None = None,
     `earlier.SECOND`: only to know the schemas those versions left)."""
 
     def m001_initial(db: Any) -> None:
-        for statement in _statements(INITIAL_SCHEMA if first is None else earlier.FIRST[first]):
-            db.execute(statement)
+        _execute(db, INITIAL_SCHEMA if first is None else earlier.FIRST[first])
 
     def m002_corrections(db: Any) -> None:
         if second is not None:
-            for statement in _statements(earlier.SECOND[second]):
-                db.execute(statement)
+            _execute(db, earlier.SECOND[second])
             return
-        for statement in _statements(CORRECTIONS_SCHEMA):
-            db.execute(statement)
+        _execute(db, CORRECTIONS_SCHEMA)
         _backfill_snapshots(conn)
 
     def m004_tricks_each(db: Any) -> None:
-        for statement in _statements(TRICKS_EACH_SCHEMA):
-            db.execute(statement)
+        _execute(db, TRICKS_EACH_SCHEMA)
 
     def m005_demo(db: Any) -> None:
-        for statement in _statements(DEMO_SCHEMA):
-            db.execute(statement)
+        _execute(db, DEMO_SCHEMA)
 
     def m006_team_tricks(db: Any) -> None:
-        for statement in _statements(TEAM_TRICKS_SCHEMA):
-            db.execute(statement)
+        _execute(db, TEAM_TRICKS_SCHEMA)
 
     def m007_honours(db: Any) -> None:
-        for statement in _statements(HONOURS_SCHEMA):
-            db.execute(statement)
+        _execute(db, HONOURS_SCHEMA)
 
     return [("m001_initial", m001_initial), ("m002_corrections", m002_corrections),
             ("m003_payment_cancellations", m003_payment_cancellations), ("m004_tricks_each", m004_tricks_each),
@@ -522,6 +514,12 @@ def _keep_balances(conn: sqlite3.Connection) -> None:
             basket += change[-1]
             conn.execute("UPDATE deals SET balances = ?, basket = ? WHERE id = ?",
                          (json.dumps(balances), basket, deal_id))
+
+
+def _execute(db: Any, script: str) -> None:
+    """Run a schema script, statement by statement (sqlite-utils' Database runs one at a time)."""
+    for statement in _statements(script):
+        db.execute(statement)
 
 
 def _statements(script: str) -> list[str]:
