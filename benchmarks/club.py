@@ -29,7 +29,7 @@ from boston_ledger.core.settlement import fewest_payments
 from boston_ledger.core.tariff_files import load
 from boston_ledger.store import db, read, write
 from installed import compile_package, script
-from scale import at_home, ledger_at, peak_of, random_deal, timed
+from scale import Timer, home_ledger, made, random_deal
 
 
 def build(path: Path, people: int, seed: int = 1) -> None:
@@ -68,8 +68,8 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     print(f"{'people':>7} {'command':<18} {'median s':>9} {'CPU s':>7} {'peak MiB':>9}  payments")
     for people in args.people:
-        home = folder / f"club-{people}"
-        ledger_db = ledger_at(home, str(people), lambda path: build(path, people))
+        home = made(folder, f"club-{people}", lambda path: build(path, people))
+        ledger_db = home_ledger(home)
         conn = db.open_db(ledger_db)
         (book,) = money.books(conn)
         sessions = len(read.session_ids(conn))
@@ -83,8 +83,7 @@ def main() -> None:
         print(f"{people:>7} {'fewest_payments':<18} {statistics.median(times):9.4f} {'':>7} {'':>9}  {len(payments)}"
               f" for {owing} people not at zero ({sessions} sessions)")
         for words in (["ledger"], ["ledger", "--json"]):
-            wall, used = timed([exe, *words], at_home(home), args.runs)
-            peak = peak_of([exe, *words], at_home(home))
+            ((wall, used, peak, __),) = Timer(exe, folder, args.runs).time([home], words)
             print(f"{people:>7} {' '.join(words):<18} {wall:9.3f} {used:7.3f} {peak:9.1f}")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not args.keep:
