@@ -28,8 +28,8 @@ from boston_ledger.core import engine
 from boston_ledger.core.settlement import fewest_payments
 from boston_ledger.core.tariff_files import load
 from boston_ledger.store import db, read, write
-from installed import compile_package, script
-from scale import Timer, home_ledger, made, random_deal
+from installed import compile_package, home_ledger, script
+from scale import Timer, made, random_deal
 
 
 def build(path: Path, people: int, seed: int = 1) -> None:

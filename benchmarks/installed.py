@@ -8,6 +8,7 @@ under PYTHONDONTWRITEBYTECODE would otherwise compile every module on every star
 from __future__ import annotations
 
 import compileall
+import os
 import resource
 import shutil
 import subprocess
@@ -43,3 +44,16 @@ def measured(cmd: list[str], env: dict[str, str], ok: tuple[int, ...] = (0,)) ->
     if done.returncode not in ok:
         sys.exit(f"{' '.join(cmd)} failed: {done.stderr.decode().strip()}")
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def home_ledger(home: Path) -> Path:
+    """The default ledger of a user whose home folder is `home` (as `store.db.app_dir` finds it on
+    Linux, with no $XDG_CONFIG_HOME)."""
+    return home / ".config" / "boston-ledger" / "ledger.db"
+
+
+def at_home(home: Path) -> dict[str, str]:
+    """The environment of a user whose home folder is `home`: no --db, no $BOSTON_LEDGER_DB."""
+    env = {k: v for k, v in os.environ.items() if k not in ("BOSTON_LEDGER_DB", "XDG_CONFIG_HOME",
+                                                             "BOSTON_LEDGER_SESSION")}
+    return {**env, "HOME": str(home), "COLUMNS": "100"}

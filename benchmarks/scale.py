@@ -42,7 +42,7 @@ from boston_ledger.core import engine
 from boston_ledger.core.engine import Deal
 from boston_ledger.core.tariff_files import load
 from boston_ledger.store import db, write
-from installed import compile_package, measured, script
+from installed import at_home, compile_package, home_ledger, measured, script
 
 CLUB = ["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor", "Zhenya", "Zoya", "Ilya", "Katya", "Lev", "Masha",
         "Nikita", "Olga", "Pavel", "Rita", "Sasha", "Tanya", "Ulyana", "Fyodor", "Khariton", "Tsvetana", "Chara",
@@ -98,19 +98,6 @@ def build(path: Path, settled: int, deals: int, tonight: int, seed: int) -> None
     if tonight:
         evening(conn, tariff, TONIGHT, tonight, random.Random(seed + 1), settle=False)
     conn.close()
-
-
-def home_ledger(home: Path) -> Path:
-    """The default ledger of a user whose home folder is `home` (as `store.db.app_dir` finds it on
-    Linux, with no $XDG_CONFIG_HOME)."""
-    return home / ".config" / "boston-ledger" / "ledger.db"
-
-
-def at_home(home: Path) -> dict[str, str]:
-    """The environment of a user whose home folder is `home`: no --db, no $BOSTON_LEDGER_DB."""
-    env = {k: v for k, v in os.environ.items() if k not in ("BOSTON_LEDGER_DB", "XDG_CONFIG_HOME",
-                                                             "BOSTON_LEDGER_SESSION")}
-    return {**env, "HOME": str(home), "COLUMNS": "100"}
 
 
 def made(folder: Path, label: str, make) -> Path:

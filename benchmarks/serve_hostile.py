@@ -4,7 +4,7 @@ sockets and event streams while a client from another address reads the evening.
 Run: python benchmarks/serve_hostile.py [--sockets 1000] [--streams 100] [--seconds 30] [--json]
 
 The server runs as the installed program (`boston-ledger serve --port 0`, on 127.0.0.1) over a
-throw-away ledger with a short evening; all traffic stays on the loopback. From 127.0.0.1 the
+the default ledger of a throw-away home folder, with a short evening; all traffic stays on the loopback. From 127.0.0.1 the
 attacker opens --sockets connections, each sending half a request head and then a byte every
 5 s, and --streams event streams with the token; once a second it opens again whatever the
 server closed (the server answers all but one address's share at once with 503, streams beyond
@@ -31,6 +31,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import served  # noqa: E402
+from installed import compile_package, home_ledger  # noqa: E402
 
 ATTACKER, CLIENT = "127.0.0.1", "127.0.0.2"
 
@@ -142,7 +143,7 @@ def ask(port: int, target: str) -> tuple[int, float]:
     return int(answer.split(b" ", 2)[1]) if answer else 0, time.monotonic() - start
 
 
-def run(sockets: int = 1000, streams: int = 100, seconds: float = 30, program: list[str] | None = None) -> dict:
+def run(sockets: int = 1000, streams: int = 100, seconds: float = 30) -> dict:
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     resource.setrlimit(resource.RLIMIT_NOFILE, (max(soft, min(hard, sockets + streams + 256)), hard))
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
@@ -154,13 +155,15 @@ def run(sockets: int = 1000, streams: int = 100, seconds: float = 30, program: l
     from boston_ledger.store.db import open_db
 
     with tempfile.TemporaryDirectory(prefix="boston-ledger-hostile-") as tmp:
-        db = Path(tmp) / "ledger.db"
+        home = Path(tmp) / "home"
+        db = home_ledger(home)
+        db.parent.mkdir(parents=True)
         conn = open_db(db, create=True)
         session = sessions_app.new(conn, ["Anna", "Boris", "Vera", "Gleb"], load("classic", ()), Decimal("0.10"), "")
         deals_app.enter(conn, deals_app.typed_deal(session, contract="junior", declarer="Boris", partner="Gleb",
                                                    tricks="5", partner_tricks="3"), session.id)
         conn.close()
-        proc, port, token = served.start(db, program)
+        proc, port, token = served.start(home)
         targets = [f"/?t={token}", f"/api/status?t={token}"]
         time.sleep(1.0)
         before = served.threads_and_memory(proc.pid)
@@ -214,6 +217,7 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30)
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args()
+    compile_package()
     found = run(args.sockets, args.streams, args.seconds)
     if args.json:
         print(json.dumps(found, indent=2))

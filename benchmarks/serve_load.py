@@ -3,7 +3,7 @@
 Run: python benchmarks/serve_load.py [--clients 20] [--seconds 60] [--json] [--check]
 
 The server runs as the installed program (`boston-ledger serve --port 0`) on 127.0.0.1 over a
-throw-away ledger; all traffic stays on the loopback. Each client comes from an address of its
+the default ledger of a throw-away home folder; all traffic stays on the loopback. Each client comes from an address of its
 own (127.0.0.10, .11, ...: the server holds each address to a few connections, as each phone
 has its own), holds the page's event stream open and asks for `/api/status` and the page in turn every half second on one
 keep-alive connection, as a phone would while its page is open. Meanwhile a deal is recorded
@@ -32,6 +32,7 @@ import time
 from pathlib import Path
 
 import served
+from installed import compile_package, home_ledger
 
 DEALS = [  # what the table plays, round and round
     dict(contract="junior", declarer="Boris", partner="Gleb", tricks="5", partner_tricks="3"),
@@ -117,8 +118,7 @@ class Client:
         conn.close()
 
 
-def run(clients: int = 20, seconds: float = 60, every: float = 1.0, ask_every: float = 0.5,
-        program: list[str] | None = None) -> dict:
+def run(clients: int = 20, seconds: float = 60, every: float = 1.0, ask_every: float = 0.5) -> dict:
     """The load run; its figures as a dict."""
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
     from boston_ledger.app import deals as deals_app
@@ -128,10 +128,12 @@ def run(clients: int = 20, seconds: float = 60, every: float = 1.0, ask_every: f
     from decimal import Decimal
 
     with tempfile.TemporaryDirectory(prefix="boston-ledger-load-") as tmp:
-        db = Path(tmp) / "ledger.db"
+        home = Path(tmp) / "home"
+        db = home_ledger(home)
+        db.parent.mkdir(parents=True)
         conn = open_db(db, create=True)
         session = sessions_app.new(conn, ["Anna", "Boris", "Vera", "Gleb"], load("classic", ()), Decimal("0.10"), "")
-        proc, port, token = served.start(db, program)
+        proc, port, token = served.start(home)
         stop = threading.Event()
         followers = [Client(port, token, stop, ask_every, f"127.0.0.{10 + i % 240}") for i in range(clients)]
         for c in followers:
@@ -183,6 +185,7 @@ def main() -> None:
     parser.add_argument("--check", action="store_true", help="exit 1 unless every deal reached every client "
                         "without an error, in flat memory")
     args = parser.parse_args()
+    compile_package()
     found = run(args.clients, args.seconds)
     if args.json:
         print(json.dumps(found, indent=2))

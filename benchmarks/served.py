@@ -1,25 +1,25 @@
 """The installed `boston-ledger serve` as the benchmarks of the evening page run it: started on a
-free port of 127.0.0.1 with its link read, its threads and memory looked at, stopped as Ctrl-C
-stops it."""
+free port of 127.0.0.1, on the default ledger of a home folder (as a user has it), with its link
+read, its threads and memory looked at, stopped as Ctrl-C stops it."""
 
 from __future__ import annotations
 
-import os
 import re
 import signal
 import subprocess
 import threading
 from pathlib import Path
 
-from installed import script
+from installed import at_home, script
 
 LINK = re.compile(r"http://127\.0\.0\.1:(?P<port>\d+)/\?t=(?P<token>[A-Za-z0-9_-]+)")
 
 
-def start(db: Path, program: list[str] | None = None) -> tuple[subprocess.Popen, int, str]:
-    """`serve --port 0` on the ledger `db`: the process, its port and its token."""
-    env = {**os.environ, "BOSTON_LEDGER_DB": str(db), "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"}
-    proc = subprocess.Popen([*(program or [script("boston-ledger")]), "serve", "--port", "0"],
+def start(home: Path) -> tuple[subprocess.Popen, int, str]:
+    """`serve --port 0` on the default ledger of the home folder `home`: the process, its port and
+    its token."""
+    env = {**at_home(home), "PYTHONUNBUFFERED": "1", "LANG": "C.UTF-8"}
+    proc = subprocess.Popen([script("boston-ledger"), "serve", "--port", "0"],
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     assert proc.stdout is not None
     found = LINK.search(proc.stdout.readline())
