@@ -491,3 +491,27 @@ def test_the_rules_print_the_tables_the_program_plays(doc: str) -> None:
                     expected[key + (f" ({rank})" if rank else "")] = [
                         str(schedule.bar), *schedule_row(schedule, 13, 1, rank)]
         assert {k: [v[0], *v[2:]] for k, v in rows.items()} == expected, (doc, name)
+
+
+def test_a_misdeal_dealt_again_moves_neither_the_tour_nor_the_agreed_deals_on_the_phone(cli, isolated: Path) -> None:
+    """Four misdeals of Anna's, each dealt again, then her seven: the page says it was still the
+    first tour, and with two deals agreed the entry page still takes the one left (the count of
+    deals played leaves misdeals dealt again out, as `deal` and `status` do)."""
+    from serving import get
+
+    from boston_ledger.serve.server import Served
+
+    cli("new", *PLAYERS, "--tariff", "american", "--deals", "2")
+    for __ in range(4):
+        cli("deal", "misdeal")
+    cli("deal", "seven", "--declarer", "Anna", "--tricks", "7")
+    running = Served(isolated, None, "127.0.0.1", 0, "view-token-of-the-tour-test",
+                     entry_token="entry-token-of-the-tour-test").in_thread()
+    try:
+        sheet = get(running.port, "/?t=view-token-of-the-tour-test")[2].decode()
+        entry = get(running.port, "/entry?t=entry-token-of-the-tour-test")[2].decode()
+    finally:
+        running.close()
+    last = sheet[sheet.index('data-deal="5"'):]
+    assert "partie 1, tour 1 (simple tour) · dealer Anna" in last[:last.index("</article>")]
+    assert "are played" not in entry and ">seven<" in entry

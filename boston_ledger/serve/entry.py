@@ -63,8 +63,8 @@ class Entry:
     def _place(self, conn: sqlite3.Connection, lang: str) -> entry_page.Place:
         session = deals_app.current(conn, self.session_id)
         state = read.state(conn, session)
-        return entry_page.Place(session, engine.position(session.tariff, state.deals, state.redeals), self.token,
-                                lang, self.view_token)
+        return entry_page.Place(session, state, engine.position(session.tariff, state.deals, state.redeals),
+                                self.token, lang, self.view_token)
 
     # ---- the routes --------------------------------------------------------------------------
 
@@ -76,7 +76,7 @@ class Entry:
             done, undone = _number(req.query, "done"), _number(req.query, "undone")
             if done is not None:
                 notices = [_("Deal {number} recorded.", number=done),
-                           *next_lines(place.session, read.state(conn, place.session))]
+                           *next_lines(place.session, place.state)]
             elif undone is not None:
                 notices = [_("Deal {number} taken back; it stays on record as undone.", number=undone)]
             elif (corrected := _number(req.query, "corrected")) is not None:
@@ -192,10 +192,7 @@ class Entry:
         `correcting` deal N, the correction shown with what it changes)."""
         session = place.session
         try:
-            if correcting is None:
-                deals_app.open_for_deals(session, place.next.number - 1)
-            elif session.settled:
-                deals_app.open_for_deals(session)
+            deals_app.open_for_deals(session, place.state.played if correcting is None else None)
         except LedgerError as e:
             return Response(status, entry_page.closed(place, [*notices, str(e)]).encode(), HTML)
         found = flow.step(session, answers, defaults)

@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 
 from ..app.deals import Corrected, Entered
 from ..app.entry import Item, Question, Ready
-from ..core.engine import Position
+from ..core.engine import Position, State
 from ..core.i18n import _, language, quote
 from ..store.records import Session
 from ..ui.deals import describe, net_by_reason, session_name, where, why
@@ -26,9 +26,11 @@ CORRECT = "correct"  # the number of the deal being corrected, when the question
 
 @dataclass(frozen=True)
 class Place:
-    """Where the page is: the session, the next deal's position, the link's token and language."""
+    """Where the page is: the session, where it stands and the next deal's position, the link's
+    token and language."""
 
     session: Session
+    state: State
     next: Position
     token: str
     lang: str

@@ -10,7 +10,6 @@ from html import escape
 from urllib.parse import urlencode
 
 from ..app.sessions import Sheet
-from ..core import engine
 from ..core.i18n import _, language, ngettext, quote
 from ..store.records import Correction
 from ..ui.deals import coming, describe, money_note, session_name, where, why
@@ -143,8 +142,9 @@ def _deals(shown: Shown) -> str:
     heads = "".join(f"<th>{e(name)}</th>" for name in session.players) + \
         (f'<th class="bk">{e(basket_word())}</th>' if t.has_basket else "")
     out = [f'<section class="deals"><h2>{e(_("Last deals"))}</h2>']
+    positions = {w.recorded.number: w.position for w in shown.sheet.history.rows}  # misdeals dealt again counted
     for d in reversed(shown.deals):
-        tour = where(engine.position(t, d["deal"] - 1)) if len(t.tours) > 1 else ""
+        tour = where(positions[d["deal"]]) if len(t.tours) > 1 else ""
         about = " · ".join(x for x in (tour, _("dealer {name}", name=d["dealer"])) if x)
         rows = [f'<tr><th scope="row">{e(why(t, d["contract"], d["made"], key))}</th>'
                 + "".join(f"<td>{signed(moved[p])}</td>" for p in parties) + "</tr>" for key, moved in d["why"].items()]
