@@ -135,3 +135,21 @@ def test_zero_sum_after_every_deal(ds: list[Deal]) -> None:
         losers = set() if made in (None, True) else {d.declarer, d.partner}
         assert not any(t.payer is BASKET and t.payee in losers for t in out.transfers)
         state = after
+
+
+def test_whether_a_deal_awards_the_basket_is_one_answer_for_the_engine_and_the_ledger() -> None:
+    """A house tariff whose lone purchase, made, leaves the basket where it is (`takes_basket =
+    false`) and, failed, gives it to the opponents: the stake the next deal owes is the same
+    whether the engine plays the deal or the ledger reads it back (`wins_basket`)."""
+    from boston_ledger.core.tariff_files import locate, parse
+
+    text = locate("classic").read_text(encoding="utf-8").replace(
+        'slam_against_undertricks = 5\nfailed_basket = "opponents"\n',
+        'slam_against_undertricks = 5\nfailed_basket = "opponents"\ntakes_basket = false\n', 1)
+    tariff = parse(text)
+    assert tariff.contracts["junior"].alone.takes_basket is False
+    start = State.start(4)
+    for tricks in (4, 6):  # failed, made
+        deal = Deal("junior", declarer=0, tricks=tricks)
+        outcome = engine.play(tariff, start, deal)
+        assert outcome.stake_next == engine.wins_basket(tariff, deal) == (tricks == 4), tricks

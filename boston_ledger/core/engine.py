@@ -355,8 +355,13 @@ def wins_basket(tariff: Tariff, deal: Deal) -> bool | None:
         return None
     if deal.contract == PASS or not tariff.has_basket:
         return False
-    schedule = schedule_of(tariff.contracts[deal.contract], deal)
-    return bool(made(tariff, deal)) and schedule.takes_basket or schedule.failed_basket == "opponents"
+    return _awards(tariff, schedule_of(tariff.contracts[deal.contract], deal), bool(made(tariff, deal)))
+
+
+def _awards(tariff: Tariff, schedule: Schedule, made: bool) -> bool:
+    """Whether a played deal awards the basket: a made contract whose schedule takes it, or a
+    failed one whose basket goes to the opponents."""
+    return tariff.has_basket and (schedule.takes_basket if made else schedule.failed_basket == "opponents")
 
 
 def _split(total: int, parties: Sequence[int], remainder: str = "stays") -> list[int]:
@@ -465,12 +470,12 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
             for reason, chips in pay:
                 move(payer, payee, chips * factor, reason)
     if made:
-        stake_next = tariff.has_basket and schedule.takes_basket
+        stake_next = _awards(tariff, schedule, True)
         if stake_next:  # the basket, or its first pool
             for member, share in zip(side, _split(rules.first_pool(basket), side, rules.share_remainder)):
                 move(BASKET, member, share, "basket")
     else:
-        stake_next = schedule.failed_basket == "opponents"
+        stake_next = _awards(tariff, schedule, False)
         if schedule.failed_basket == "as-each":  # into the basket what he pays each opponent
             for member in failing:
                 move(member, BASKET, total, "penalty")
