@@ -13,7 +13,7 @@ from decimal import Decimal
 from typing import TYPE_CHECKING, Iterator
 
 from ..core import engine
-from ..core.engine import State, Transfer
+from ..core.engine import Deal, State, Transfer
 from ..core.i18n import _
 from ..core.tariff import MISDEAL
 from ..core.tariff_files import parse
@@ -121,12 +121,12 @@ def last_deal(conn: sqlite3.Connection, session: Session) -> Recorded | None:
 
 def state(conn: sqlite3.Connection, session: Session) -> State:
     """The state after the session's standing deals, read from the last one alone."""
-    last = last_deal(conn, session)
+    last = next(deals(conn, session, transfers=False, tail=1), None)
     if last is None:
         return State.start(len(session.players))
     if len(last.balances) != len(session.players) or not isinstance(last.basket, int):
         raise StorageError(_("the balances kept with deal {last} of session {id} are damaged; `boston-ledger check` shows what differs", last=last.number, id=session.id))
-    return State(balances=last.balances, basket=last.basket, deals=last.number, stake_due=_stake_due(conn, session),
+    return State(balances=last.balances, basket=last.basket, deals=last.number, stake_due=_stake_due(conn, session, last.deal),
                  redeals=redeals(conn, session))
 
 
@@ -144,19 +144,16 @@ def dealer_of(conn: sqlite3.Connection, session: Session, number: int) -> int:
     return engine.position(session.tariff, number - 1, redeals(conn, session, below=number)).dealer
 
 
-def _stake_due(conn: sqlite3.Connection, session: Session) -> bool:
-    """Whether the next deal opens with a stake: as the last deal that was played left it (a
-    misdeal leaves it as it was; before the first deal, one is due)."""
-    tail = 1
-    while True:
-        recorded = list(deals(conn, session, transfers=False, tail=tail))
-        for r in reversed(recorded):
-            won = engine.wins_basket(session.tariff, r.deal)
-            if won is not None:
-                return won
-        if len(recorded) < tail:
-            return True
-        tail *= 4
+def _stake_due(conn: sqlite3.Connection, session: Session, last: Deal) -> bool:
+    """Whether the deal after `last` (the session's last standing one) opens with a stake: as the
+    last deal that was played left it (a misdeal leaves it as it was; before the first deal, one
+    is due)."""
+    won = engine.wins_basket(session.tariff, last)
+    if won is not None:
+        return won
+    played = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.session_id = ? AND d.contract != ? AND {STANDING}"
+                          f" ORDER BY d.id DESC LIMIT 1", (session.id, MISDEAL)).fetchone()
+    return played is None or bool(engine.wins_basket(session.tariff, stored_deal(session, tuple(played))))
 
 
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:
