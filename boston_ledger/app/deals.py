@@ -349,11 +349,6 @@ def points_standing(conn: sqlite3.Connection, session: Session) -> tuple[int, ..
     return points
 
 
-def standing(conn: sqlite3.Connection, session: Session) -> tuple[int, ...]:
-    """What each player stands at: the balance, or on points what each has written."""
-    return read.state(conn, session).balances if session.tariff.has_basket else points_standing(conn, session)
-
-
 class History(NamedTuple):
     session: Session
     rows: list[Walked]

@@ -15,10 +15,10 @@ from ..core.tariff import Tariff
 from ..store import read, write
 from ..store.db import reading, writing
 from ..store.records import Correction, Recorded, Session
-from .deals import History, current, history, standing
+from .deals import History, current, history, points_standing
 from .inputs import table_names
 
-if TYPE_CHECKING:  # `status` needs no settlement: its module is loaded by `settle` and `sessions`
+if TYPE_CHECKING:  # core.settlement is loaded when a settlement is made or read (`_settled`)
     from ..core.settlement import Settled
 
 
@@ -45,17 +45,22 @@ class Status(NamedTuple):
     state: State
     standing: tuple[int, ...]  # the balances, or on points the score sheet
     next: Position  # the next deal's position
-    money: tuple[int, ...] | None = None  # each player's money in cents, settled now (or as settled); None: no deal
+    settled: Settled | None = None  # as settling now would record it (as recorded, when settled); None: no deal
+
+    @property
+    def money(self) -> tuple[int, ...] | None:
+        """Each player's money in cents, as `settled` gives it; None before the first deal."""
+        return None if self.settled is None else self.settled.cents
 
 
 def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
-    """Where a session stands (default: the one this command line plays), with each player's money
-    as settling it now would give it (as it was settled, when it is)."""
+    """Where a session stands (default: the one this command line plays), with its settlement as
+    settling it now would record it (as it was settled, when it is)."""
     session = current(conn, session_id)
     state = read.state(conn, session)
-    money = settlement(conn, session.id)[1].cents if state.deals else None
-    return Status(session, state, standing(conn, session), engine.position(session.tariff, state.deals, state.redeals),
-                  money)
+    held = state.balances if session.tariff.has_basket else points_standing(conn, session)
+    return Status(session, state, held, engine.position(session.tariff, state.deals, state.redeals),
+                  _settled(conn, session, state) if state.deals else None)
 
 
 class Listed(NamedTuple):
@@ -100,7 +105,7 @@ def settle(conn: sqlite3.Connection, session_id: int | None = None, deals: int |
         session = current(conn, session_id)
         fresh = not session.settled
         if fresh:
-            result = _settlement(conn, session)
+            result = _settled(conn, session, read.state(conn, session))
             if deals is not None and result.deals != deals:
                 raise LedgerError(_("session {id} changed meanwhile (it has {count} deals now, not {shown}); "
                                     "nothing was settled: settle it again", id=session.id, count=result.deals,
@@ -114,14 +119,17 @@ def settlement(conn: sqlite3.Connection, session_id: int | None = None) -> tuple
     """The session's settlement: as recorded when it is settled, else what settling it now
     would record (nothing is written)."""
     session = current(conn, session_id)
+    return session, _settled(conn, session, read.state(conn, session))
+
+
+def _settled(conn: sqlite3.Connection, session: Session, state: State) -> Settled:
+    """The settlement as recorded when the session is settled, else what settling it at `state`
+    would record."""
+    from ..core.settlement import settled  # here: a plain deal needs none of it
+
     recorded = read.settlement(conn, session) if session.settled else None
-    return session, recorded if recorded is not None else _settlement(conn, session)
-
-
-def _settlement(conn: sqlite3.Connection, session: Session) -> Settled:
-    from ..core.settlement import settled  # here: a plain deal or status needs none of it
-
-    state = read.state(conn, session)
+    if recorded is not None:
+        return recorded
     if not state.deals:
         raise LedgerError(_("session {id} has no deals yet; there is nothing to settle", id=session.id))
     return settled(session.players, state.balances, state.basket, state.deals, session.chip_value, session.currency)
@@ -171,4 +179,4 @@ def sheet(conn: sqlite3.Connection, session_id: int | None = None, last: int | N
         dealer = None if changed is None else read.dealer_of(conn, session, changed.number)
         if not found.state.deals:
             return Sheet(found, shown, None, False, changed, dealer)
-        return Sheet(found, shown, settlement(conn, session.id)[1], session.settled, changed, dealer)
+        return Sheet(found, shown, found.settled, session.settled, changed, dealer)

@@ -55,8 +55,7 @@ class Evening:
         self.path = path
         self._conn = open_read_only(path)
         self._watching = open_read_only(path)
-        self.session_id = current(self._conn).id if session_id is None else \
-            sessions_app.status(self._conn, session_id).session.id
+        self.session_id = current(self._conn, session_id).id
         self.version = 0
         self._changed = threading.Condition()
         self._reading = threading.Lock()  # one connection for the views: one reader at a time
