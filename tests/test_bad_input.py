@@ -678,3 +678,15 @@ def test_guided_digits_that_are_not_ascii_are_asked_again(table, answer: str) ->
     assert "choose 1, 2, 3 or 4" in result.output and "a whole number from 0 to 13" in result.output
     assert "internal error" not in result.output
     assert table.json("status")["balances"]["Anna"] == 78  # solo made with 8: the deal as the good answers say
+
+
+def test_rescore_under_a_tariff_for_another_number_of_players_is_one_line(table, tmp_path: Path) -> None:
+    from boston_ledger.core.tariff_files import locate
+
+    table("deal", "pass")
+    three = tmp_path / "three.toml"
+    three.write_text(locate("classic").read_text(encoding="utf-8").replace("\nplayers = 4\n", "\nplayers = 3\n", 1),
+                     encoding="utf-8")
+    result = table("rescore", "1", "--tariff", str(three), code=2)
+    assert_one_error_line(result.stdout, result.stderr)
+    assert "tariff is for 3 players; session 1 has 4" in result.stderr

@@ -9,7 +9,7 @@ from typing import Sequence
 from ..core import engine
 from ..core.engine import State
 from ..core.errors import LedgerError
-from ..core.i18n import _
+from ..core.i18n import _, ngettext
 from ..core.tariff import Tariff
 from ..core.tariff_files import with_conditions
 from ..store import read
