@@ -20,7 +20,7 @@ from ..core.tariff import PASS, Schedule, Tariff, ambiguous, did_you_mean, sugge
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
 from ..store.records import Correction, Recorded, Session
-from .inputs import name_key, nobody, seat_of, whole
+from .inputs import nobody, seat_of, whole
 
 def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
     """The session a command works on: `session_id` when the command line chose one (--session,
@@ -55,7 +55,7 @@ def typed_value(session: Session, field: Field, text: str | bool) -> object:
         if field.kind == "rank":
             return rank_of(t, str(text))
         if field.kind == "player":
-            if field.nobody and nobody(str(text)) and name_key(str(text)) not in map(name_key, session.players):
+            if field.nobody and nobody(str(text), session.players):
                 return None  # "--partner none": nobody
             return seat_of(session, str(text), field.option)
         if field.kind == "tricks":

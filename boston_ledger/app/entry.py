@@ -26,7 +26,7 @@ from ..core.fields import BY_NAME, FIELDS, STORED
 from ..core.tariff import MISDEAL, PASS, either, find
 from ..store.records import Session
 from .deals import contract_of, rank_of, split_matters, typed_deal
-from .inputs import name_key, nobody, player_key, seat_of, whole
+from .inputs import nobody, player_key, seat_of, whole
 
 EACH = "tricks_each."  # the answer of one seat's tricks of an all-pass played as misère partout: `tricks_each.SEAT`
 
@@ -440,7 +440,7 @@ def _value(session: Session, values: Mapping[str, object], question: Question, t
             return False
         raise LedgerError(_("answer y or n"))
     players = session.players
-    if question.nobody and (not text or nobody(text) and name_key(text) not in map(name_key, players)):
+    if question.nobody and (not text or nobody(text, players)):
         return None
     if typed:  # a name as --declarer takes it; the engine refuses a declarer as his own partner
         return players[seat_of(session, text, name)]

@@ -7,6 +7,7 @@ import re
 import unicodedata
 from datetime import date
 from decimal import Decimal, InvalidOperation
+from typing import Iterable
 
 from ..core.errors import LedgerError
 from ..core.i18n import _, echo, every_translation, ngettext, words
@@ -164,9 +165,10 @@ def seat_of(session: Session, name: str, what: str | None) -> int:
     raise LedgerError(f"{what}: {message}" if what else message, suggestion=suggestion(found))
 
 
-def nobody(text: str) -> bool:
-    """Whether a user's answer says "no player" (unless a player has that name, which is looked up first)."""
-    return name_key(text) in words("nobody")
+def nobody(text: str, players: Iterable[str] = ()) -> bool:
+    """Whether a user's answer says "no player": a word for nobody that none of `players` is named."""
+    key = name_key(text)
+    return key in words("nobody") and key not in map(name_key, players)
 
 
 def money_amount(text: str) -> int:

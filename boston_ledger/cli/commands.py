@@ -16,7 +16,8 @@ from ..app import sessions as sessions_app
 from ..app.inputs import chip_value as read_chip_value
 from ..app.inputs import currency as read_currency
 from ..app.inputs import reason_text, session_name, whole
-from ..core.engine import Deal, holder_counts
+from ..core.engine import Deal
+from ..core.fields import BY_NAME
 from ..core.errors import LedgerError
 from ..core.i18n import _, condition_names, ngettext, strerror
 from ..app import opening
@@ -166,8 +167,7 @@ def deal(db: str | None = None, session: str | None = None, **typed: str | bool 
     for line in next_lines(entered.session, entered.after):
         out.print(line)
     t = session.tariff
-    if not asked and t.boston and d.boston is None and d.contract in t.contracts and entered.outcome.made is not None \
-            and holder_counts(t.contracts[d.contract], entered.outcome.made):
+    if not asked and d.boston is None and BY_NAME["boston"].asked(t, t.contracts.get(d.contract), entered.outcome.made):
         out.print(_("No boston named; if somebody held it: `{prog} edit {number} --boston NAME`", prog=PROG,
                     number=entered.number), style="dim")
 
