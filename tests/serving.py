@@ -8,10 +8,8 @@ import re
 import signal
 import socket
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from boston_ledger.app import deals as deals_app
 from boston_ledger.serve import server
@@ -153,13 +151,6 @@ def deals_in(sheet: str) -> int:
 
 def balance_in(sheet: str, name: str) -> int:
     return int(re.search(rf'data-player="{re.escape(name)}" data-balance="(-?\d+)"', sheet).group(1))
-
-
-def port_of(url: str) -> int:
-    return urlsplit(url).port or 80
-
-
-PY = sys.executable
 
 
 ENTRY_URL = re.compile(r"http://(?P<host>[0-9.]+):(?P<port>\d+)/entry\?t=(?P<token>[A-Za-z0-9_-]+)")

@@ -71,7 +71,7 @@ def expand(args: tuple[str, ...], inputs: Path) -> list[str]:
 
 def make_inputs(d: Path) -> None:
     """Files a user might wrongly point at: broken tariffs, a junk file, a foreign SQLite db; and
-    tariff files that once crashed the reader, or a name that must be refused (`hostile`)."""
+    tariff files that once crashed the reader, or a name that must be refused (`make_hostile`)."""
     classic = CLASSIC.read_text(encoding="utf-8")
     assert "stake = 10" in classic
     (d / "not-toml.toml").write_text("this is [not toml\n = = \n", encoding="utf-8")
@@ -561,12 +561,6 @@ def make_hostile(d: Path, classic: str) -> None:
     (d / "chain40.toml").write_text(classic, encoding="utf-8")
 
 
-@pytest.fixture
-def hostile(inputs: Path) -> Path:
-    """The inputs, where the hostile tariff files are too."""
-    return inputs
-
-
 HOSTILE_TARIFFS = ["deep-array", "deep-table", "deep-dotted", "deep-header", "long-integer", "alone-table",
                    "alone-list", "extends-nul", "extends-long", "extends-nobody", "name-osc52", "name-spaces",
                    "chain0"]
@@ -601,9 +595,9 @@ HOSTILE_NEW_CASES = [
 
 
 @pytest.mark.parametrize("args", HOSTILE_NEW_CASES)
-def test_hostile_new_creates_no_ledger(cli, isolated: Path, hostile: Path, tmp_path: Path, args):
+def test_hostile_new_creates_no_ledger(cli, isolated: Path, inputs: Path, tmp_path: Path, args):
     files = snapshot(tmp_path)
-    result = cli(*expand(args, hostile), code=2)
+    result = cli(*expand(args, inputs), code=2)
     assert_one_error_line(result.stdout, result.stderr)
     assert ESC not in result.stderr
     assert not isolated.exists() and ledger_files(isolated) == []
@@ -618,11 +612,11 @@ WITH_A_SESSION = ["three-players", "named-twice-case", "tariff-not-toml", "chip-
                   "name-basket-zero-width", "session-name-marks"]
 
 
-def test_a_bad_new_leaves_the_open_session_as_it_was(table, isolated: Path, hostile: Path, tmp_path: Path):
+def test_a_bad_new_leaves_the_open_session_as_it_was(table, isolated: Path, inputs: Path, tmp_path: Path):
     cases = {p.id: p.values[0] for p in NEW_CASES + HOSTILE_NEW_CASES}
     before, files = dump(isolated), snapshot(tmp_path, skip=isolated)
     for case in WITH_A_SESSION:
-        result = table(*expand(cases[case], hostile), code=2)
+        result = table(*expand(cases[case], inputs), code=2)
         assert_one_error_line(result.stdout, result.stderr)
         assert dump(isolated) == before and snapshot(tmp_path, skip=isolated) == files, case
     assert table.json("status")["players"] == PLAYERS
@@ -654,12 +648,12 @@ HOSTILE_DOOR_CASES = [
 
 
 @pytest.mark.parametrize("args", HOSTILE_DOOR_CASES)
-def test_hostile_input_at_other_doors(table, isolated: Path, hostile: Path, tmp_path: Path, args, monkeypatch):
+def test_hostile_input_at_other_doors(table, isolated: Path, inputs: Path, tmp_path: Path, args, monkeypatch):
     table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
     table("settle")
-    monkeypatch.chdir(hostile)  # `tariffs new` writes into the current folder
+    monkeypatch.chdir(inputs)  # `tariffs new` writes into the current folder
     before, files = dump(isolated), snapshot(tmp_path, skip=isolated)
-    result = table(*expand(args, hostile), code=2)
+    result = table(*expand(args, inputs), code=2)
     assert_one_error_line(result.stdout, result.stderr)
     assert ESC not in result.stderr
     assert dump(isolated) == before and snapshot(tmp_path, skip=isolated) == files

@@ -183,8 +183,8 @@ def test_a_deal_goes_to_the_session_its_names_came_from(tmp_path) -> None:
 
     from boston_ledger.core import engine
     from boston_ledger.app import deals as table, sessions
-    from boston_ledger.store import read, write
-    from boston_ledger.store.db import open_db, writing
+    from boston_ledger.store import read
+    from boston_ledger.store.db import open_db
     from boston_ledger.core.tariff_files import load
 
     conn = open_db(tmp_path / "t.db", create=True)

@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import random
 import resource
-import shutil
 import signal
 import sqlite3
 import stat

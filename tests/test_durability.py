@@ -19,9 +19,9 @@ import pytest
 import faults
 
 from boston_ledger.app import check as checks
-from boston_ledger.app import deals as table, sessions
-from boston_ledger.store import read, write
-from boston_ledger.store.db import open_db, writing
+from boston_ledger.app import sessions
+from boston_ledger.store import read
+from boston_ledger.store.db import open_db
 
 from conftest import PLAYERS, PROGRAM
 

@@ -8,7 +8,6 @@ and damaged settings get one clear line too."""
 from __future__ import annotations
 
 import hashlib
-import os
 import signal
 import sqlite3
 from pathlib import Path

@@ -17,7 +17,6 @@ from typer.testing import CliRunner
 
 from boston_ledger.core import i18n
 from boston_ledger.cli.declarations import app
-from boston_ledger.cli import language
 from boston_ledger.cli.quick import QUICK, quick_values
 from boston_ledger.core.tariff_files import load, shipped
 from conftest import PLAYERS

@@ -16,8 +16,8 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 from boston_ledger.app import check as checks
 from boston_ledger.core import engine
 from boston_ledger.app import deals as table, sessions
-from boston_ledger.store import read, write
-from boston_ledger.store.db import open_db, writing
+from boston_ledger.store import read
+from boston_ledger.store.db import open_db
 from boston_ledger.core.tariff_files import load, shipped
 
 from conftest import examples

@@ -14,8 +14,8 @@ from hypothesis import strategies as st
 from boston_ledger.core import engine, invariants
 from boston_ledger.core.errors import LedgerError
 from boston_ledger.app import deals as table, sessions
-from boston_ledger.store import read, write
-from boston_ledger.store.db import MAX_CHIPS, open_db, writing
+from boston_ledger.store import read
+from boston_ledger.store.db import MAX_CHIPS, open_db
 from boston_ledger.core.tariff_files import load
 
 from conftest import examples

@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from boston_ledger.app import check as checks
-from boston_ledger.store import read, write
-from boston_ledger.store.db import open_db, writing
+from boston_ledger.store import read
+from boston_ledger.store.db import open_db
 from boston_ledger.store.schema import SCHEMA_VERSION
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
