@@ -75,7 +75,7 @@ def sheet(shown: Shown) -> str:
         parts.append(f'<p class="basket" data-basket="{state.basket}"><span>{e(basket_word())}</span> '
                      f'<b>{state.basket}</b></p>')
     notes = coming(session, state)
-    if st.money is not None and not session.settled and (note := money_note(state.basket if t.has_basket else None)):
+    if note := money_note(session, state.basket if t.has_basket else None):
         notes.append(note)
     changed = shown.sheet.changed
     if isinstance(changed, Correction):

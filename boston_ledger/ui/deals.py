@@ -134,14 +134,14 @@ def standing_view(session: Session, values: Sequence[int], basket: int | None, m
     table = balances_table(session, values, basket, money)
     if money is not None and _width(table) > width:
         table = Group(balances_table(session, values, basket), money_line(session, money, width))
-    note = money_note(basket) if money is not None and not session.settled else None
+    note = money_note(session, basket)
     return Group(table, note) if note else table
 
 
-def money_note(basket: int | None) -> str | None:
+def money_note(session: Session, basket: int | None) -> str | None:
     """What the money beside the chips counts before a settlement, when the basket holds chips:
     settle shares them."""
-    if not basket:
+    if session.settled or not basket:
         return None
     return ngettext("Money as if settled now: the basket's {n} chip shared equally.",
                     "Money as if settled now: the basket's {n} chips shared equally.", basket)

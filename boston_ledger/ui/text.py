@@ -78,9 +78,9 @@ def currency_sign(code: str) -> str:
     return speaking().signs.get(code, code)
 
 
-def chip_count(n: int, points: bool = False) -> str:
-    """A number of chips (or points) said in words, in the form the count needs: '1 chip', '5 chips'."""
-    return ngettext("{n} point", "{n} points", n) if points else ngettext("{n} chip", "{n} chips", n)
+def chip_count(n: int) -> str:
+    """A number of chips said in words, in the form the count needs: '1 chip', '5 chips'."""
+    return ngettext("{n} chip", "{n} chips", n)
 
 
 def chips(value: int | float) -> str:
