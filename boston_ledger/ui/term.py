@@ -16,12 +16,14 @@ from rich.console import RenderHook
 from rich.segment import Segment
 from rich.text import Text as RichText
 
+from ..core.tariff_files import CONTROL_IN_LINES
+
 # What a terminal would obey rather than show: C0 controls but newline and tab (ESC starts the
 # sequences that move the cursor, clear the screen, set the title or the clipboard: OSC 52), DEL,
 # C1 controls (U+009B is an 8-bit CSI), the bidirectional marks, embeddings, overrides and
 # isolates (text shown in another order than it is read), and lone surrogates (undecodable bytes
 # of a command line or a file name).
-UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
+UNSAFE = CONTROL_IN_LINES  # the same characters a tariff's texts may not hold (core.tariff_files)
 
 
 def _escape(match: re.Match) -> str:
