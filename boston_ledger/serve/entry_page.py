@@ -13,9 +13,9 @@ from urllib.parse import urlencode
 from ..app.deals import Corrected, Entered
 from ..app.entry import Item, Question, Ready
 from ..core.engine import Position, State
-from ..core.i18n import _, language, quote
+from ..core.i18n import _, language
 from ..store.records import Session
-from ..ui.deals import describe, net_by_reason, session_name, where, why
+from ..ui.deals import describe, net_by_reason, session_label, where, why
 from ..ui.text import basket_word
 from .page import e, signed, standing, told
 
@@ -54,7 +54,7 @@ def _head(place: Place) -> str:
         heading += " " + _("of {count}", count=session.agreed_deals)
     about = " · ".join(x for x in (where(pos) if len(t.tours) > 1 else "",
                                    _("dealer {name}", name=session.players[pos.dealer])) if x)
-    title = _("session {id}", id=session.id) + (f" {quote(name)}" if (name := session_name(session)) else "")
+    title = session_label(session)
     return (f'<header><h1>{e(_("Entering a deal"))} · {e(title)}</h1><p class="now">{e(heading)}</p>'
             f'<p class="where{" double" if pos.double else ""}">{e(about)}</p></header>')
 

@@ -10,9 +10,9 @@ from html import escape
 from urllib.parse import urlencode
 
 from ..app.sessions import Sheet
-from ..core.i18n import _, language, ngettext, quote
+from ..core.i18n import _, language, ngettext
 from ..store.records import Correction
-from ..ui.deals import coming, describe, money_note, session_name, where, why
+from ..ui.deals import coming, describe, money_note, session_label, where, why
 from ..ui.settlement import payment_lines, settlement_heading
 from ..ui.term import visible
 from ..ui.text import amount, basket_word
@@ -60,8 +60,7 @@ def standing(n: int) -> str:
 
 def title(shown: Shown) -> str:
     session = shown.sheet.status.session
-    return _("Boston · {session}", session=_("session {id}", id=session.id)) + \
-        (f" {quote(name)}" if (name := session_name(session)) else "")
+    return _("Boston · {session}", session=session_label(session))
 
 
 def sheet(shown: Shown) -> str:

@@ -202,6 +202,12 @@ def session_title(session: Session) -> str:
     return _("Session {id}", id=session.id) + (f" {quote(name)}" if name else "")
 
 
+def session_label(session: Session) -> str:
+    """A session as a line names it: 'session 1 “Friday”'."""
+    name = session_name(session)
+    return _("session {id}", id=session.id) + (f" {quote(name)}" if name else "")
+
+
 def session_name(session: Session) -> str | None:
     """A session's name as shown: the demonstration's in the output's language."""
     return _("demo evening") if session.demo else session.name
@@ -210,7 +216,7 @@ def session_name(session: Session) -> str | None:
 def status_lines(session: Session, state: State) -> list[str]:
     pos = engine.position(session.tariff, state.deals, state.redeals)
     t = session.tariff
-    label = _("session {id}", id=session.id) + (f" {quote(name)}" if (name := session_name(session)) else "")
+    label = session_label(session)
     unit = _("chip") if t.has_basket else _("point")
     conditions = _(" with {conditions}", conditions=condition_names(t, t.applied)) if t.applied else ""
     lines = [
