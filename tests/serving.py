@@ -21,7 +21,7 @@ from conftest import PROGRAM, interruptible
 # longer. The tests' servers look every 20 ms; what they serve is the same.
 server.Served.serve_forever = lambda self: self.server.serve_forever(poll_interval=0.02)
 
-URL = re.compile(r"http://(?P<host>[0-9.]+):(?P<port>\d+)/\?t=(?P<token>[A-Za-z0-9_-]+)")
+URL = re.compile(r"http://(?P<host>[0-9.]+|\[[0-9a-f:]+\]):(?P<port>\d+)/\?t=(?P<token>[A-Za-z0-9_-]+)")
 HANG = 60  # seconds after which a test that waits for the server gives up: a hang, not a timing
 
 

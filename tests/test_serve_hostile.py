@@ -18,12 +18,9 @@ outcome with a bound that only catches a hang."""
 
 from __future__ import annotations
 
-import os
 import re
 import select
 import socket
-import subprocess
-import sys
 import threading
 import time
 from decimal import Decimal
@@ -38,7 +35,7 @@ from boston_ledger.serve import server as server_module
 from boston_ledger.serve.server import PER_ADDRESS, STREAMS_PER_ADDRESS, Served
 from boston_ledger.store.db import open_db
 from conftest import PLAYERS
-from serving import HANG, JUNIOR, PASS, Events, get, play
+from serving import HANG, JUNIOR, PASS, Events, get, play, raw, serve
 
 TOKEN = "a-token-of-the-test-0123456789"
 ENTRY = "the-entry-token-of-the-test-987"
@@ -87,19 +84,6 @@ def request(port: int, target: str, source: str = OTHER, host: str | None = None
             chunks.append(chunk)
     answer = b"".join(chunks)
     return int(answer.split(b" ", 2)[1]), answer.partition(b"\r\n\r\n")[2], time.monotonic() - start
-
-
-def raw(port: int, data: bytes, host: str = "127.0.0.1") -> bytes:
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    with socket.socket(family) as s:
-        s.settimeout(HANG)
-        s.connect((host, port))
-        s.sendall(data)
-        s.shutdown(socket.SHUT_WR)
-        chunks = []
-        while chunk := s.recv(65536):
-            chunks.append(chunk)
-    return b"".join(chunks)
 
 
 # ---- fair serving --------------------------------------------------------------------------------
@@ -233,34 +217,26 @@ def test_serve_listens_on_ipv6_with_host(evening: Path) -> None:
             s.bind(("::1", 0))
     except OSError:
         pytest.skip("no IPv6 loopback here")
-    env = {**os.environ, "BOSTON_LEDGER_DB": str(evening), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "boston_ledger", "serve", "--host", "::1", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    running = serve(evening, "--host", "::1")
     try:
-        assert proc.stdout is not None
-        found = re.search(r"http://\[::1\]:(\d+)/\?t=([A-Za-z0-9_-]+)", proc.stdout.readline())
-        assert found, "no IPv6 link"
-        port, token = int(found[1]), found[2]
+        assert running.host == "[::1]", "no IPv6 link"
+        port, token = running.port, running.token
         answer = raw(port, f"GET /api/status?t={token} HTTP/1.1\r\nHost: [::1]:{port}\r\n\r\n".encode(), "::1")
         assert answer.startswith(b"HTTP/1.1 200") and b'"Anna"' in answer
         answer = raw(port, f"GET /api/status?t={token} HTTP/1.1\r\nHost: evil.example:{port}\r\n\r\n".encode(), "::1")
         assert answer.startswith(b"HTTP/1.1 421")
     finally:
-        proc.send_signal(2)
-        out, err = proc.communicate(timeout=HANG)
-    assert proc.returncode == 0 and err == ""
+        code, __, err = running.stop()
+    assert code == 0 and err == ""
 
 
 # ---- malformed requests ------------------------------------------------------------------------------
 
 
 def test_malformed_lengths_are_refused_quietly(evening: Path) -> None:
-    env = {**os.environ, "BOSTON_LEDGER_DB": str(evening), "PYTHONUNBUFFERED": "1"}
-    proc = subprocess.Popen([sys.executable, "-m", "boston_ledger", "serve", "--entry", "--port", "0"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
+    running = serve(evening, "--entry")
     try:
-        assert proc.stdout is not None
-        port = int(re.search(rb"http://127\.0\.0\.1:(\d+)/", proc.stdout.readline())[1])
+        port = running.port
         form = b"Content-Type: application/x-www-form-urlencoded\r\n"
         post = b"POST /entry/step HTTP/1.1\r\nHost: 127.0.0.1\r\nOrigin: http://127.0.0.1:%d\r\n" % port + form
         cases = [
@@ -286,10 +262,9 @@ def test_malformed_lengths_are_refused_quietly(evening: Path) -> None:
             assert answer.startswith(b"HTTP/1.1 %d" % expected), (data, answer[:80])
             assert b"Connection: close" in answer
     finally:
-        proc.send_signal(2)
-        out, err = proc.communicate(timeout=HANG)
-    assert proc.returncode == 0
-    assert err == b"", err  # no traceback, no line at all: requests are not logged
+        code, __, err = running.stop()
+    assert code == 0
+    assert err == "", err  # no traceback, no line at all: requests are not logged
 
 
 # ---- undo from the phone -------------------------------------------------------------------------------
