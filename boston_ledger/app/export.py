@@ -93,8 +93,8 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     export's, replaced as a whole: files.write_set); the paths written."""
     names = session.players
 
-    def walked() -> Iterator[Walked]:  # a stream, read once for each file: memory stays flat
-        return walk(session, read.deals(conn, session))
+    def walked(transfers: bool = False) -> Iterator[Walked]:  # a stream, read once for each file: memory stays flat
+        return walk(session, read.deals(conn, session, transfers=transfers))
 
     def result(w: Walked) -> str:
         if w.outcome.made is None:
@@ -105,7 +105,7 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
                   names[w.position.dealer], *_entered(session, w.recorded.deal), result(w),
                   w.recorded.entered_at] for w in walked())
     transfer_rows = ([w.recorded.number, session.party_name(t.payer), session.party_name(t.payee), t.chips, t.reason]
-                     for w in walked() for t in w.recorded.transfers)
+                     for w in walked(transfers=True) for t in w.recorded.transfers)
     balance_rows = ([w.recorded.number, *w.standing, w.after.basket] for w in walked())
     entered = [f.name for f in _fields(session)]
     files = [
