@@ -423,9 +423,8 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
     return done
 
 
-def correction(conn: sqlite3.Connection, number: int, deal: Deal, session_id: int | None = None) -> Corrected:
+def correction(conn: sqlite3.Connection, session: Session, number: int, deal: Deal) -> Corrected:
     """What replacing deal `number` would change, through the end of the session; nothing is written."""
-    session = current(conn, session_id)
     return _corrected(conn, session, _numbered(conn, session, number), number, deal)[0]
 
 

@@ -203,7 +203,7 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
     out = _console()
 
     def shown(d: Deal) -> object:
-        return correction_view(deals_app.correction(conn, n, d, session.id))
+        return correction_view(deals_app.correction(conn, session, n, d))
 
     confirmed = asking and not yes
     if asking and (d is None or d == old):

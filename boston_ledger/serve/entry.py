@@ -201,7 +201,7 @@ class Entry:
                                        [*notices, *([error] if error else [])], correcting)
         else:
             shown = deals_app.preview(conn, session, found.deal) if correcting is None else \
-                deals_app.correction(conn, correcting, found.deal, session.id)
+                deals_app.correction(conn, session, correcting, found.deal)
             html = entry_page.confirmation(place, found, shown, answers, error)
         return Response(status, html.encode(), HTML)
 
