@@ -11,7 +11,7 @@ from ..core.i18n import _
 from ..core.settlement import Payment, fewest_payments
 from ..store import read, write
 from ..store.db import writing
-from ..store.records import PaymentRecord
+from ..store.records import PaymentRecord, Session
 from ..core.tariff import ambiguous, did_you_mean, find, suggestion
 from .inputs import clip, currency, money_amount, name_key, player_key
 
@@ -26,10 +26,10 @@ def people(conn: sqlite3.Connection) -> dict[str, str]:
 
 
 
-def person(conn: sqlite3.Connection, name: str, what: str) -> str:
-    """Somebody who has played in this ledger, as his name was first written: by his whole name,
-    else by a beginning of it no other name shares (`bo` for Boris), as players are found at a deal."""
-    everybody = people(conn)
+def person(everybody: dict[str, str], name: str, what: str) -> str:
+    """Somebody who has played in this ledger (`everybody`: `people`), as his name was first
+    written: by his whole name, else by a beginning of it no other name shares (`bo` for Boris),
+    as players are found at a deal."""
     found = everybody.get(name_key(name))
     if found is not None:
         return found
@@ -55,9 +55,20 @@ class Book:
 def books(conn: sqlite3.Connection) -> list[Book]:
     """Per currency, what each person is owed (+) or owes (-) over all settled sessions (the demo
     evening aside), less what has been paid since, and the fewest payments that clear it."""
-    names = people(conn)
+    out = []
+    for code, book in _totals(conn, people(conn), read.sessions(conn), read.payments(conn)).items():
+        who = tuple(sorted(book, key=str.casefold))
+        cents = tuple(book[n] for n in who)
+        out.append(Book(code, who, cents, fewest_payments(cents)))
+    return out
+
+
+def _totals(conn: sqlite3.Connection, names: dict[str, str], sessions: list[Session],
+            paid: list[PaymentRecord]) -> dict[str, dict[str, int]]:
+    """Per currency, each person's result over the settled `sessions` (the demo evening aside),
+    less the payments `paid` that are not cancelled (`names`: `people`)."""
     totals: dict[str, dict[str, int]] = {}
-    for session in read.sessions(conn):
+    for session in sessions:
         if not session.settled or session.demo:
             continue
         result = read.settlement(conn, session)
@@ -65,18 +76,13 @@ def books(conn: sqlite3.Connection) -> list[Book]:
         for name, cents in zip(result.players, result.cents):
             key = names[name_key(name)]
             book[key] = book.get(key, 0) + cents
-    for p in read.payments(conn):
+    for p in paid:
         if p.cancelled_at is not None:
             continue
         book = totals.setdefault(p.currency, {})
         book[p.payer] = book.get(p.payer, 0) + p.cents
         book[p.payee] = book.get(p.payee, 0) - p.cents
-    out = []
-    for code, book in totals.items():
-        who = tuple(sorted(book, key=str.casefold))
-        cents = tuple(book[n] for n in who)
-        out.append(Book(code, who, cents, fewest_payments(cents)))
-    return out
+    return totals
 
 
 @dataclass(frozen=True)
@@ -108,10 +114,11 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
     records nothing."""
     cents = money_amount(amount)
     with writing(conn):
-        who, whom = person(conn, payer, _("FROM")), person(conn, payee, _("TO"))
+        everybody, sessions = people(conn), read.sessions(conn)
+        who, whom = person(everybody, payer, _("FROM")), person(everybody, payee, _("TO"))
         if who == whom:
             raise LedgerError(_("FROM and TO are the same person; a payment goes from one to another"))
-        used = sorted({s.currency for s in read.sessions(conn) if s.settled and not s.demo})
+        used = sorted({s.currency for s in sessions if s.settled and not s.demo})
         shown = ", ".join(c or _("(none)") for c in used) or _("none yet")
         if code is None:
             if len(used) != 1:
@@ -122,25 +129,25 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
         if code not in used:
             raise LedgerError(_("no settled session is in {value}; the currencies are {shown}", value=code or _("(no currency)"), shown=shown))
         if not sure:
-            _doubt(conn, who, whom, cents, code)
+            _doubt(conn, Paid(who, whom, cents, code), everybody, sessions)
         payment_id = write.record_payment(conn, who, whom, cents, code)
     return Paid(who, whom, cents, code, payment_id)
 
 
-def _doubt(conn: sqlite3.Connection, payer: str, payee: str, cents: int, code: str) -> None:
+def _doubt(conn: sqlite3.Connection, paid: Paid, everybody: dict[str, str], sessions: list[Session]) -> None:
     """Doubt (raised) when a payment repeats one recorded within the hour, or would turn a debt around."""
     from datetime import datetime, timezone
 
     now = datetime.now(timezone.utc)
-    paid = Paid(payer, payee, cents, code)
-    again = [p for p in read.payments(conn) if p.cancelled_at is None and (p.payer, p.payee, p.cents, p.currency) ==
-             (payer, payee, cents, code) and (now - datetime.fromisoformat(p.paid_at)).total_seconds() < REPEAT_WITHIN]
+    recorded = read.payments(conn)
+    again = [p for p in recorded if p.cancelled_at is None and (p.payer, p.payee, p.cents, p.currency) ==
+             (paid.payer, paid.payee, paid.cents, paid.currency)
+             and (now - datetime.fromisoformat(p.paid_at)).total_seconds() < REPEAT_WITHIN]
     if again:
         raise Doubt(paid, again=again[-1])
-    book = next((b for b in books(conn) if b.currency == code), None)
-    balance = dict(zip(book.names, book.cents)) if book is not None else {}
-    owes, owed = max(0, -balance.get(payer, 0)), max(0, balance.get(payee, 0))
-    if cents > min(owes, owed):
+    balance = _totals(conn, everybody, sessions, recorded).get(paid.currency, {})
+    owes, owed = max(0, -balance.get(paid.payer, 0)), max(0, balance.get(paid.payee, 0))
+    if paid.cents > min(owes, owed):
         raise Doubt(paid, owes=owes, owed=owed)
 
 

@@ -83,7 +83,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
     from deal to deal (the balances kept with it); what the players entered is counted by
     distinct entry and scored once per entry, after the session's last deal."""
     names = people(conn)
-    wanted = None if player is None else person(conn, player, "--player")
+    wanted = None if player is None else person(names, player, "--player")
     per: dict[str, PlayerStats] = {}
     pairs: dict[tuple[str, str], list[int]] = {}
 
