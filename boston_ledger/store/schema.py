@@ -175,22 +175,10 @@ ALTER TABLE deals ADD COLUMN honours INTEGER;
 
 
 def _backfill_snapshots(conn: sqlite3.Connection) -> None:
-    """Balances after each deal for ledgers of schema 1 (summed from their own transfers)."""
+    """Balances after each deal for ledgers of schema 1 (summed from their own transfers; migration
+    2 has just made `supersessions`, empty)."""
     conn.execute("DROP TRIGGER deals_no_update")
-    for (session_id,) in conn.execute("SELECT id FROM sessions").fetchall():
-        seats = {pid: seat for pid, seat in conn.execute("SELECT id, seat FROM players WHERE session_id = ?",
-                                                         (session_id,))}
-        balances, basket = [0] * len(seats), 0
-        for (deal_id,) in conn.execute(
-                "SELECT id FROM deals d WHERE session_id = ? AND NOT EXISTS (SELECT 1 FROM undos u "
-                "WHERE u.deal_id = d.id) ORDER BY id", (session_id,)).fetchall():
-            rows = conn.execute("SELECT payer, payee, chips FROM transfers WHERE deal_id = ?", (deal_id,))
-            change = moves([(None if a is None else seats[a], None if b is None else seats[b], chips, "")
-                            for a, b, chips in rows], len(seats))
-            balances = [b + c for b, c in zip(balances, change)]
-            basket += change[-1]
-            conn.execute("UPDATE deals SET balances = ?, basket = ? WHERE id = ?",
-                         (json.dumps(balances), basket, deal_id))
+    _keep_balances(conn)
     conn.execute(_trigger("deals", "UPDATE"))
 
 
