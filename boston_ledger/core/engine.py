@@ -416,15 +416,13 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
             out.append(Transfer(payer, payee, chips, reason))
             basket += chips * ((payee is BASKET) - (payer is BASKET))
 
-    if deal.contract == MISDEAL:  # no card is played: no stake, a stake due stays due (a house penalty aside)
-        if rules.stake_at == "empty" and basket == 0:  # except that an empty basket is filled first
-            for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
-                move(seat, BASKET, rules.stake, "stake")
-        move(dealer, BASKET, rules.misdeal_penalty, "misdeal")
-        return Outcome(tuple(out), None, state.stake_due, (0,) * n, redeals(tariff, deal))
-    if stake_due(tariff, state):
+    # a misdeal plays no card: no stake, a stake due stays due, except that an empty basket is filled first
+    if stake_due(tariff, state) and (deal.contract != MISDEAL or rules.stake_at == "empty"):
         for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
             move(seat, BASKET, rules.stake, "stake")
+    if deal.contract == MISDEAL:  # a house penalty aside, nothing more moves
+        move(dealer, BASKET, rules.misdeal_penalty, "misdeal")
+        return Outcome(tuple(out), None, state.stake_due, (0,) * n, redeals(tariff, deal))
     if deal.ace_turned:
         move(dealer, BASKET, rules.remise, "remise")
     if deal.carte_blanche is not None:
