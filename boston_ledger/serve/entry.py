@@ -23,6 +23,7 @@ from ..core.fields import FIELDS
 from ..core.i18n import _
 from ..store import read
 from ..store.db import open_db, open_read_only
+from ..store.records import Recorded, Session
 from ..ui.deals import describe, next_lines
 from . import entry_page
 from .evening import speaking
@@ -145,10 +146,8 @@ class Entry:
                     error = str(e)
             with self._reading() as conn:
                 place = self._place(conn, lang)
-                last = read.last_deal(conn, place.session)
-                html = entry_page.undo(place, last.number if last else None,
-                                       describe(place.session, last.deal, dealer=read.dealer_of(
-                                           conn, place.session, last.number)) if last else None, error)
+                last, said = _last_said(conn, place.session)
+                html = entry_page.undo(place, last.number if last else None, said, error)
             return Response(409 if error else 200, html.encode(), HTML)
 
     def correct(self, req: Request, lang: str) -> Response:
@@ -156,34 +155,29 @@ class Entry:
         changes; POST: record the correction of the deal whose number the form says (the last one;
         when it is another one by then, or the deal is unchanged, nothing is recorded: 409)."""
         with speaking(lang):
-            error: str | None = None
-            answers: dict[str, str] = {}
             number = _number(req.form if req.method == "POST" else req.query, "number")
             with self._reading() as conn:
                 place = self._place(conn, lang)
-                last = read.last_deal(conn, place.session)
+                last, said = _last_said(conn, place.session)
                 if last is None or number != last.number:
-                    return Response(409, entry_page.undo(place, last.number if last else None, describe(
-                        place.session, last.deal, dealer=read.dealer_of(conn, place.session, last.number))
-                        if last else None,
-                        _("deal {number} is no longer the last deal; nothing was corrected", number=number)).encode(),
+                    return Response(409, entry_page.undo(place, last.number if last else None, said, _(
+                        "deal {number} is no longer the last deal; nothing was corrected", number=number)).encode(),
                         HTML)
-                answers = flow.with_defaults(place.session, flow.answers_of(place.session, last.deal))
-                if req.method == "POST":
-                    answers, __ = _answers(req.form)
-                    found = flow.step(place.session, answers)
-                    if not isinstance(found, flow.Ready):
-                        return self._asked(conn, place, answers, {}, [], correcting=number, status=400)
-            if req.method == "POST":
-                try:
-                    with self._writing() as conn:
-                        deals_app.correct(conn, number, found.deal, _("corrected from the phone"), self.session_id)
-                    return Response(303, b"", HTML, {"Location": place.url("/entry", corrected=number)})
-                except LedgerError as e:
-                    error = str(e)
-            with self._reading() as conn:
-                return self._asked(conn, self._place(conn, lang), answers, {}, [], error=error, correcting=number,
-                                   status=409 if error else 200)
+                if req.method != "POST":
+                    answers = flow.with_defaults(place.session, flow.answers_of(place.session, last.deal))
+                    return self._asked(conn, place, answers, {}, [], correcting=number)
+                answers, __ = _answers(req.form)
+                found = flow.step(place.session, answers)
+                if not isinstance(found, flow.Ready):
+                    return self._asked(conn, place, answers, {}, [], correcting=number, status=400)
+            try:
+                with self._writing() as conn:
+                    deals_app.correct(conn, number, found.deal, _("corrected from the phone"), self.session_id)
+                return Response(303, b"", HTML, {"Location": place.url("/entry", corrected=number)})
+            except LedgerError as e:
+                with self._reading() as conn:
+                    return self._asked(conn, self._place(conn, lang), answers, {}, [], error=str(e), correcting=number,
+                                       status=409)
 
     def _asked(self, conn: sqlite3.Connection, place: entry_page.Place, answers: dict[str, str],
                defaults: dict[str, str], notices: list[str], error: str | None = None, status: int = 200,
@@ -210,6 +204,12 @@ def _field(form: Mapping[str, list[str]], name: str) -> str | None:
     """The first value a form (or a query) gives `name`, cut to a short text; None without one."""
     values = form.get(name)
     return values[0][:LONGEST] if values else None
+
+
+def _last_said(conn: sqlite3.Connection, session: Session) -> tuple[Recorded | None, str | None]:
+    """The session's last standing deal and its words, as the undo and correction pages name it."""
+    last = read.last_deal(conn, session)
+    return last, describe(session, last.deal, dealer=read.dealer_of(conn, session, last.number)) if last else None
 
 
 def _number(values: Mapping[str, list[str]], name: str) -> int | None:
