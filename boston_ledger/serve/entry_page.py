@@ -15,7 +15,7 @@ from ..app.entry import Item, Question, Ready
 from ..core.engine import Position, State
 from ..core.i18n import _, language
 from ..store.records import Session
-from ..ui.deals import describe, net_by_reason, session_label, where, why
+from ..ui.deals import changes, correction_words, describe, net_by_reason, session_label, where, why
 from ..ui.text import basket_word
 from .page import e, signed, standing, told
 
@@ -129,17 +129,12 @@ def correction(c: Corrected) -> str:
     """A correction before it is recorded: the deal before and after, and each player's (and the
     basket's) standing at the end of the session before and after it."""
     session = c.session
-    basket = session.tariff.has_basket
     heads = "".join(f"<th>{e(name)}</th>" for name in session.players) + \
-        (f'<th class="bk">{e(basket_word())}</th>' if basket else "")
-    before = [*c.before, *([c.basket[0]] if basket else [])]
-    after = [*c.after, *([c.basket[1]] if basket else [])]
+        (f'<th class="bk">{e(basket_word())}</th>' if session.tariff.has_basket else "")
     rows = "".join(f'<tr><th scope="row">{e(label)}</th>' + "".join(f"<td>{cell(v)}</td>" for v in values) + "</tr>"
-                   for label, values, cell in ((_("before"), before, standing), (_("after"), after, standing),
-                                               (_("change"), [a - b for a, b in zip(after, before)], signed)))
-    said = _("Deal {number}: {was} → {now}", number=c.number, was=describe(session, c.was, dealer=c.dealer),
-             now=describe(session, c.now, dealer=c.dealer))
-    return (f'<section class="preview deal"><h3>{e(said)}</h3>'
+                   for (label, values), cell in zip(changes(session, c.before, c.after, c.basket),
+                                                    (standing, standing, signed)))
+    return (f'<section class="preview deal"><h3>{e(correction_words(c))}</h3>'
             f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{rows}</tbody></table></section>')
 
 

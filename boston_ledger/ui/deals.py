@@ -355,26 +355,35 @@ def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stack
     return table
 
 
+def changes(session: Session, before: Sequence[int], after: Sequence[int],
+            baskets: tuple[int, int]) -> list[tuple[str, list[int]]]:
+    """The rows of a change: each balance (on points, each score), and the basket where there is
+    one, before and after, and the change between them."""
+    basket = session.tariff.has_basket
+    was, now = [*before, *([baskets[0]] if basket else [])], [*after, *([baskets[1]] if basket else [])]
+    return [(_("before"), was), (_("after"), now), (_("change"), [a - b for a, b in zip(now, was)])]
+
+
 def change_table(session: Session, before: Sequence[int], after: Sequence[int], baskets: tuple[int, int]) -> Table:
     """How each balance (on points, each score) and the basket changed."""
     table = Table()
-    basket = session.tariff.has_basket
-    for col in ("", *session.players, *([basket_word()] if basket else [])):
+    for col in ("", *session.players, *([basket_word()] if session.tariff.has_basket else [])):
         table.add_column(col, justify="right" if col else "left")
-    rows = [(_("before"), [*before, *([baskets[0]] if basket else [])]),
-            (_("after"), [*after, *([baskets[1]] if basket else [])])]
-    for label, values in rows:
-        table.add_row(label, *map(balance, values))
-    table.add_row(_("change"), *map(signed, [a - b for a, b in zip(rows[1][1], rows[0][1])]))
+    for (label, values), shown in zip(changes(session, before, after, baskets), (balance, balance, signed)):
+        table.add_row(label, *map(shown, values))
     return table
+
+
+def correction_words(c: Corrected) -> str:
+    """A correction in words: 'Deal 4: junior Anna 5 + Boris 4 → junior Anna 6 + Boris 4'."""
+    return _("Deal {number}: {was} → {now}", number=c.number, was=describe(c.session, c.was, dealer=c.dealer),
+             now=describe(c.session, c.now, dealer=c.dealer))
 
 
 def correction_view(c: Corrected) -> Group:
     """A correction before it is recorded: the deal before and after, and what it changes for each
     player (and the basket) by the end of the session."""
-    return Group(_("Deal {number}: {was} → {now}", number=c.number, was=describe(c.session, c.was, dealer=c.dealer),
-                   now=describe(c.session, c.now, dealer=c.dealer)), change_table(c.session, c.before, c.after,
-                                                                                  c.basket))
+    return Group(correction_words(c), change_table(c.session, c.before, c.after, c.basket))
 
 
 def corrections_table(session: Session, audit: Sequence) -> Table:
