@@ -51,13 +51,6 @@ def heading_parts(session: Session, history: History) -> list[list[str]]:
     ]
 
 
-def heading_lines(session: Session, history: History) -> list[str]:
-    """The heading as lines of the page (HTML): its parts joined by ' · ', each kept whole on a
-    line where it fits (a date is not broken at its hyphens)."""
-    return [" · ".join(f'<span class="part">{esc(part)}</span>' for part in parts)
-            for parts in heading_parts(session, history)]
-
-
 def _packed(parts: list[str], width: int) -> list[str]:
     """A heading's parts on as few lines of `width` as they fit on whole (' · ' between two on one
     line); a part too long for a line is wrapped at its spaces."""
@@ -234,9 +227,10 @@ def page(sheet: Sheet, made_by: str = "boston-ledger") -> str:
     """The whole page of an evening: heading, running table, settlement, chart; self-contained."""
     history = sheet.history
     session = history.session
-    title, *details = heading_lines(session, history)
-    body = [f"<header><h1>{title}</h1>" + "".join(f"<p>{line}</p>" for line in details) + "</header>"]
-    title = " · ".join(heading_parts(session, history)[0])
+    parts = heading_parts(session, history)
+    # each part kept whole on a line where it fits (a date is not broken at its hyphens)
+    heading, *details = (" · ".join(f'<span class="part">{esc(part)}</span>' for part in line) for line in parts)
+    body = [f"<header><h1>{heading}</h1>" + "".join(f"<p>{line}</p>" for line in details) + "</header>"]
     if history.rows:
         body.append(f'<div class="scroll">{running_table(history)}</div>')
     else:
@@ -246,7 +240,7 @@ def page(sheet: Sheet, made_by: str = "boston-ledger") -> str:
     if history.rows:
         body.append(chart_figure(history))
     body.append(f"<footer>{esc(made_by)}</footer>")
-    return wrap(title, "\n".join(body))
+    return wrap(" · ".join(parts[0]), "\n".join(body))
 
 
 def wrap(title: str, body: str) -> str:
