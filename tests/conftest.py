@@ -32,6 +32,12 @@ PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 PROGRAM = [sys.executable, "-m", "boston_ledger"]
 
 
+def rename_contract(data: dict, new: str) -> None:
+    """A tariff's data (as TOML reads it) with its contract `junior` named `new`, ladders too."""
+    data["contracts"][new] = data["contracts"].pop("junior")
+    data["ladders"] = [[new if c == "junior" else c for c in ladder] for ladder in data["ladders"]]
+
+
 def interruptible() -> None:
     """For a child that a test stops with Ctrl-C (SIGINT): the signal as at a terminal, also where
     the tests run with it ignored (started with `&` by a shell without job control)."""

@@ -77,6 +77,17 @@ def serve(db: Path, *args: str, env: dict[str, str] | None = None) -> Program:
     return Program(proc, found.group(0), found["host"], int(found["port"]), found["token"], first)
 
 
+def view(db: Path, lang: str = "en"):
+    """The phone page's views of the ledger `db` in `lang`, made as `serve` makes them (no server)."""
+    from boston_ledger.serve.evening import Evening
+
+    evening = Evening(db)
+    try:
+        return evening.view(lang)
+    finally:
+        evening.stop()
+
+
 def raw(port: int, data: bytes, host: str = "127.0.0.1") -> bytes:
     """Send bytes as they are and read the whole answer (the server closes or answers once)."""
     with socket.create_connection((host, port), timeout=HANG) as s:

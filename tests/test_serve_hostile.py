@@ -34,7 +34,7 @@ from boston_ledger.core.tariff_files import parse
 from boston_ledger.serve import server as server_module
 from boston_ledger.serve.server import PER_ADDRESS, STREAMS_PER_ADDRESS, Served
 from boston_ledger.store.db import open_db
-from conftest import PLAYERS
+from conftest import PLAYERS, rename_contract
 from serving import HANG, JUNIOR, PASS, Events, get, play, raw, serve
 
 TOKEN = "a-token-of-the-test-0123456789"
@@ -299,8 +299,7 @@ def test_control_characters_of_a_stored_tariff_are_shown_escaped(isolated: Path)
     import tomli_w
 
     data = tomllib.loads((Path(__file__).resolve().parent.parent / "tariffs" / "classic.toml").read_text())
-    data["contracts"]["ju\rnior\x1b[2J\u202e"] = data["contracts"].pop("junior")
-    data["ladders"] = [[("ju\rnior\x1b[2J\u202e" if c == "junior" else c) for c in ladder] for ladder in data["ladders"]]
+    rename_contract(data, "ju\rnior\x1b[2J\u202e")
     tariff = parse(tomli_w.dumps(data), "an earlier ledger's tariff")  # read as stored: not refused
     conn = open_db(isolated, create=True)
     try:

@@ -15,6 +15,7 @@ from typer.testing import CliRunner
 
 from boston_ledger.cli.declarations import app
 from conftest import PLAYERS
+from serving import view
 
 GUIDED = {"BOSTON_LEDGER_GUIDED": "1"}
 
@@ -244,14 +245,8 @@ def test_a_narrow_money_line_breaks_between_players_or_else_between_name_and_mon
 def test_money_beside_a_full_basket_says_it_counts_the_basket_shared(table, isolated: Path) -> None:
     """Boris at -2 chips is +1.80 in money while 80 chips wait in the basket: status and the phone
     page say why (settle shares the basket), and say nothing when the basket is empty."""
-    from boston_ledger.serve.evening import Evening
-
     def page() -> str:
-        evening = Evening(isolated)
-        try:
-            return evening.view("en").sheet
-        finally:
-            evening.stop()
+        return view(isolated).sheet
 
     note = "Money as if settled now: the basket's 80 chips shared equally."
     table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "9")
@@ -337,14 +332,8 @@ def test_the_phone_corrects_the_last_deal_showing_what_changes(table, isolated: 
 
 
 def test_the_phone_page_says_money_where_in_words_and_what_was_taken_back(table, isolated: Path) -> None:
-    from boston_ledger.serve.evening import Evening
-
     def sheet() -> str:
-        evening = Evening(isolated)
-        try:
-            return evening.view("en").sheet
-        finally:
-            evening.stop()
+        return view(isolated).sheet
 
     table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
     page = sheet()

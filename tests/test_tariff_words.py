@@ -11,7 +11,7 @@ import pytest
 import tomli_w
 import tomllib
 
-from conftest import PLAYERS
+from conftest import PLAYERS, rename_contract
 
 CLASSIC = Path(__file__).resolve().parent.parent / "tariffs" / "classic.toml"
 
@@ -23,11 +23,6 @@ def tariff(tmp_path: Path, change) -> Path:
     path = tmp_path / "mine.toml"
     path.write_text(tomli_w.dumps(data), encoding="utf-8")
     return path
-
-
-def rename_contract(data: dict, new: str) -> None:
-    data["contracts"][new] = data["contracts"].pop("junior")
-    data["ladders"] = [[new if c == "junior" else c for c in ladder] for ladder in data["ladders"]]
 
 
 CASES = {  # where: (how the file is changed, what the error names)

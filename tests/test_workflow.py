@@ -364,18 +364,14 @@ def test_russian_output_quotes_and_money(cli) -> None:
 def test_the_russian_page_and_html_sheet_quote_and_count_money_as_the_terminal_does(cli, isolated: Path,
                                                                                       tmp_path: Path) -> None:
     """«ёлочки», the decimal comma and ₽ on the phone page and in `sheet --html`, as in `status`."""
-    from boston_ledger.serve.evening import Evening
+    from serving import view
 
     ru = ("--lang", "ru")
     cli(*ru, "new", *PLAYERS, "--chip-value", "0.10", "--currency", "RUB", "--name", "Пятница")
     cli("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
     cli(*ru, "sheet", "--html", str(tmp_path / "sheet.html"))
     sheet = (tmp_path / "sheet.html").read_text(encoding="utf-8")
-    evening = Evening(isolated)
-    try:
-        page = evening.view("ru").sheet
-    finally:
-        evening.stop()
+    page = view(isolated, "ru").sheet
     for html in (sheet, page):
         assert "«Пятница»" in html and "фишка = 0,10 ₽" in html and "1,80 ₽" in html
         assert '"Пятница"' not in html and "0.10" not in html and "1.80" not in html and "RUB" not in html
