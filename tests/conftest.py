@@ -30,6 +30,17 @@ from boston_ledger.cli.main import main
 
 PLAYERS = ["Anna", "Boris", "Vera", "Gleb"]
 PROGRAM = [sys.executable, "-m", "boston_ledger"]
+GUIDED = {"BOSTON_LEDGER_GUIDED": "1"}  # guided entry's questions without a terminal
+
+
+def guided(args: list[str], answers: str):
+    """A command run with guided entry on, `answers` typed at its questions."""
+    return CliRunner().invoke(app, args, input=answers, env=GUIDED)
+
+
+def described(cli, number: int = 1) -> str:
+    """Deal `number` of the session as history names it."""
+    return cli.json("history")[number - 1]["description"]
 
 
 def rename_contract(data: dict, new: str) -> None:

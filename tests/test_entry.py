@@ -9,13 +9,7 @@ import pytest
 from typer.testing import CliRunner
 
 from boston_ledger.cli.declarations import app
-from conftest import PLAYERS
-
-GUIDED = {"BOSTON_LEDGER_GUIDED": "1"}
-
-
-def described(cli, number: int = 1) -> str:
-    return cli.json("history")[number - 1]["description"]
+from conftest import GUIDED, PLAYERS, described
 
 
 # ---- forgiving names and words -----------------------------------------------------------------

@@ -7,19 +7,11 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from boston_ledger.app import entry
 from boston_ledger.app.deals import current, typed_deal
-from boston_ledger.cli.declarations import app
 from boston_ledger.store.db import open_db
-from conftest import PLAYERS
-
-GUIDED = {"BOSTON_LEDGER_GUIDED": "1"}
-
-
-def guided(args: list[str], answers: str):
-    return CliRunner().invoke(app, args, input=answers, env=GUIDED)
+from conftest import PLAYERS, guided
 
 
 def session_of(db: Path):

@@ -14,18 +14,8 @@ import pytest
 from typer.testing import CliRunner
 
 from boston_ledger.cli.declarations import app
-from conftest import PLAYERS
+from conftest import PLAYERS, described, guided
 from serving import view
-
-GUIDED = {"BOSTON_LEDGER_GUIDED": "1"}
-
-
-def guided(args: list[str], answers: str):
-    return CliRunner().invoke(app, args, input=answers, env=GUIDED)
-
-
-def described(cli, n: int = 1) -> str:
-    return cli.json("history")[n - 1]["description"]
 
 
 def row(db: Path, number: int) -> tuple:
