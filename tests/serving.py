@@ -3,16 +3,20 @@ run as a program, raw HTTP on the loopback, an event stream read event by event.
 
 from __future__ import annotations
 
+import http.client
 import os
 import re
 import signal
 import socket
 import subprocess
 from dataclasses import dataclass
+from html.parser import HTMLParser
 from pathlib import Path
+from urllib.parse import urlencode
 
 from boston_ledger.app import deals as deals_app
 from boston_ledger.serve import server
+from boston_ledger.serve.server import Served
 from boston_ledger.store.db import open_db
 from conftest import PROGRAM, interruptible
 
@@ -105,8 +109,6 @@ def raw(port: int, data: bytes, host: str = "127.0.0.1") -> bytes:
 def get(port: int, target: str, headers: dict[str, str] | None = None, method: str = "GET",
         host: str = "127.0.0.1") -> tuple[int, dict[str, str], bytes]:
     """One request: status, headers (lower-case names), body."""
-    import http.client
-
     conn = http.client.HTTPConnection(host, port, timeout=HANG)
     try:
         conn.request(method, target, headers=headers or {})
@@ -177,3 +179,100 @@ def entry_link(program: Program) -> str:
         found = ENTRY_URL.search(line)
         if found is not None:
             return found.group(0)
+
+
+# ---- a phone on the entry page (`serve --entry`) ------------------------------------------------
+
+VIEW = "the-view-token-of-the-test-0123"
+ENTRY = "the-entry-token-of-the-test-456"
+
+
+class Form(HTMLParser):
+    """The forms of a page: each one's action, hidden fields and buttons (name, value, text)."""
+
+    def __init__(self, html: str) -> None:
+        super().__init__()
+        self.forms: list[dict] = []
+        self._button: dict | None = None
+        self.links: list[tuple[str, str]] = []
+        self._link: list | None = None
+        self.feed(html)
+
+    def handle_starttag(self, tag: str, attrs: list) -> None:
+        a = dict(attrs)
+        if tag == "form":
+            self.forms.append({"action": a["action"], "method": a.get("method"), "hidden": [], "buttons": []})
+        elif tag == "input" and a.get("type") == "hidden":
+            self.forms[-1]["hidden"].append((a["name"], a["value"]))
+        elif tag == "button":
+            self._button = {"name": a.get("name"), "value": a.get("value", ""), "text": ""}
+        elif tag == "a":
+            self._link = [a["href"], ""]
+
+    def handle_data(self, data: str) -> None:
+        if self._button is not None:
+            self._button["text"] += data
+        if self._link is not None:
+            self._link[1] += data
+
+    def handle_endtag(self, tag: str) -> None:
+        if tag == "button" and self._button is not None:
+            self._button["text"] = " ".join(self._button["text"].split())
+            self.forms[-1]["buttons"].append(self._button)
+            self._button = None
+        elif tag == "a" and self._link is not None:
+            self.links.append((self._link[0], " ".join(self._link[1].split())))
+            self._link = None
+
+
+class Phone:
+    """A phone's browser on the entry page, as plain HTTP: it taps buttons by their words."""
+
+    def __init__(self, served: Served, lang: str = "en", token: str = ENTRY) -> None:
+        self.served, self.lang = served, lang
+        self.status, self.html = self.request("GET", f"/entry?{urlencode({'t': token, 'lang': lang})}")
+
+    def request(self, method: str, target: str, form: list[tuple[str, str]] | None = None,
+                headers: dict[str, str] | None = None) -> tuple[int, str]:
+        conn = http.client.HTTPConnection("127.0.0.1", self.served.port, timeout=HANG)
+        try:
+            sent = {"Origin": self.served.origin, "Content-Type": "application/x-www-form-urlencoded"} \
+                if method == "POST" else {}
+            conn.request(method, target, body=urlencode(form or []) if method == "POST" else None,
+                         headers={**sent, **(headers or {})})
+            r = conn.getresponse()
+            status, body, location = r.status, r.read().decode(), r.getheader("Location")
+        finally:
+            conn.close()
+        if status == 303:  # after a write: the page it points to, as a browser follows it
+            assert location is not None and location.startswith("/entry?")
+            return self.request("GET", location)
+        return status, body
+
+    def buttons(self) -> list[str]:
+        return [b["text"] for f in Form(self.html).forms for b in f["buttons"]]
+
+    def tap(self, words: str) -> Phone:
+        """Tap the button that says `words` (exactly, else beginning so)."""
+        for exact in (True, False):
+            for form in Form(self.html).forms:
+                for b in form["buttons"]:
+                    if b["text"] == words if exact else b["text"].startswith(words):
+                        fields = list(form["hidden"]) + ([(b["name"], b["value"])] if b["name"] else [])
+                        self.status, self.html = self.request("POST", form["action"], fields)
+                        return self
+        raise AssertionError(f"no button {words!r} among {self.buttons()}")
+
+    def answer(self, text: str) -> Phone:
+        """Send an answer the buttons do not offer (a phone's form can be made to say anything)."""
+        form = next(f for f in Form(self.html).forms if f["action"].startswith("/entry/step"))
+        self.status, self.html = self.request("POST", form["action"], list(form["hidden"]) + [("answer", text)])
+        return self
+
+    def question(self) -> str:
+        found = re.search(r'<h2 class="question">(.*?)</h2>', self.html)
+        return found.group(1) if found else ""
+
+    def error(self) -> str | None:
+        found = re.search(r'<p class="error" role="alert">(.*?)</p>', self.html)
+        return found.group(1) if found else None

@@ -396,72 +396,22 @@ def test_tariffs_check_lists_foster_s_own_exceptions_and_show_prints_the_tables(
 def test_the_phone_enters_and_shows_an_american_evening(cli, isolated: Path) -> None:
     """The phone's entry page asks the same questions (bids in Foster's order, no partner) and the
     sheet on the phones shows who deals again after a misdeal."""
-    import http.client
-    from html.parser import HTMLParser
-    from urllib.parse import urlencode
-
     from boston_ledger.serve.server import Served
+    from serving import ENTRY, VIEW, Phone, get
 
     cli("new", *PLAYERS, "--tariff", "american")
-    running = Served(isolated, None, "127.0.0.1", 0, "view-token-of-the-foster-test", entry_token="entry-token-of-the-"
-                     "foster-test").in_thread()
-
-    def request(method: str, target: str, form: list[tuple[str, str]] | None = None) -> str:
-        conn = http.client.HTTPConnection("127.0.0.1", running.port, timeout=30)
-        try:
-            headers = {"Origin": running.origin, "Content-Type": "application/x-www-form-urlencoded"} \
-                if method == "POST" else {}
-            conn.request(method, target, body=urlencode(form or []) if form is not None else None, headers=headers)
-            r = conn.getresponse()
-            body, location = r.read().decode(), r.getheader("Location")
-        finally:
-            conn.close()
-        return request("GET", location) if r.status == 303 else body
-
-    class Forms(HTMLParser):
-        """Each form's action, hidden fields and buttons (name, value, words)."""
-
-        def __init__(self, html: str) -> None:
-            super().__init__()
-            self.forms: list[tuple[str, list, list]] = []
-            self.button: list | None = None
-            self.feed(html)
-
-        def handle_starttag(self, tag: str, attrs: list) -> None:
-            a = dict(attrs)
-            if tag == "form":
-                self.forms.append((a["action"], [], []))
-            elif tag == "input" and a.get("type") == "hidden":
-                self.forms[-1][1].append((a["name"], a["value"]))
-            elif tag == "button":
-                self.button = [a.get("name"), a.get("value", ""), ""]
-
-        def handle_data(self, data: str) -> None:
-            if self.button is not None:
-                self.button[2] += data
-
-        def handle_endtag(self, tag: str) -> None:
-            if tag == "button" and self.button is not None:
-                self.forms[-1][2].append((self.button[0], self.button[1], " ".join(self.button[2].split())))
-                self.button = None
-
-    def tap(html: str, words: str) -> str:
-        for action, hidden, buttons in Forms(html).forms:
-            for name, value, text in buttons:
-                if text == words:
-                    return request("POST", action, hidden + ([(name, value)] if name else []))
-        raise AssertionError(f"no button {words!r}")
-
+    running = Served(isolated, None, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
     try:
-        page = request("GET", "/entry?t=entry-token-of-the-foster-test")
+        phone = Phone(running)
+        page = phone.html
         assert page.index(">five<") < page.index(">six<") < page.index(">little-misere<") < page.index(">thirteen<")
-        page = tap(tap(page, "misdeal"), "Record this deal")
+        page = phone.tap("misdeal").tap("Record this deal").html
         assert "Deal 1 recorded." in page and "Next: deal 2, dealt by Anna." in page
-        page = tap(tap(tap(page, "seven"), "Anna"), "10")
+        page = phone.tap("seven").tap("Anna").tap("10").html
         assert "Partner" not in page
-        page = tap(page, "Record this deal")
+        page = phone.tap("Record this deal").html
         assert "Deal 2 recorded." in page and "Next: deal 3, dealt by Boris." in page
-        sheet = request("GET", "/?t=view-token-of-the-foster-test")
+        sheet = get(running.port, f"/?t={VIEW}")[2].decode()
         assert "misdeal by Anna, who deals again" in sheet and "seven Anna 10" in sheet
     finally:
         running.close()
@@ -497,19 +447,17 @@ def test_a_misdeal_dealt_again_moves_neither_the_tour_nor_the_agreed_deals_on_th
     """Four misdeals of Anna's, each dealt again, then her seven: the page says it was still the
     first tour, and with two deals agreed the entry page still takes the one left (the count of
     deals played leaves misdeals dealt again out, as `deal` and `status` do)."""
-    from serving import get
-
     from boston_ledger.serve.server import Served
+    from serving import ENTRY, VIEW, get
 
     cli("new", *PLAYERS, "--tariff", "american", "--deals", "2")
     for __ in range(4):
         cli("deal", "misdeal")
     cli("deal", "seven", "--declarer", "Anna", "--tricks", "7")
-    running = Served(isolated, None, "127.0.0.1", 0, "view-token-of-the-tour-test",
-                     entry_token="entry-token-of-the-tour-test").in_thread()
+    running = Served(isolated, None, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
     try:
-        sheet = get(running.port, "/?t=view-token-of-the-tour-test")[2].decode()
-        entry = get(running.port, "/entry?t=entry-token-of-the-tour-test")[2].decode()
+        sheet = get(running.port, f"/?t={VIEW}")[2].decode()
+        entry = get(running.port, f"/entry?t={ENTRY}")[2].decode()
     finally:
         running.close()
     last = sheet[sheet.index('data-deal="5"'):]

@@ -296,8 +296,8 @@ def test_the_demo_s_name_is_in_the_output_s_language(cli) -> None:
 
 
 def test_the_phone_corrects_the_last_deal_showing_what_changes(table, isolated: Path) -> None:
-    from test_serve_entry import ENTRY, VIEW, Form, Phone
     from boston_ledger.serve.server import Served
+    from serving import ENTRY, VIEW, Form, Phone
 
     table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
     running = Served(isolated, None, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
