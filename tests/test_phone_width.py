@@ -4,9 +4,6 @@ sideways, and no text is cut with an ellipsis (a column's head least of all)."""
 
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -39,25 +36,19 @@ def fits(driver, what: str) -> None:
     assert not seen["cut"], (what, seen)
 
 
-def test_every_page_fits_a_phone_in_both_languages(isolated: Path, tmp_path: Path) -> None:
+def test_every_page_fits_a_phone_in_both_languages(cli, isolated: Path, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
-    env = {**os.environ, "BOSTON_LEDGER_DB": str(isolated)}
-
-    def run(*args: str) -> None:
-        subprocess.run([sys.executable, "-m", "boston_ledger", *args], env=env, check=True, capture_output=True,
-                       timeout=HANG)
-
-    run("new", *PLAYERS, "--chip-value", "0.10", "--currency", "RUB", "--name", "Пятница у Вероники")
-    run("deal", "junior", "--declarer", "Борис", "--partner", "Глеб", "--tricks", "5", "--partner-tricks", "4",
+    cli("new", *PLAYERS, "--chip-value", "0.10", "--currency", "RUB", "--name", "Пятница у Вероники")
+    cli("deal", "junior", "--declarer", "Борис", "--partner", "Глеб", "--tricks", "5", "--partner-tricks", "4",
         "--boston", "Вероника")
-    run("deal", "pass")
-    run("deal", "misere", "--declarer", "Вероника", "--tricks", "1")  # the longest why-line
-    run("deal", "solo", "--declarer", "Анастасия", "--tricks", "9", "--rank", "senior")  # +280 and -160
-    run("deal", "junior", "--declarer", "Глеб", "--partner", "Анастасия", "--tricks", "4", "--partner-tricks", "2")
+    cli("deal", "pass")
+    cli("deal", "misere", "--declarer", "Вероника", "--tricks", "1")  # the longest why-line
+    cli("deal", "solo", "--declarer", "Анастасия", "--tricks", "9", "--rank", "senior")  # +280 and -160
+    cli("deal", "junior", "--declarer", "Глеб", "--partner", "Анастасия", "--tricks", "4", "--partner-tricks", "2")
     for lang in ("en", "ru"):
-        run("--lang", lang, "sheet", "--html", str(tmp_path / f"sheet-{lang}.html"))
+        cli("--lang", lang, "sheet", "--html", str(tmp_path / f"sheet-{lang}.html"))
     program = serve(isolated, "--entry")
     entering = entry_link(program)
     driver = phone(tmp_path / "profile")
