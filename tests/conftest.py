@@ -43,6 +43,20 @@ def described(cli, number: int = 1) -> str:
     return cli.json("history")[number - 1]["description"]
 
 
+FIXTURES = Path(__file__).resolve().parent / "fixtures"
+
+
+def schema_of(conn: sqlite3.Connection) -> str:
+    """A ledger's schema as SQLite keeps it: its tables, indexes and triggers (not SQLite's own)."""
+    return "\n".join(r[0] + ";" for r in conn.execute(
+        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name"))
+
+
+def frozen_schema(path: Path = FIXTURES / "schema.sql") -> str:
+    """A schema as a fixture froze it (the file's first line says what it is)."""
+    return path.read_text(encoding="utf-8").split("\n", 1)[1].strip()
+
+
 def rename_contract(data: dict, new: str) -> None:
     """A tariff's data (as TOML reads it) with its contract `junior` named `new`, ladders too."""
     data["contracts"][new] = data["contracts"].pop("junior")

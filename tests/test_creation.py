@@ -24,22 +24,20 @@ from typer.testing import CliRunner
 import faults
 from boston_ledger.cli.declarations import app
 from boston_ledger.store.schema import APPLICATION_ID, SCHEMA_VERSION
-from conftest import PLAYERS, PROGRAM
+from conftest import FIXTURES, PLAYERS, PROGRAM, frozen_schema, schema_of
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 NEW = ["new", *PLAYERS, "--chip-value", "0.10"]
 
 
 def schema(path: Path) -> str:
     conn = sqlite3.connect(path)
     try:
-        return "\n".join(r[0] + ";" for r in conn.execute(
-            "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name"))
+        return schema_of(conn)
     finally:
         conn.close()
 
 
-EXPECTED = (FIXTURES / "schema.sql").read_text(encoding="utf-8").split("\n", 1)[1].strip()
+EXPECTED = frozen_schema()
 
 
 def ledger(path: Path, sessions: int) -> None:

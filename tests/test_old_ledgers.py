@@ -15,22 +15,13 @@ import pytest
 
 from boston_ledger.store import schema
 from boston_ledger.store.schema import APPLICATION_ID, SCHEMA_VERSION
+from conftest import FIXTURES, frozen_schema, schema_of
 
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
 EARLIER = FIXTURES / "earlier"
 STEPS = FIXTURES / "schema-steps"
 LEDGERS = sorted(p.stem for p in EARLIER.glob("*.db"))
 # made by 901e709 ... fb5f259, whose engine played a solo or nine entered without a rank as its first
 FIRST_RANK = {"v1-901e709", "v1-901e709-later"}
-
-
-def schema_text(conn: sqlite3.Connection) -> str:
-    return "\n".join(r[0] + ";" for r in conn.execute(
-        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name"))
-
-
-def frozen(path: Path) -> str:
-    return path.read_text(encoding="utf-8").split("\n", 1)[1].strip()
 
 
 def contents(path: Path) -> dict[str, dict[int, dict]]:
@@ -66,7 +57,7 @@ def test_an_earlier_ledger_is_brought_up_to_date_unchanged(label: str, tmp_path:
     try:
         assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
         assert conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
-        assert schema_text(conn) == frozen(FIXTURES / "schema.sql")  # exactly a new ledger's schema
+        assert schema_of(conn) == frozen_schema()  # exactly a new ledger's schema
         assert conn.execute("PRAGMA foreign_key_check").fetchall() == []
         assert conn.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
     finally:
@@ -116,7 +107,7 @@ def test_each_migration_leaves_its_frozen_schema() -> None:
     for steps, name in enumerate(names, 1):
         conn = schema.made_by(steps)
         try:
-            assert schema_text(conn) == frozen(STEPS / f"{name}.sql"), \
+            assert schema_of(conn) == frozen_schema(STEPS / f"{name}.sql"), \
                 f"{name} no longer leaves the schema it shipped with: add a migration instead of editing it"
         finally:
             conn.close()
@@ -128,6 +119,6 @@ def test_each_migration_leaves_its_frozen_schema() -> None:
 def test_the_frozen_schemas_are_what_the_released_versions_left(label: str, step: str) -> None:
     conn = sqlite3.connect(f"file:{EARLIER / label}.db?mode=ro&immutable=1", uri=True)  # leaves no -shm behind
     try:
-        assert schema_text(conn) == frozen(STEPS / f"{step}.sql")
+        assert schema_of(conn) == frozen_schema(STEPS / f"{step}.sql")
     finally:
         conn.close()

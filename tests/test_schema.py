@@ -11,19 +11,13 @@ from boston_ledger.app import check as checks
 from boston_ledger.store import read
 from boston_ledger.store.db import open_db
 from boston_ledger.store.schema import SCHEMA_VERSION
-
-FIXTURES = Path(__file__).resolve().parent / "fixtures"
-
-
-def schema(conn: sqlite3.Connection) -> str:
-    return "\n".join(r[0] + ";" for r in conn.execute(
-        "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name"))
+from conftest import FIXTURES, frozen_schema, schema_of
 
 
 def test_a_blank_database_migrates_to_the_exact_schema(tmp_path: Path) -> None:
     conn = open_db(tmp_path / "new.db", create=True)
-    expected = (FIXTURES / "schema.sql").read_text(encoding="utf-8").split("\n", 1)[1].strip()
-    assert schema(conn) == expected
+    expected = frozen_schema()
+    assert schema_of(conn) == expected
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
     names = [r[0] for r in conn.execute("SELECT name FROM _sqlite_migrations ORDER BY id")]
     assert names == ["m001_initial", "m002_corrections", "m003_payment_cancellations", "m004_tricks_each",
@@ -38,7 +32,7 @@ def test_a_ledger_of_the_first_released_schema_keeps_its_results(tmp_path: Path,
     old.close()
     conn = open_db(path)  # migrates it to the current schema
     assert conn.execute("PRAGMA user_version").fetchone()[0] == SCHEMA_VERSION
-    assert schema(conn) == (FIXTURES / "schema.sql").read_text(encoding="utf-8").split("\n", 1)[1].strip()
+    assert schema_of(conn) == frozen_schema()
     assert all(checks.check_session(conn, s) == [] for s in read.session_ids(conn))
     first = read.session(conn, 1)
     assert read.state(conn, first).balances == (64, -12, -40, -12)
