@@ -16,6 +16,7 @@ import io
 import re
 import select
 import socket
+import socketserver
 import sys
 import threading
 import time
@@ -241,36 +242,27 @@ class Server(ThreadingHTTPServer):
 
     def __init__(self, address: tuple[str, int], app: App) -> None:
         self.app = app
-        self._active, self._streams = 0, 0
-        self._connections: dict[str, int] = {}  # address -> connections open
-        self._following: dict[str, int] = {}  # address -> event streams open
-        self._count = threading.Lock()
+        self._connections = _Tally(MAX_CLIENTS, PER_ADDRESS)  # connections open
+        self._streams = _Tally(MAX_STREAMS, STREAMS_PER_ADDRESS)  # event streams open
+        self._count = threading.Lock()  # over both tallies
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
 
     def server_bind(self) -> None:
         """Bind without asking any name service for this host's name (http.server would)."""
-        import socketserver
-
         socketserver.TCPServer.server_bind(self)
         self.server_name, self.server_port = str(self.server_address[0]), self.server_address[1]
 
     def counts(self, address: str | None = None) -> dict[str, int]:
         """Connections and event streams open now, of one address or of all (for tests and benchmarks)."""
         with self._count:
-            if address is not None:
-                return {"connections": self._connections.get(address, 0), "streams": self._following.get(address, 0)}
-            return {"connections": self._active, "streams": self._streams}
+            return {"connections": self._connections.of(address), "streams": self._streams.of(address)}
 
     def process_request(self, request: Any, client_address: Any) -> None:
         address = client_address[0]
         with self._count:
-            mine = self._connections.get(address, 0)
-            full = self._active >= MAX_CLIENTS or mine >= PER_ADDRESS
-            if not full:
-                self._active += 1
-                self._connections[address] = mine + 1
+            full = not self._connections.take(address)
         if full:
             self._turn_away(request)
             return
@@ -289,12 +281,7 @@ class Server(ThreadingHTTPServer):
 
     def _closed(self, address: str) -> None:
         with self._count:
-            self._active -= 1
-            left = self._connections[address] - 1
-            if left:
-                self._connections[address] = left
-            else:
-                del self._connections[address]
+            self._connections.give(address)
 
     def _turn_away(self, request: socket.socket) -> None:
         """503 and close, without waiting for anything: the answer fits the socket's buffer, and
@@ -314,21 +301,11 @@ class Server(ThreadingHTTPServer):
     def stream_begins(self, address: str) -> bool:
         """Whether an event stream may begin for this address now (it is then counted)."""
         with self._count:
-            mine = self._following.get(address, 0)
-            if self._streams >= MAX_STREAMS or mine >= STREAMS_PER_ADDRESS:
-                return False
-            self._streams += 1
-            self._following[address] = mine + 1
-            return True
+            return self._streams.take(address)
 
     def stream_ends(self, address: str) -> None:
         with self._count:
-            self._streams -= 1
-            left = self._following[address] - 1
-            if left:
-                self._following[address] = left
-            else:
-                del self._following[address]
+            self._streams.give(address)
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A request that failed in a way of ours: one line on stderr, never a traceback."""
@@ -337,6 +314,35 @@ class Server(ThreadingHTTPServer):
             return
         if kind is not None and not issubclass(kind, (ConnectionError, TimeoutError)):
             print(f"boston-ledger serve: {kind.__name__}: {error}", file=sys.stderr)
+
+
+class _Tally:
+    """How many of something (connections, event streams) each client address holds, within a cap
+    for each address and one for all; the caller holds the lock."""
+
+    def __init__(self, total: int, each: int) -> None:
+        self.total, self.each, self.held = total, each, 0
+        self.by: dict[str, int] = {}
+
+    def take(self, address: str) -> bool:
+        """One more for `address`, when both caps allow it."""
+        mine = self.by.get(address, 0)
+        if self.held >= self.total or mine >= self.each:
+            return False
+        self.held, self.by[address] = self.held + 1, mine + 1
+        return True
+
+    def give(self, address: str) -> None:
+        self.held -= 1
+        left = self.by[address] - 1
+        if left:
+            self.by[address] = left
+        else:
+            del self.by[address]
+
+    def of(self, address: str | None = None) -> int:
+        """How many one address holds, or all of them."""
+        return self.held if address is None else self.by.get(address, 0)
 
 
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")  # what a Host header may also name: this machine
