@@ -104,22 +104,22 @@ def confirmation(place: Place, ready: Ready, shown: Entered | Corrected, answers
     """The deal before it is recorded (a new one: what it moves and why; a correction: the deal
     before and after, and what it changes for each player), the button that records it, and each
     answer a button that changes it."""
-    correcting = shown.number if isinstance(shown, Corrected) else None
-    changes = "".join(f'<button type="submit" name="change" value="{e(item.field)}" class="item">'
+    if isinstance(shown, Corrected):
+        correcting, shown_html, action, words = shown.number, correction(shown), "/entry/correct", \
+            _("Record this correction")
+    else:
+        correcting, shown_html, action, words = None, breakdown(shown), "/entry/deal", _("Record this deal")
+    buttons = "".join(f'<button type="submit" name="change" value="{e(item.field)}" class="item">'
                       f'<span>{i}) {e(item.label)}</span> <b>{e(item.value)}</b></button>'
                       for i, item in enumerate(ready.items, 1))
     alert = f'<p class="error" role="alert">{e(error)}</p>' if error else ""
-    if correcting is None:
-        shown_html, action, words = breakdown(shown), "/entry/deal", _("Record this deal")  # type: ignore[arg-type]
-    else:
-        shown_html, action, words = correction(shown), "/entry/correct", _("Record this correction")  # type: ignore[arg-type]
     body = (f'{_head(place)}{alert}{shown_html}'
             f'<form method="post" action="{e(place.url(action))}" class="record">'
             f'{_hidden(answers, {})}<input type="hidden" name="number" value="{shown.number}">'
             f'<button type="submit" class="primary">{e(words)}</button></form>'
             f'<form method="post" action="{e(place.url("/entry/step"))}" class="change">'
             f'{_hidden(answers, {}, correcting)}'
-            f'<h2>{e(_("Change an answer"))}</h2><div class="items">{changes}</div>'
+            f'<h2>{e(_("Change an answer"))}</h2><div class="items">{buttons}</div>'
             f'<button type="submit" name="back" value="" class="back">← {e(_("Back"))}</button></form>'
             f'<p class="cancel"><a href="{e(place.url("/entry"))}">{e(_("Record nothing"))}</a></p>{_nav(place)}')
     return document(_("Record this correction?") if correcting is not None else _("Record this deal?"), body)

@@ -110,8 +110,9 @@ def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal],
             text = prompt(line(found))
             if flow.is_cancel(text):
                 return None
-            if found.suggestion is not None and flow.reply(text, 0) in ("yes", "no"):  # "did you mean X?"
-                if flow.reply(text, 0) == "no":
+            said = flow.reply(text, 0) if found.suggestion is not None else None
+            if said in ("yes", "no"):  # "did you mean X?"
+                if said == "no":
                     given.pop(found.field, None)
                     continue
                 text = found.suggestion
