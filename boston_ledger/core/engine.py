@@ -149,22 +149,19 @@ def validate(tariff: Tariff, deal: Deal) -> None:
     if deal.honours is not None and not 0 <= deal.honours < len(tariff.honours):
         raise DealError(_("--honours must be a whole number from 0 to {most}, not {n}", most=len(tariff.honours) - 1,
                           n=deal.honours), "honours")
+    played = (  # what only a played contract has
+        ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
+        ("--partner-tricks", deal.partner_tricks), ("--team-tricks", deal.team_tricks), ("--rank", deal.rank),
+        ("--boston", deal.boston))
     if deal.contract == MISDEAL:
         extra = [name for name, value in (
-            ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
-            ("--partner-tricks", deal.partner_tricks), ("--team-tricks", deal.team_tricks), ("--rank", deal.rank),
-            ("--boston", deal.boston), ("--carte-blanche", deal.carte_blanche), ("--tricks-each", deal.tricks_each),
-            ("--honours", deal.honours),
-        ) if value is not None] + (["--ace-turned"] if deal.ace_turned else [])
+            *played, ("--carte-blanche", deal.carte_blanche), ("--tricks-each", deal.tricks_each),
+            ("--honours", deal.honours)) if value is not None] + (["--ace-turned"] if deal.ace_turned else [])
         if extra:
             raise DealError(_("a misdeal is not played, so it takes no {extra}; drop it", extra=extra[0]), "contract")
         return
     if deal.contract == PASS:
-        extra = [name for name, value in (
-            ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
-            ("--partner-tricks", deal.partner_tricks), ("--team-tricks", deal.team_tricks), ("--rank", deal.rank),
-            ("--boston", deal.boston), ("--honours", deal.honours),
-        ) if value is not None]
+        extra = [name for name, value in (*played, ("--honours", deal.honours)) if value is not None]
         if extra:
             raise DealError(_("an all-pass is not played, so it takes no {extra}; drop it", extra=extra[0])
                             if not tariff.basket.partout else
