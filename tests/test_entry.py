@@ -82,8 +82,8 @@ def test_a_pair_that_made_it_needs_only_its_total(table) -> None:
 
 def test_a_pair_that_failed_needs_its_split(table) -> None:
     err = table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "6", code=2).stderr
-    assert err == ("boston-ledger: error: Boris and Gleb took 6 tricks together, fewer than the 8 they needed, so "
-                   "who took how many decides who pays: give Boris's own tricks with --tricks N\n")
+    assert err == ("boston-ledger: error: the pair took 6 tricks together, fewer than the 8 they needed, so who "
+                   "took how many decides who pays: give the declarer's own tricks (--tricks N)\n")
     table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "6", "--tricks", "5")
     assert described(table) == "junior Boris 5 + Gleb 1"
     net = table.json("status")["balances"]
@@ -93,12 +93,12 @@ def test_a_pair_that_failed_needs_its_split(table) -> None:
 def test_a_pair_s_total_is_checked_against_its_parts(table) -> None:
     err = table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "9", "--tricks", "5",
                 "--partner-tricks", "3", code=2).stderr
-    assert "Boris 5 + Gleb 3 is not 9 tricks together" in err
+    assert "--team-tricks: the declarer's 5 and the partner's 3 tricks are not the pair's 9 tricks together" in err
     err = table("deal", "junior", "--declarer", "Boris", "--team-tricks", "9", code=2).stderr
-    assert "--team-tricks is the tricks of a pair together; add --partner NAME" in err
+    assert "the tricks of a pair together need a partner (--partner NAME)" in err
     err = table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "6", "--tricks", "7",
                 code=2).stderr
-    assert "Boris cannot have taken 7 of the pair's 6 tricks" in err
+    assert "--tricks: the declarer cannot have taken 7 of the pair's 6 tricks" in err
     assert table.json("status")["deals"] == 0
 
 
@@ -152,10 +152,10 @@ def test_an_edit_changes_only_what_is_given(table) -> None:
 
 def test_an_edit_s_wrong_option_is_said_as_the_command_line_says_it(table) -> None:
     table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
-    for args, said in ((("--tricks", "99"), "--tricks must be a whole number from 0 to 13, not 99"),
+    for args, said in ((("--tricks", "99"), "--tricks: 99 is not a whole number from 0 to 13"),
                        (("--boston", "Zed"), "--boston: no player 'Zed' in this session; the players are"),
                        (("--partner", "Boris"), "the partner cannot be the declarer"),
-                       (("--rank", "x"), "the deal (junior) takes no --rank; drop it"),
+                       (("--rank", "x"), "the deal (junior) does not ask for it; drop --rank"),
                        (("--partner-tricks", "9"), "declarer and partner took 5 + 9 tricks")):
         err = table("edit", "1", *args, "--reason", "r", code=2).stderr
         assert said in err and err.count("\n") == 1, (args, err)
@@ -165,16 +165,16 @@ def test_an_edit_s_wrong_option_is_said_as_the_command_line_says_it(table) -> No
 def test_an_edit_to_a_contract_that_needs_more_says_what(table) -> None:
     table("deal", "junior", "--declarer", "Boris", "--tricks", "5")
     err = table("edit", "1", "--partner", "Gleb", "--reason", "r", code=2).stderr
-    assert err == ("boston-ledger: error: a deal with a partner needs --partner-tricks N (the partner's own "
-                   "tricks)\n")  # Boris's own 5 stay
+    assert err == ("boston-ledger: error: a deal with a partner needs the partner's own tricks, or the pair's "
+                   "together (--partner-tricks N)\n")  # Boris's own 5 stay
     table("edit", "1", "solo", "--tricks", "8", "--reason", "it was a solo")  # the rank's default
     assert described(table) == "solo junior Boris 8"
     err = table("edit", "1", "--partner", "Gleb", "--reason", "r", code=2).stderr
-    assert err == "boston-ledger: error: the deal (solo) takes no --partner; drop it\n"
+    assert err == "boston-ledger: error: the deal (solo) does not ask for it; drop --partner\n"
     table("edit", "1", "pass", "--reason", "they all passed")  # what a pass does not take is left out
     assert described(table) == "all pass"
     err = table("edit", "1", "--tricks", "5", "--reason", "r", code=2).stderr
-    assert err == "boston-ledger: error: the deal (pass) takes no --tricks; drop it\n"
+    assert err == "boston-ledger: error: the deal (pass) does not ask for it; drop --tricks\n"
 
 
 def test_edit_alone_at_a_terminal_is_guided_from_the_deal_s_answers(table) -> None:

@@ -181,7 +181,7 @@ def test_a_whole_deal_asked_for_in_russian(cli) -> None:
 
 def test_the_declarer_typed_loosely_is_still_not_his_own_partner(table) -> None:
     result = guided(["deal", "junior", "--declarer", " anna "], "Anna\n2\n9\n\n\n")
-    assert "Anna is the declarer; choose the partner among the others" in result.output
+    assert "the partner cannot be the declarer; choose another player" in result.output
     assert "Tricks taken by Anna and Boris together:" in result.output and result.exit_code == 0, result.output
 
 

@@ -74,7 +74,7 @@ def test_a_ledger_recorded_before_the_second_reading_replays_as_it_was(tmp_path:
         state = read.state(conn, session)
         assert (state.balances, state.basket) == (kept, basket), session_id
         # and the replay itself, deal by deal through today's engine, ends where it was
-        replayed, __ = engine.replay(session.tariff, [r.deal for r in read.deals(conn, session, transfers=False)])
+        replayed = engine.replayed(session.tariff, [r.deal for r in read.deals(conn, session, transfers=False)])
         assert (replayed.balances, replayed.basket) == (kept, basket), session_id
     conn.close()
     monkeypatch.setenv("BOSTON_LEDGER_DB", str(path))
@@ -294,7 +294,7 @@ def test_misere_partout_is_refused_where_it_does_not_apply(cli) -> None:
                                   "3,4,2,4", code=2).stderr
     assert cli.json("status")["deals"] == 0  # nothing written
     cli("new", *PLAYERS, "--condition", "misere-partout")  # the first evening has no deal: not open
-    for args, words in [((), "--tricks-each 3,4,2,4"), (("--tricks-each", "3,4,2"), "all 4 players"),
+    for args, words in [((), "13 tricks in all (--tricks-each N,N,N,N)"), (("--tricks-each", "3,4,2"), "4 numbers"),
                         (("--tricks-each", "3,4,2,5"), "add up to the 13"), (("--tricks-each", "3,x,2,4"), "whole"),
                         (("--tricks-each", "3,4,2,4", "--declarer", "Anna"), "--declarer"),
                         (("--tricks-each", ","), "seat order")]:
@@ -313,7 +313,7 @@ def test_misere_partout_by_the_quick_path_and_guided(cli, tmp_path: Path) -> Non
     result = CliRunner().invoke(app, ["deal"], input=answers, env=GUIDED)
     assert result.exit_code == 0, result.output
     assert "Tricks taken by Anna" in result.output and "Tricks taken by Gleb [4]" in result.output
-    assert "add up to 14, not 13" in result.output and result.output.count("Tricks taken by Anna") == 1
+    assert "add up to the 13 tricks of a deal, not 14" in result.output and result.output.count("Tricks taken by Anna") == 1
     assert balances(cli) == [-8, -13, -6, -13, 40]
 
 
@@ -471,7 +471,7 @@ def test_the_engine_follows_the_odd_chip_keys(tmp_path: Path) -> None:
                     encoding="utf-8")
     t = load(str(mine))
     # stake 5 each (20), all pass: 5 each (40), nothing odd to pay
-    state, outs = engine.replay(t, [Deal("pass", ace_turned=False)])
+    state = engine.replayed(t, [Deal("pass", ace_turned=False)])
     assert state.basket == 40
     odd = State(balances=(0,) * 4, basket=41, deals=1, stake_due=False)  # dealer Boris, eldest Vera
     passed = engine.play(t, odd, Deal("pass"))

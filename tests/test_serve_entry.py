@@ -93,7 +93,7 @@ def test_refused_answers_say_what_the_terminal_says(entering, cli) -> None:
             said.append(phone.error())
     assert said == ["the classic tariff has no contract &#x27;junoir&#x27;; did you mean junior?",
                     "choose 1, 2, 3 or 4, or a name (Anna, Boris, Vera, Gleb)",
-                    "Boris is the declarer; choose the partner among the others", "a whole number from 0 to 13"]
+                    "the partner cannot be the declarer; choose another player", "a whole number from 0 to 13"]
     for message in said:
         assert message.replace("&#x27;", "'") in terminal
     assert cli.json("status")["deals"] == 0

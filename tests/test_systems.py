@@ -85,7 +85,7 @@ def test_samouchitel_session_through_the_cli(cli) -> None:
 
 def test_samouchitel_refuses_what_it_does_not_have(cli) -> None:
     cli("new", *PLAYERS, "--tariff", "samouchitel")
-    assert "needs --rank" in cli("deal", "5", "--declarer", "Anna", "--tricks", "5", code=2).stderr
+    assert "needs its rank: first, second, third (--rank RANK)" in cli("deal", "5", "--declarer", "Anna", "--tricks", "5", code=2).stderr
     assert "no boston" in cli("deal", "5", "--declarer", "Anna", "--tricks", "5", "--rank", "first",
                               "--boston", "Vera", code=2).stderr
     assert "no contract" in cli("deal", "solo", "--declarer", "Anna", "--tricks", "8", code=2).stderr
@@ -199,7 +199,8 @@ def test_simple_game_stakes_four_at_every_deal() -> None:
     assert t.applied == ("simple",)
     assert engine.position(t, 32).multiplier == 2  # the double tours stay
     # a made pair takes the basket, yet the next deal stakes 4 each again, and so does an all-pass
-    state, outcomes = engine.replay(t, [Deal("junior", B, G, 5, 3), Deal("pass"), Deal("pass")])
+    steps = list(engine.replaying(t, [Deal("junior", B, G, 5, 3), Deal("pass"), Deal("pass")]))
+    state, outcomes = steps[-1].after, [s.outcome for s in steps]
     assert [by_reason(o, "stake") for o in outcomes] == [[(A, BASKET, 4), (B, BASKET, 4), (V, BASKET, 4),
                                                           (G, BASKET, 4)]] * 3
     # deal 1: each stakes 4 (basket 16); Anna and Vera pay Boris and Gleb 2 each; Boris and Gleb
@@ -348,9 +349,9 @@ def test_the_stake_follows_the_engine_even_when_a_share_is_zero(cli, tmp_path: P
     cli(*pair)  # the basket of 1 cannot be split between two: it stays, but it was won
     cli(*pair)
     status = cli.json("status")
-    from boston_ledger.core.engine import Deal, replay
+    from boston_ledger.core.engine import Deal, replayed
 
-    expected, _ = replay(load(str(mine)), [Deal("junior", B, V, 5, 3)] * 2)
+    expected = replayed(load(str(mine)), [Deal("junior", B, V, 5, 3)] * 2)
     assert list(status["balances"].values()) == list(expected.balances)
     assert status["basket"] == expected.basket
     assert cli("check").stdout == ""

@@ -45,7 +45,7 @@ def test_a_pair_s_total_is_kept_as_said_and_shown_so(table, isolated: Path, tmp_
 
 def test_a_failed_pair_needs_the_declarer_s_own_tricks_and_keeps_both(table, isolated: Path) -> None:
     err = table("deal", "junior", "--declarer", "Anna", "--partner", "Boris", "--team-tricks", "7", code=2).stderr
-    assert "give Anna's own tricks with --tricks N" in err and table.json("status")["deals"] == 0
+    assert "give the declarer's own tricks (--tricks N)" in err and table.json("status")["deals"] == 0
     table("deal", "junior", "--declarer", "Anna", "--partner", "Boris", "--team-tricks", "7", "--tricks", "4")
     assert described(table) == "junior Anna 4 + Boris 3" and row(isolated, 1) == (4, 3, 7)
     # Anna, short of her 5, pays each opponent 4 and the labet; Boris took his 3 and pays nothing
@@ -129,7 +129,7 @@ def test_a_misdeal_moves_nothing_and_passes_the_deal(table, tmp_path: Path) -> N
     assert [d["result"] for d in csv_rows(tmp_path / "x" / "deals.csv")] == ["misdeal", "misdeal", "made"]
     assert table("check").stdout == ""
     err = table("deal", "misdeal", "--declarer", "Anna", code=2).stderr
-    assert "a misdeal is not played, so it takes no --declarer" in err
+    assert "a misdeal is not played; drop --declarer" in err
     help_text = " ".join(table("deal", "--help").stdout.replace("│", " ").split())
     assert "a redeal by the same dealer is not entered" in help_text
 

@@ -13,10 +13,10 @@ from typing import Iterable, Iterator, NamedTuple, Sequence
 
 from ..core import engine, invariants
 from ..core.engine import Deal, Outcome, Position, State
-from ..core.errors import LedgerError
+from ..core.errors import MEND, LedgerError
 from ..core.fields import FIELDS, Field
 from ..core.i18n import _, contract_name, contract_names, ngettext, rank_name
-from ..core.tariff import PASS, Schedule, Tariff, ambiguous, did_you_mean, suggestion
+from ..core.tariff import PASS, Tariff, ambiguous, did_you_mean, suggestion
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
 from ..store.records import Correction, Recorded, Session
@@ -34,16 +34,13 @@ def typed_deal(session: Session, contract: str, **typed: str | bool | None) -> D
     text, a flag as a bool), with names and words resolved against the session and its tariff,
     checked by the engine. Each error names the field that is wrong (LedgerError.field).
 
-    `team_tricks`, with a partner, is the pair's tricks together: the declarer's and the
-    partner's own follow from it and one of them (`team_split`)."""
+    `team_tricks`, with a partner, is the pair's tricks together: with one member's own tricks
+    given too, the other's follow and are kept as well (`engine.filled`)."""
     values = {f.name: typed_value(session, f, text) for f in FIELDS
               for text in [contract if f.name == "contract" else typed.get(f.name)] if text not in (None, False)}
-    team = values.pop("team_tricks", None)
     deal = Deal(**values)  # type: ignore[arg-type]
-    if team is not None:
-        deal = team_split(session, deal, team)  # type: ignore[arg-type]
     engine.validate(session.tariff, deal)
-    return deal
+    return engine.filled(deal)
 
 
 def typed_value(session: Session, field: Field, text: str | bool) -> object:
@@ -57,14 +54,14 @@ def typed_value(session: Session, field: Field, text: str | bool) -> object:
         if field.kind == "player":
             if field.nobody and nobody(str(text), session.players):
                 return None  # "--partner none": nobody
-            return seat_of(session, str(text), field.option)
+            return seat_of(session, str(text), None)
         if field.kind == "tricks":
-            return whole(str(text), field.option, 0, field.most if field.most is not None else t.tricks)
+            return whole(str(text), None, 0, field.most if field.most is not None else t.tricks)
         if field.kind == "tricks-each":
             return each_tricks(str(text), t.tricks)
         return text is True  # a flag
     except LedgerError as e:
-        raise LedgerError(str(e), field.name, e.suggestion) from None
+        raise LedgerError(str(e), field.name, e.suggestion, None if field.kind == "contract" else MEND) from None
 
 
 def contract_of(tariff: Tariff, word: str) -> str:
@@ -81,85 +78,26 @@ def contract_of(tariff: Tariff, word: str) -> str:
     raise LedgerError(message, "contract", suggestion(found))
 
 
-def rank_of(tariff: Tariff, word: str, among: Sequence[str] | None = None, option: str | None = "--rank") -> str:
-    """The suit rank a user's word names (only those `among`, when given), as contract_of();
-    the error begins with the option when there is one."""
+def rank_of(tariff: Tariff, word: str, among: Sequence[str] | None = None) -> str:
+    """The suit rank a user's word names (only those `among`, when given), as contract_of()."""
     found = tariff.find_rank(word, among)
     if found.key is not None:
         return found.key
     choices = ", ".join(rank_name(tariff, r) for r in (tariff.ranks if among is None else among))
     message = ambiguous(found, word, lambda key: rank_name(tariff, key)) or (
-        (_("--rank must be one of {choices}, not {rank!r}", choices=choices, rank=word) if option else
-         _("choose one of {choices}", choices=choices)) + did_you_mean(found))
-    raise LedgerError(message, "rank", suggestion(found))
-
-
-def team_split(session: Session, deal: Deal, team: int) -> Deal:
-    """The deal with the pair's tricks together (`--team-tricks`), kept as said.
-
-    With one of the two's own tricks given, the other's are the rest, and both are kept too.
-    Without, nothing is invented: when the pair made the contract, or failed it where both pay
-    alike (no shares), the split changes no payment and stays unsaid; when the pair failed a
-    contract of shares, it decides who pays, and the declarer's own tricks are needed (`--tricks`)."""
-    t = session.tariff
-    if deal.partner is None:
-        raise LedgerError(_("--team-tricks is the tricks of a pair together; add --partner NAME, or give "
-                            "--tricks N when the declarer plays alone"), "partner")
-    names = session.players
-    mine, theirs = deal.tricks, deal.partner_tricks
-    if mine is not None and theirs is not None and mine + theirs != team:
-        raise LedgerError(ngettext("{declarer} {tricks} + {partner} {partner_tricks} is not {n} trick together; "
-                                   "give --team-tricks or the tricks of each, not both",
-                                   "{declarer} {tricks} + {partner} {partner_tricks} is not {n} tricks together; "
-                                   "give --team-tricks or the tricks of each, not both", team,
-                                   declarer=names[deal.declarer or 0], partner=names[deal.partner], tricks=mine,
-                                   partner_tricks=theirs), "team_tricks")
-    for own, who in ((mine, deal.declarer), (theirs, deal.partner)):
-        if own is not None and own > team:
-            raise LedgerError(ngettext("{name} cannot have taken {own} of the pair's {n} trick",
-                                       "{name} cannot have taken {own} of the pair's {n} tricks", team,
-                                       name=names[who or 0], own=own), "tricks" if who == deal.declarer else
-                              "partner_tricks")
-    if mine is None and theirs is not None:
-        mine = team - theirs
-    elif mine is None:
-        if split_matters(t, deal.contract, team):
-            bar = _pair_schedule(t, deal.contract).bar
-            raise LedgerError(ngettext("{declarer} and {partner} took {n} trick together, fewer than the {bar} they "
-                                       "needed, so who took how many decides who pays: give {declarer}'s own tricks "
-                                       "with --tricks N",
-                                       "{declarer} and {partner} took {n} tricks together, fewer than the {bar} they "
-                                       "needed, so who took how many decides who pays: give {declarer}'s own tricks "
-                                       "with --tricks N", team, declarer=names[deal.declarer or 0],
-                                       partner=names[deal.partner], bar=bar), "tricks")
-        return deal._replace(team_tricks=team)
-    return deal._replace(tricks=mine, partner_tricks=team - mine, team_tricks=team)
-
-
-def _pair_schedule(tariff: Tariff, contract: str) -> Schedule:
-    found = tariff.contracts[contract].with_partner if contract in tariff.contracts else None
-    if found is None:
-        raise LedgerError(_("{contract} is played alone; drop --partner", contract=contract_name(tariff, contract)),
-                          "partner")
-    return found
-
-
-def split_matters(tariff: Tariff, contract: str, team: int) -> bool:
-    """Whether a pair's `team` tricks together leave the payments to how they are split: only
-    when the pair failed a contract whose members answer each for his own share."""
-    schedule = _pair_schedule(tariff, contract)
-    return bool(schedule.shares) and not engine.lines(schedule, team, tariff.tricks)[0]
+        _("no rank {rank!r} here; choose one of {choices}", rank=word, choices=choices) + did_you_mean(found))
+    raise LedgerError(message, "rank", suggestion(found), MEND)
 
 
 def each_tricks(text: str | None, tricks: int) -> tuple[int, ...] | None:
-    """`--tricks-each 3,4,2,4`: every player's tricks in seat order (the engine checks that they
-    are the table's and add up to the deal's)."""
+    """Every player's tricks in seat order, `3,4,2,4` (the engine checks that they are the
+    table's and add up to the deal's)."""
     if text is None:
         return None
     words = [w for w in re.split(r"[,;\s]+", text.strip()) if w]
     if not words:
-        raise LedgerError(_("--tricks-each needs every player's tricks in seat order, such as 3,4,2,4"))
-    return tuple(whole(w, "--tricks-each", 0, tricks) or 0 for w in words)
+        raise LedgerError(_("every player's tricks are needed in seat order, such as 3,4,2,4"))
+    return tuple(whole(w, None, 0, tricks) or 0 for w in words)
 
 
 def open_for_deals(session: Session, played: int | None = None) -> None:
@@ -195,9 +133,7 @@ class Entered(NamedTuple):
 
 def preview(conn: sqlite3.Connection, session: Session, deal: Deal) -> Entered:
     """What the deal would move if it were recorded now; nothing is written."""
-    before = read.state(conn, session)
-    outcome = engine.play(session.tariff, before, deal)
-    return _entered(conn, session, before, deal, outcome, recorded=False)
+    return _entered(session, _step(conn, session, read.state(conn, session), deal))
 
 
 def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None,
@@ -217,23 +153,23 @@ def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None,
         if number is not None and number != before.deals + 1:
             raise LedgerError(_("deal {number} was entered meanwhile; nothing was recorded: look at this deal "
                                 "again, as deal {next}", number=before.deals, next=before.deals + 1))
-        outcome = engine.play(session.tariff, before, deal)
-        after = engine.advance(before, outcome)
-        _within_limits(after)
-        deal_id = write.record_deal(conn, session, before.deals + 1, deal, outcome, after)
-        _verify(conn, session, expected=after, before=before, deal_id=deal_id)
-    return _entered(conn, session, before, deal, outcome, recorded=True)
+        step = _step(conn, session, before, deal)
+        _within_limits(step.after)
+        deal_id = write.record_deal(conn, session, step.number, deal, step.outcome, step.after)
+        _verify(conn, session, expected=step.after, before=before, deal_id=deal_id)
+    return _entered(session, step)
 
 
-def _entered(conn: sqlite3.Connection, session: Session, before: State, deal: Deal, outcome: Outcome,
-             recorded: bool) -> Entered:
-    points = None
-    if not session.tariff.has_basket:
-        points = points_standing(conn, session)
-        if not recorded:
-            points = tuple(a + b for a, b in zip(points, outcome.scores))
-    return Entered(session, before.deals + 1, engine.position(session.tariff, before.deals, before.redeals), deal, outcome,
-                   before, engine.advance(before, outcome), points)
+def _step(conn: sqlite3.Connection, session: Session, before: State, deal: Deal) -> engine.Step:
+    """The deal played after the session's deals so far (`before`; on points, after what each
+    player has written)."""
+    written = None if session.tariff.has_basket else points_standing(conn, session)
+    return next(engine.replaying(session.tariff, [deal], before, written))
+
+
+def _entered(session: Session, step: engine.Step) -> Entered:
+    return Entered(session, step.number, step.position, step.deal, step.outcome, step.before, step.after,
+                   None if session.tariff.has_basket else step.scores)
 
 
 def _within_limits(state: State) -> None:
@@ -307,8 +243,6 @@ def walk(session: Session, recorded: Iterable[Recorded], redeals: int = 0) -> It
     deal (points sessions are short: an agreed number of deals).
     """
     t = session.tariff
-    state = State.start(len(session.players))
-    scores = (0,) * len(session.players)
     if t.has_basket:  # the balances after each deal are kept with it: no need to start from the first
         for r in recorded:
             pos = engine.position(t, r.number - 1, redeals)
@@ -318,12 +252,9 @@ def walk(session: Session, recorded: Iterable[Recorded], redeals: int = 0) -> It
             after = State(balances=r.balances, basket=r.basket or 0, deals=r.number, redeals=redeals)
             yield Walked(r, pos, outcome, after, r.balances)
         return
-    for r in recorded:  # a points session's points is replayed from its first deal
-        pos = engine.position(t, state.deals, state.redeals)
-        outcome = engine.play(t, state, r.deal)
-        scores = tuple(a + b for a, b in zip(scores, outcome.scores))
-        state = engine.advance(state, outcome)
-        yield Walked(r, pos, outcome, state, scores)
+    rows = list(recorded)  # a points session's points is replayed from its first deal
+    for r, step in zip(rows, engine.replaying(t, (r.deal for r in rows))):
+        yield Walked(r, step.position, step.outcome, step.after, step.scores)
 
 
 def series(session: Session, walked: Iterable[Walked]) -> list[list[int]]:
@@ -416,10 +347,10 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
         done, replayed = _corrected(conn, session, standing_deals, number, deal)
         later = standing_deals[number - 1:]
         cid = write.record_correction(conn, session, number, later[0].id, reason, [r.id for r in later])
-        for offset, ((d, outcome, state), original) in enumerate(zip(replayed, later)):
-            write.record_deal(conn, session, number + offset, d, outcome, state, correction_id=cid,
+        for offset, (step, original) in enumerate(zip(replayed, later)):
+            write.record_deal(conn, session, step.number, step.deal, step.outcome, step.after, correction_id=cid,
                               entered_at=None if offset == 0 else original.entered_at)
-        _verify(conn, session, expected=replayed[-1][2])
+        _verify(conn, session, expected=replayed[-1].after)
     return done
 
 
@@ -429,28 +360,22 @@ def correction(conn: sqlite3.Connection, session: Session, number: int, deal: De
 
 
 def _corrected(conn: sqlite3.Connection, session: Session, standing_deals: list[Recorded], number: int,
-               deal: Deal) -> tuple[Corrected, list[tuple[Deal, Outcome, State]]]:
+               deal: Deal) -> tuple[Corrected, list[engine.Step]]:
     """Deal `number` replaced and every later deal replayed: the result, and each replayed deal
-    with its outcome and the state after it."""
+    (its outcome and the state after it)."""
+    t = session.tariff
     before = read.state(conn, session)
     entered = [r.deal for r in standing_deals]
     entered[number - 1] = deal
-    state, __ = engine.replay(session.tariff, entered[: number - 1])
-    dealer = engine.position(session.tariff, number - 1, state.redeals).dealer
     replayed = []
-    for d in entered[number - 1:]:
-        outcome = engine.play(session.tariff, state, d)
-        state = engine.advance(state, outcome)
-        _within_limits(state)
-        replayed.append((d, outcome, state))
-    points = not session.tariff.has_basket
-    done = Corrected(session, number, standing_deals[number - 1].deal, deal,
-                     _scores(session, [r.deal for r in standing_deals]) if points else before.balances,
-                     _scores(session, entered) if points else state.balances, (before.basket, state.basket), dealer)
-    return done, replayed
-
-
-def _scores(session: Session, deals: list[Deal]) -> tuple[int, ...]:
-    """What each player of a points session has written after these deals."""
-    state, outcomes = engine.replay(session.tariff, deals)
-    return tuple(sum(o.scores[i] for o in outcomes) for i in range(len(session.players)))
+    for step in engine.replaying(t, entered):
+        _within_limits(step.after)
+        replayed.append(step)
+    after = replayed[-1]
+    if t.has_basket:
+        was, now = before.balances, after.after.balances
+    else:
+        was, now = points_standing(conn, session), after.scores
+    done = Corrected(session, number, standing_deals[number - 1].deal, deal, was, now,
+                     (before.basket, after.after.basket), replayed[number - 1].position.dealer)
+    return done, replayed[number - 1:]

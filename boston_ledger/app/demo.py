@@ -15,6 +15,7 @@ from ..core.errors import LedgerError
 from ..store import read
 from ..store.records import Session
 from . import deals, sessions
+from .inputs import option
 from .deals import Entered
 
 PLAYERS = [N_("Anna"), N_("Boris"), N_("Vera"), N_("Gleb")]  # in Russian: Анна, Борис, Вера, Глеб
@@ -100,9 +101,9 @@ def command_line(players: tuple[str, ...], deal: Deal, tariff: Tariff) -> str:
     words = ["boston-ledger", "deal", contract]
     for f in STORED:
         value = getattr(deal, f.name)
-        if not f.option or value is None or value is False:
+        if f.kind == "contract" or value is None or value is False:
             continue
-        words.append(f.option)
+        words.append(option(f.name))
         if f.kind == "player":
             words.append(players[value])
         elif f.kind == "rank":

@@ -19,13 +19,12 @@ from typing import Mapping, Sequence
 
 from ..core import engine
 from ..core.engine import Deal
-from ..core.errors import LedgerError
+from ..core.errors import DROP, GIVE, MEND, LedgerError
 from ..core.i18n import _, contract_name, ngettext, rank_name, words
-from ..core import fields
 from ..core.fields import BY_NAME, FIELDS, STORED
 from ..core.tariff import MISDEAL, PASS, either, find
 from ..store.records import Session
-from .deals import contract_of, rank_of, split_matters, typed_deal
+from .deals import contract_of, rank_of, typed_deal
 from .inputs import nobody, player_key, seat_of, whole
 
 EACH = "tricks_each."  # the answer of one seat's tricks of an all-pass played as misère partout: `tricks_each.SEAT`
@@ -52,6 +51,7 @@ class Question:
     default: str | None = None  # the answer an empty one stands for
     nobody: str = ""  # without a default, what an empty answer means ("nobody", "no partner"); "" when none
     error: str | None = None  # why it is asked again
+    remedy: str | None = None  # what the error asks of the answer (core.errors: GIVE, DROP, MEND)
     suggestion: str | None = None  # the answer a "did you mean" proposes (a yes, or Enter, takes it)
 
     @property
@@ -193,9 +193,9 @@ def typed_answers(session: Session, typed: Mapping[str, str | bool | None]) -> d
     return answers
 
 
-def option(field: str) -> str:
-    """The command line's option for a field (or a seat's answer of every seat's tricks)."""
-    return fields.option("tricks_each" if field.startswith(EACH) else field)
+def field_of(answer: str) -> str:
+    """The field an answer gives (a seat's tricks of misère partout are one field's)."""
+    return "tricks_each" if answer.startswith(EACH) else answer
 
 
 def edited(session: Session, deal: Deal, given: Answers) -> dict[str, str]:
@@ -235,19 +235,18 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
         if isinstance(found, Ready):
             break
         if found.error:
-            raise LedgerError(found.error, found.field)
+            raise LedgerError(found.error, field_of(found.field), found.suggestion, found.remedy)
         if found.field in answered or found.default is None and not found.nobody:
             deal_of(session, {f: v for f, __, v in asked})  # the engine says what is missing, as for `deal`
-            raise LedgerError(_("the deal needs {option} as well ({what})", option=option(found.field),
-                                what=found.label), found.field)
+            raise LedgerError(_("the deal needs an answer to: {what}", what=found.label), field_of(found.field),
+                              remedy=GIVE)
         answered[found.field] = ""
     extra = [f for f in given if f not in {f for f, __, ___ in asked}  # "--partner none" of a lone contract is so
              and not (f in BY_NAME and BY_NAME[f].nobody and nobody(answered[f]))]
     if extra:
         t = session.tariff
         contract = _("pass") if found.deal.contract == PASS else contract_name(t, found.deal.contract)
-        raise LedgerError(_("the deal ({contract}) takes no {option}; drop it", contract=contract,
-                            option=option(extra[0]).split()[0]), extra[0])
+        raise LedgerError(_("the deal ({contract}) does not ask for it", contract=contract), extra[0], remedy=DROP)
     return found.deal
 
 
@@ -283,18 +282,18 @@ def _walk(session: Session, answers: Answers, defaults: Answers, typed: bool = F
         try:
             values[field] = _value(session, values, question, text, typed)
         except LedgerError as e:
-            return asked, replace(question, error=str(e), suggestion=e.suggestion)
+            return asked, replace(question, error=str(e), suggestion=e.suggestion, remedy=MEND)
         asked.append((field, question, values[field]))
         try:  # what is answered so far, checked by the engine: a wrong answer is asked again at once
             deal_of(session, values)
         except LedgerError as e:
             wrong = _blamed(session, e.field, values)
             if wrong is not None:
-                return asked, _again(asked, wrong, str(e))
+                return asked, _again(asked, wrong, e)
     try:
         deal = deal_of(session, values)
     except LedgerError as e:
-        return asked, _again(asked, _blamed(session, e.field, values) or "contract", str(e))
+        return asked, _again(asked, _blamed(session, e.field, values) or "contract", e)
     return asked, Ready(deal, _items(session, asked))
 
 
@@ -307,10 +306,10 @@ def _blamed(session: Session, field: str | None, values: Mapping[str, object]) -
     return field if field in values else None
 
 
-def _again(asked: list[tuple[str, Question, object]], field: str, error: str) -> Question:
-    """The question of `field` asked again because of `error`; the answers after it stay."""
+def _again(asked: list[tuple[str, Question, object]], field: str, error: LedgerError) -> Question:
+    """The question of `field` asked again because of `error` (the engine's); the answers after it stay."""
     question = next(q for f, q, __ in asked if f == field)
-    return replace(question, error=error)
+    return replace(question, error=str(error), remedy=error.remedy)
 
 
 def _next(session: Session, answers: Answers, values: Mapping[str, object]) -> str | None:
@@ -354,7 +353,8 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
             return fields
         if "partner_tricks" in answers and "tricks" not in answers:
             fields.append("partner_tricks")
-        elif "tricks" in answers or split_matters(t, c.key, int(str(values["team_tricks"]))):
+        elif "tricks" in answers or engine.split_decides(t, c, int(str(values["team_tricks"])),
+                                                          str(values["rank"]) if "rank" in values else None):
             fields.append("tricks")
     else:
         fields += ["tricks", "partner_tricks"]
@@ -412,25 +412,22 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
 def _value(session: Session, values: Mapping[str, object], question: Question, text: str,
            typed: bool = False) -> object:
     """What an answer to the question means (a contract's or rank's key, a player's name or None,
-    a number as text, yes or no), or LedgerError saying what is wrong and what to answer: at a
-    question, in the words of its choices; `typed` (an option), as the command line says it."""
+    a number as text, yes or no), or LedgerError saying what is wrong and what to answer, in the
+    words of the question's choices; `typed`: the answer is a command line's option (a name, not
+    a number in a menu; any number of tricks, which the engine then checks)."""
     t = session.tariff
     field = question.field
-    name = option(field).split()[0]
     if question.kind == "word":
         if field == "contract":
             return contract_of(t, text)
-        return rank_of(t, text, [c.answer for c in question.choices], option=name if typed else None)
-    if question.kind == "number":
-        high = int(question.choices[-1].answer)
+        return rank_of(t, text, [c.answer for c in question.choices])
+    if question.kind == "number":  # one of the question's numbers (every seat's tricks: the engine adds them up)
         last = field == f"{EACH}{len(session.players) - 1}"
+        high = t.tricks if typed or last else int(question.choices[-1].answer)
         if typed:
-            whole(text, name, 0, t.tricks if last else high)
-        elif not re.fullmatch("[0-9]{1,2}", text) or int(text) > (t.tricks if last else high):  # not '²', '①'
+            whole(text, None, 0, high)
+        elif not re.fullmatch("[0-9]{1,2}", text) or int(text) > high:  # not '²', '①'
             raise LedgerError(_("a whole number from 0 to {high}", high=high))
-        if last and int(text) != high:  # every player's tricks: all the deal's
-            raise LedgerError(ngettext("the tricks add up to {n}, not {tricks}", "the tricks add up to {n}, not {tricks}",
-                                       t.tricks - high + int(text), tricks=t.tricks))
         return str(int(text))
     if question.kind == "yes-no":
         word = text.casefold()
@@ -442,8 +439,8 @@ def _value(session: Session, values: Mapping[str, object], question: Question, t
     players = session.players
     if question.nobody and (not text or nobody(text, players)):
         return None
-    if typed:  # a name as --declarer takes it; the engine refuses a declarer as his own partner
-        return players[seat_of(session, text, name)]
+    if typed:  # a name as the command line takes it; the engine refuses a declarer as his own partner
+        return players[seat_of(session, text, None)]
     return _player(session, values, question, text)
 
 
@@ -471,8 +468,6 @@ def _player(session: Session, values: Mapping[str, object], question: Question, 
             if found.candidates or found.close:  # an ambiguous beginning, a typo: said as they are
                 raise
             raise _wrong_player(question) from None
-    if question.field == "partner" and chosen == values.get("declarer"):
-        raise LedgerError(_("{name} is the declarer; choose the partner among the others", name=chosen))
     return chosen
 
 

@@ -10,6 +10,7 @@ from decimal import Decimal, InvalidOperation
 from typing import Iterable
 
 from ..core.errors import LedgerError
+from ..core.fields import BY_NAME
 from ..core.i18n import _, echo, every_translation, ngettext, words
 from ..core.tariff import Tariff, ambiguous, did_you_mean, find, suggestion
 from ..store.records import Session
@@ -30,18 +31,28 @@ def clip(text: str, limit: int = 24) -> str:
     return echo(text if len(text) <= limit else text[:limit] + "…")
 
 
-def whole(text: str | None, option: str, low: int = 0, high: int = 13) -> int | None:
-    """A whole number typed by a user, or a clear error."""
+def whole(text: str | None, option: str | None, low: int = 0, high: int = 13) -> int | None:
+    """A whole number typed by a user, or a clear error that names the `option` (None: the
+    value of a deal's field, whose error the caller attaches to it)."""
     if text is None:
         return None
-    if not re.fullmatch(r"[+-]?[0-9]{1,9}", text.strip()):
-        raise LedgerError(_("{option} must be a whole number from {low} to {high}, not {value}",
-                            option=option, low=low, high=high, value=clip(text)))
-    value = int(text.strip())
-    if not low <= value <= high:
-        raise LedgerError(_("{option} must be a whole number from {low} to {high}, not {value}",
-                            option=option, low=low, high=high, value=value))
+    value = int(text.strip()) if re.fullmatch(r"[+-]?[0-9]{1,9}", text.strip()) else None
+    if value is None or not low <= value <= high:
+        shown = clip(text) if value is None else value
+        raise LedgerError(_("{option} must be a whole number from {low} to {high}, not {value}", option=option,
+                            low=low, high=high, value=shown) if option else
+                          _("{value} is not a whole number from {low} to {high}", low=low, high=high, value=shown))
     return value
+
+
+def option(field: str, value: bool = False) -> str:
+    """How the command line gives a deal's field (core.fields): '--declarer', or with `value` its
+    placeholder too, '--declarer NAME'; the contract is the command's argument, 'CONTRACT'."""
+    f = BY_NAME[field]
+    if f.kind == "contract":
+        return f.metavar
+    flag = "--" + field.replace("_", "-")
+    return f"{flag} {f.metavar}".rstrip() if value else flag
 
 
 def clean_name(name: str) -> str:

@@ -37,10 +37,9 @@ def rescore(conn: sqlite3.Connection, session_id: int, tariff: Tariff | None = N
         raise LedgerError(ngettext("the {name} tariff is for {n} player; session {session_id} has {count}",
                                    "the {name} tariff is for {n} players; session {session_id} has {count}",
                                    tariff.players, name=tariff.name, session_id=session_id, count=len(session.players)))
-    state = State.start(tariff.players)
-    for r in read.deals(conn, session, transfers=False):
-        try:
-            state = engine.advance(state, engine.play(tariff, state, r.deal))
-        except engine.DealError as e:
-            raise LedgerError(_("deal {number} cannot be scored under {name}: {e}", number=r.number, name=tariff.name, e=e)) from None
+    try:
+        state = engine.replayed(tariff, (r.deal for r in read.deals(conn, session, transfers=False)))
+    except engine.DealError as e:
+        raise LedgerError(_("deal {number} cannot be scored under {name}: {e}", number=e.number, name=tariff.name,
+                            e=e)) from None
     return Rescored(session, tariff, read.state(conn, session), state)

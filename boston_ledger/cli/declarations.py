@@ -12,6 +12,7 @@ from typing import Annotated, Any, Callable, Optional
 import typer
 from typer.core import TyperGroup
 
+from ..app.inputs import option
 from ..core.fields import FIELDS, Field
 from ..core.i18n import LANGUAGES, N_
 from . import commands, completion
@@ -112,9 +113,9 @@ def _declared(f: Field) -> inspect.Parameter:
         info: Any = typer.Argument(metavar=f.metavar, help=f.help, autocompletion=COMPLETION[f.kind])
     elif f.kind == "flag":
         return inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=False,
-                                 annotation=Annotated[bool, typer.Option(f.option, help=f.help)])
+                                 annotation=Annotated[bool, typer.Option(option(f.name), help=f.help)])
     else:
-        info = typer.Option(f.option, metavar=f.metavar, help=f.help, autocompletion=COMPLETION.get(f.kind))
+        info = typer.Option(option(f.name), metavar=f.metavar, help=f.help, autocompletion=COMPLETION.get(f.kind))
     return inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=None,
                              annotation=Annotated[Optional[str], info])
 

@@ -11,7 +11,7 @@ import sqlite3
 import sys
 from typing import Any, Callable
 
-from ..core.errors import LedgerError
+from ..core.errors import DROP, GIVE, LedgerError
 from ..core.i18n import N_, _, strerror, translated
 from ..app.opening import close_all, commits
 from ..ui.text import say
@@ -33,7 +33,7 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
             close_all()
         sys.stdout.flush()  # here, not at exit, where a closed pipe could no longer be told apart
     except LedgerError as e:
-        fail(str(e))
+        fail(worded(e))
     except sqlite3.Error as e:
         fail(_("the ledger database failed: {error}; nothing was recorded", error=e))
     except (BrokenPipeError, OutputClosed):  # the reader of our output went away (`| head`): quietly
@@ -91,6 +91,20 @@ def usage_message(message: str) -> str:
             hint = found.pop("hint2", None) or hint
             return _(template, **found) + (_("; did you mean {hint}?", hint=hint) if hint else "")
     return message
+
+
+def worded(e: LedgerError) -> str:
+    """A problem as the command line says it: what is wrong, then the option of the field it
+    concerns, to give, drop or mend."""
+    if e.field is None or e.remedy is None:
+        return str(e)
+    from ..app.inputs import option
+
+    if e.remedy == GIVE:
+        return _("{problem} ({option})", problem=e, option=option(e.field, value=True))
+    if e.remedy == DROP:
+        return _("{problem}; drop {option}", problem=e, option=option(e.field))
+    return _("{option}: {problem}", problem=e, option=option(e.field))
 
 
 def _discard_output() -> None:

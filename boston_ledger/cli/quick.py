@@ -6,6 +6,7 @@ looks like an option, a missing argument) is left to typer."""
 
 from __future__ import annotations
 
+from ..app.inputs import option
 from ..core.fields import FIELDS
 
 SESSION = {"--db": ("db", True), "--session": ("session", True)}
@@ -14,7 +15,8 @@ JSON = {"--json": ("as_json", False)}
 # command -> (its argument, whether it must be given, {option: (parameter, takes a value)}): what
 # declarations.py declares for these commands (a deal's fields from core.fields)
 QUICK: dict[str, tuple[str | None, bool, dict[str, tuple[str, bool]]]] = {
-    "deal": ("contract", False, {**{f.option: (f.name, f.kind != "flag") for f in FIELDS if f.option}, **SESSION}),
+    "deal": ("contract", False, {**{option(f.name): (f.name, f.kind != "flag") for f in FIELDS if f.kind != "contract"},
+                                 **SESSION}),
     "status": (None, False, {**SESSION, **JSON}),
     "history": (None, False, {"--corrections": ("corrections", False), "--last": ("last", True),
                               "--all": ("show_all", False), **SESSION, **JSON}),

@@ -6,9 +6,9 @@ Transfer between two parties, so balances plus basket always sum to zero.
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple, Sequence
+from typing import Iterable, Iterator, NamedTuple, Sequence
 
-from .errors import LedgerError
+from .errors import DROP, GIVE, MEND, LedgerError
 from .i18n import _, contract_name, contract_names, ngettext, rank_name
 from .tariff import MISDEAL, PASS, Contract, Schedule, Tariff
 
@@ -21,7 +21,14 @@ REASONS = ("stake", "remise", "misdeal", "all-pass", "misere-partout", "consolat
 
 
 class DealError(LedgerError):
-    """A deal that the tariff or the table does not allow."""
+    """A deal that the tariff or the table does not allow: what is wrong with `field`, which
+    needs mending unless `remedy` says it is to be given or dropped. `number`, when a replay met
+    it, is the deal's number in its session."""
+
+    number: int | None = None
+
+    def __init__(self, message: str, field: str, remedy: str | None = MEND):
+        super().__init__(message, field, remedy=remedy)
 
 
 class Deal(NamedTuple):
@@ -127,121 +134,169 @@ def schedule_of(contract: Contract, deal: Deal) -> Schedule:
     return schedule
 
 
+# What only a played contract has, which neither a misdeal nor an all-pass takes.
+PLAYED_ONLY = ("declarer", "partner", "tricks", "partner_tricks", "team_tricks", "rank", "boston")
+SEATS = ("declarer", "partner", "boston", "carte_blanche")  # the fields that name a seat
+
+
+def _given(deal: Deal, field: str) -> bool:
+    value = getattr(deal, field)
+    return value is not None and value is not False
+
+
 def validate(tariff: Tariff, deal: Deal) -> None:
-    """Raise DealError unless the deal can be scored under this tariff."""
-    n = tariff.players
-    seats = [("declarer", deal.declarer), ("partner", deal.partner), ("boston", deal.boston),
-             ("carte-blanche", deal.carte_blanche)]
-    for what, seat in seats:
-        if seat is not None and not 0 <= seat < n:
-            raise DealError(_("{what} seat {seat} is not at this table of {n}", what=what, seat=seat, n=n),
-                            what.replace("-", "_"))
-    if deal.ace_turned and not tariff.basket.remise:
-        raise DealError(_("--ace-turned counts only with the remise condition, which this session does not play; drop it"),
-                        "ace_turned")
-    if deal.carte_blanche is not None and not tariff.carte_blanche:
-        raise DealError(_("the {name} tariff pays nothing for a blank hand; drop --carte-blanche", name=tariff.name),
-                        "carte_blanche")
-    if deal.boston is not None and not tariff.boston:
-        raise DealError(_("the {name} tariff pays no boston; drop --boston", name=tariff.name), "boston")
-    if deal.honours is not None and not tariff.honours:
-        raise DealError(_("the {name} tariff scores no honours; drop --honours", name=tariff.name), "honours")
-    if deal.honours is not None and not 0 <= deal.honours < len(tariff.honours):
-        raise DealError(_("--honours must be a whole number from 0 to {most}, not {n}", most=len(tariff.honours) - 1,
-                          n=deal.honours), "honours")
-    played = (  # what only a played contract has
-        ("--declarer", deal.declarer), ("--partner", deal.partner), ("--tricks", deal.tricks),
-        ("--partner-tricks", deal.partner_tricks), ("--team-tricks", deal.team_tricks), ("--rank", deal.rank),
-        ("--boston", deal.boston))
+    """Raise DealError unless the deal can be scored under this tariff. Each refusal says why in
+    the game's words and names the field it concerns, with what that field needs (errors.GIVE,
+    DROP or MEND): each way into the program says the field in its own terms."""
+    _validate_table(tariff, deal)
     if deal.contract == MISDEAL:
-        extra = [name for name, value in (
-            *played, ("--carte-blanche", deal.carte_blanche), ("--tricks-each", deal.tricks_each),
-            ("--honours", deal.honours)) if value is not None] + (["--ace-turned"] if deal.ace_turned else [])
-        if extra:
-            raise DealError(_("a misdeal is not played, so it takes no {extra}; drop it", extra=extra[0]), "contract")
+        _validate_unplayed(deal, (*PLAYED_ONLY, "carte_blanche", "tricks_each", "honours", "ace_turned"),
+                           _("a misdeal is not played"))
         return
     if deal.contract == PASS:
-        extra = [name for name, value in (*played, ("--honours", deal.honours)) if value is not None]
-        if extra:
-            raise DealError(_("an all-pass is not played, so it takes no {extra}; drop it", extra=extra[0])
-                            if not tariff.basket.partout else
-                            _("an all-pass is played as misère partout, with no {extra}; give each player's tricks "
-                              "with --tricks-each and drop {extra}", extra=extra[0]), "contract")
+        _validate_unplayed(deal, (*PLAYED_ONLY, "honours"), _("an all-pass is not played") if not tariff.basket.partout
+                           else _("an all-pass is played as misère partout, where only every player's tricks are said"))
         _validate_partout(tariff, deal.tricks_each)
         return
     if deal.tricks_each is not None:
-        raise DealError(_("--tricks-each is for an all-pass played as misère partout; drop it"), "tricks_each")
+        raise DealError(_("every player's tricks are said only of an all-pass played as misère partout"),
+                        "tricks_each", remedy=DROP)
     contract = tariff.contracts.get(deal.contract)
     if contract is None:
-        raise DealError(_("the {name} tariff has no contract {contract!r}; it has {names} and pass", name=tariff.name, contract=contract_name(tariff, deal.contract), names=contract_names(tariff)),
-                        "contract")
+        raise DealError(_("the {name} tariff has no contract {contract!r}; it has {names} and pass", name=tariff.name,
+                          contract=contract_name(tariff, deal.contract), names=contract_names(tariff)), "contract", None)
+    name = contract_name(tariff, deal.contract)
     if deal.declarer is None:
-        raise DealError(_("{contract} needs --declarer NAME", contract=contract_name(tariff, deal.contract)), "declarer")
+        raise DealError(_("{contract} needs its declarer", contract=name), "declarer", remedy=GIVE)
+    _validate_side(tariff, contract, deal)
+    _validate_tricks(tariff, deal)
+    _validate_rank(tariff, contract, deal)
+    made = lines(schedule_of(contract, deal), taken(deal), tariff.tricks, rank_of(contract, deal))[0]
+    if deal.partner is not None and deal.tricks is None and deal.partner_tricks is None and \
+            split_decides(tariff, contract, taken(deal), deal.rank):
+        raise DealError(ngettext("the pair took {n} trick together, fewer than the {bar} they needed, so who took "
+                                 "how many decides who pays: give the declarer's own tricks",
+                                 "the pair took {n} tricks together, fewer than the {bar} they needed, so who took "
+                                 "how many decides who pays: give the declarer's own tricks",
+                                 taken(deal), bar=schedule_of(contract, deal).bar), "tricks", remedy=GIVE)
+    if deal.honours is not None and not (schedule_of(contract, deal).kind == "tricks" and contract.ranks and made):
+        raise DealError(_("honours count only for a trump contract made"), "honours", remedy=DROP)
+    if deal.boston is not None and not takes_boston(contract):
+        raise DealError(_("{contract} is played without boston", contract=name), "boston", remedy=DROP)
+    if deal.boston is not None and not holder_counts(contract, made):
+        raise DealError(_("{contract} made pays no boston", contract=name), "boston", remedy=DROP)
+
+
+def _validate_table(tariff: Tariff, deal: Deal) -> None:
+    """The seats a deal names are at the table, and what it says is something the tariff plays."""
+    n = tariff.players
+    for field in SEATS:
+        seat = getattr(deal, field)
+        if seat is not None and not 0 <= seat < n:
+            raise DealError(_("seat {seat} is not at this table of {n}", seat=seat, n=n), field)
+    if deal.ace_turned and not tariff.basket.remise:
+        raise DealError(_("an ace turned counts only with the remise condition, which this session does not play"),
+                        "ace_turned", remedy=DROP)
+    if deal.carte_blanche is not None and not tariff.carte_blanche:
+        raise DealError(_("the {name} tariff pays nothing for a blank hand", name=tariff.name), "carte_blanche",
+                        remedy=DROP)
+    if deal.boston is not None and not tariff.boston:
+        raise DealError(_("the {name} tariff pays no boston", name=tariff.name), "boston", remedy=DROP)
+    if deal.honours is not None and not tariff.honours:
+        raise DealError(_("the {name} tariff scores no honours", name=tariff.name), "honours", remedy=DROP)
+    if deal.honours is not None and not 0 <= deal.honours < len(tariff.honours):
+        raise DealError(_("{n} is not a number of honours from 0 to {most}", n=deal.honours,
+                          most=len(tariff.honours) - 1), "honours")
+
+
+def _validate_unplayed(deal: Deal, fields: tuple[str, ...], why: str) -> None:
+    """A deal that is not played as a contract says none of `fields`."""
+    extra = next((f for f in fields if _given(deal, f)), None)
+    if extra is not None:
+        raise DealError(why, extra, remedy=DROP)
+
+
+def _validate_side(tariff: Tariff, contract: Contract, deal: Deal) -> None:
+    """The declaring side: alone or with a partner, as the contract is played."""
+    name = contract_name(tariff, deal.contract)
     if deal.partner is not None:
         if deal.partner == deal.declarer:
-            raise DealError(_("the partner cannot be the declarer; name another player or drop --partner"), "partner")
+            raise DealError(_("the partner cannot be the declarer; choose another player"), "partner")
         if contract.with_partner is None:
-            raise DealError(_("{contract} is played alone; drop --partner", contract=contract_name(tariff, deal.contract)),
-                            "partner")
+            raise DealError(_("{contract} is played alone", contract=name), "partner", remedy=DROP)
         if deal.partner_tricks is None and deal.team_tricks is None:
-            raise DealError(_("a deal with a partner needs --partner-tricks N (the partner's own tricks)"),
-                            "partner_tricks")
-    else:
-        if contract.alone is None:
-            raise DealError(_("{contract} is played with a partner; add --partner NAME", contract=contract_name(tariff, deal.contract)),
-                            "partner")
-        if deal.partner_tricks is not None:
-            raise DealError(_("--partner-tricks needs --partner NAME; drop it when the declarer plays alone"),
-                            "partner_tricks")
-        if deal.team_tricks is not None:
-            raise DealError(_("--team-tricks is the tricks of a pair together; add --partner NAME, or give "
-                              "--tricks N when the declarer plays alone"), "partner")
+            raise DealError(_("a deal with a partner needs the partner's own tricks, or the pair's together"),
+                            "partner_tricks", remedy=GIVE)
+        return
+    if contract.alone is None:
+        raise DealError(_("{contract} is played with a partner", contract=name), "partner", remedy=GIVE)
+    if deal.partner_tricks is not None:
+        raise DealError(_("a declarer who plays alone has no partner's tricks"), "partner_tricks", remedy=DROP)
+    if deal.team_tricks is not None:
+        raise DealError(_("the tricks of a pair together need a partner"), "partner", remedy=GIVE)
+
+
+def _validate_tricks(tariff: Tariff, deal: Deal) -> None:
+    """The tricks said: each a number of the deal's, and the pair's own adding up to their total."""
     if deal.tricks is None and deal.team_tricks is None:
-        raise DealError(_("{contract} needs --tricks N (the declarer's own tricks)", contract=contract_name(tariff, deal.contract)),
-                        "tricks")
-    for what, t in (("--tricks", deal.tricks), ("--partner-tricks", deal.partner_tricks),
-                    ("--team-tricks", deal.team_tricks)):
+        raise DealError(_("{contract} needs the declarer's tricks", contract=contract_name(tariff, deal.contract)),
+                        "tricks", remedy=GIVE)
+    for field in ("tricks", "partner_tricks", "team_tricks"):
+        t = getattr(deal, field)
         if t is not None and not 0 <= t <= tariff.tricks:
-            raise DealError(_("{what} must be a whole number from 0 to {tricks}, not {t}", what=what, tricks=tariff.tricks, t=t),
-                            what[2:].replace("-", "_"))
-    if deal.team_tricks is not None and (deal.tricks or 0) + (deal.partner_tricks or 0) > deal.team_tricks or \
-            deal.team_tricks is not None and deal.tricks is not None and deal.partner_tricks is not None and \
-            deal.tricks + deal.partner_tricks != deal.team_tricks:
-        raise DealError(_("the declarer's {tricks} and the partner's {partner_tricks} tricks are not the pair's "
-                          "{team} together; give --team-tricks or the tricks of each", tricks=deal.tricks,
-                          partner_tricks=deal.partner_tricks, team=deal.team_tricks), "team_tricks")
-    if (deal.tricks or 0) + (deal.partner_tricks or 0) > tariff.tricks:
-        raise DealError(ngettext("declarer and partner took {tricks} + {partner_tricks} tricks, more than the {n} of a deal",
-                                 "declarer and partner took {tricks} + {partner_tricks} tricks, more than the {n} of a "
-                                 "deal", tariff.tricks, tricks=deal.tricks, partner_tricks=deal.partner_tricks),
+            raise DealError(_("{t} is not a number of tricks from 0 to {tricks}", t=t, tricks=tariff.tricks), field)
+    mine, theirs, team = deal.tricks, deal.partner_tricks, deal.team_tricks
+    if team is not None and mine is not None and theirs is not None and mine + theirs != team:
+        raise DealError(ngettext("the declarer's {tricks} and the partner's {partner_tricks} tricks are not the "
+                                 "pair's {n} trick together",
+                                 "the declarer's {tricks} and the partner's {partner_tricks} tricks are not the "
+                                 "pair's {n} tricks together", team, tricks=mine, partner_tricks=theirs), "team_tricks")
+    if team is not None and mine is not None and mine > team:
+        raise DealError(ngettext("the declarer cannot have taken {own} of the pair's {n} trick",
+                                 "the declarer cannot have taken {own} of the pair's {n} tricks", team, own=mine), "tricks")
+    if team is not None and theirs is not None and theirs > team:
+        raise DealError(ngettext("the partner cannot have taken {own} of the pair's {n} trick",
+                                 "the partner cannot have taken {own} of the pair's {n} tricks", team, own=theirs),
                         "partner_tricks")
+    if (mine or 0) + (theirs or 0) > tariff.tricks:
+        raise DealError(ngettext("declarer and partner took {tricks} + {partner_tricks} tricks, more than the {n} "
+                                 "of a deal", "declarer and partner took {tricks} + {partner_tricks} tricks, more "
+                                 "than the {n} of a deal", tariff.tricks, tricks=mine, partner_tricks=theirs),
+                        "partner_tricks")
+
+
+def _validate_rank(tariff: Tariff, contract: Contract, deal: Deal) -> None:
+    """The rank said is one the contract is played at; one is said where the contract has no default."""
+    name = contract_name(tariff, deal.contract)
+    allowed = ", ".join(rank_name(tariff, r) for r in contract.ranks)
     if deal.rank is not None and deal.rank not in contract.ranks:
-        allowed = ", ".join(rank_name(tariff, r) for r in contract.ranks)
-        raise DealError(_("{contract} has no rank {rank!r}; it is played as {allowed}", contract=contract_name(tariff, deal.contract),
-                          rank=rank_name(tariff, deal.rank), allowed=allowed) if allowed else
-                        _("{contract} has no rank {rank!r}; it is played without a rank; drop --rank",
-                          contract=contract_name(tariff, deal.contract), rank=rank_name(tariff, deal.rank)), "rank")
+        if not allowed:
+            raise DealError(_("{contract} is played without a rank", contract=name), "rank", remedy=DROP)
+        raise DealError(_("{contract} has no rank {rank!r}; it is played as {allowed}", contract=name,
+                          rank=rank_name(tariff, deal.rank), allowed=allowed), "rank")
     if deal.rank is None and contract.ranks and contract.default_rank is None:
-        raise DealError(_("{contract} needs --rank ({names})", contract=contract_name(tariff, deal.contract), names=", ".join(rank_name(tariff, r) for r in contract.ranks)),
-                        "rank")
-    schedule = schedule_of(contract, deal)
-    if deal.partner is not None and deal.tricks is None and schedule.shares and \
-            not lines(schedule, taken(deal), tariff.tricks, rank_of(contract, deal))[0]:
-        raise DealError(ngettext("the pair took {n} trick together, fewer than the {bar} they needed, so who took "
-                                 "how many decides who pays: give the declarer's own tricks with --tricks N",
-                                 "the pair took {n} tricks together, fewer than the {bar} they needed, so who took "
-                                 "how many decides who pays: give the declarer's own tricks with --tricks N",
-                                 taken(deal), bar=schedule.bar), "tricks")
-    if deal.honours is not None and (schedule.kind != "tricks" or not contract.ranks or
-                                     not lines(schedule, taken(deal), tariff.tricks, rank_of(contract, deal))[0]):
-        raise DealError(_("honours count only for a trump contract made; drop --honours"), "honours")
-    if deal.boston is not None and not takes_boston(contract):
-        raise DealError(_("{contract} is played without boston; drop --boston", contract=contract_name(tariff, deal.contract)),
-                        "boston")
-    if deal.boston is not None and not holder_counts(contract, lines(schedule, taken(deal), tariff.tricks,
-                                                                      rank_of(contract, deal))[0]):
-        raise DealError(_("{contract} made pays no boston; drop --boston", contract=contract_name(tariff, deal.contract)),
-                        "boston")
+        raise DealError(_("{contract} needs its rank: {names}", contract=name, names=allowed), "rank", remedy=GIVE)
+
+
+def split_decides(tariff: Tariff, contract: Contract, team: int, rank: str | None = None) -> bool:
+    """Whether a pair's `team` tricks, said only together, leave who pays unknown: when the pair
+    failed a contract whose members answer each for his own share (the declarer's own decide)."""
+    schedule = contract.with_partner
+    return schedule is not None and bool(schedule.shares) and \
+        not lines(schedule, team, tariff.tricks, rank or contract.default_rank)[0]
+
+
+def filled(deal: Deal) -> Deal:
+    """The deal with the pair's total and one member's own tricks said, and the other's own
+    following from them (both kept, as the table said them); else as it is."""
+    mine, theirs, team = deal.tricks, deal.partner_tricks, deal.team_tricks
+    if team is None or deal.partner is None or (mine is None) == (theirs is None):
+        return deal
+    if mine is not None and 0 <= mine <= team:
+        return deal._replace(partner_tricks=team - mine)
+    if theirs is not None and 0 <= theirs <= team:
+        return deal._replace(tricks=team - theirs)
+    return deal
 
 
 def _validate_partout(tariff: Tariff, tricks_each: tuple[int, ...] | None) -> None:
@@ -249,19 +304,21 @@ def _validate_partout(tariff: Tariff, tricks_each: tuple[int, ...] | None) -> No
     n, tricks = tariff.players, tariff.tricks
     if not tariff.basket.partout:
         if tricks_each is not None:
-            raise DealError(_("--tricks-each counts only with the misère partout condition, which this session "
-                              "does not play; drop it"), "tricks_each")
+            raise DealError(_("every player's tricks count only with the misère partout condition, which this "
+                              "session does not play"), "tricks_each", remedy=DROP)
         return
     if tricks_each is None:
-        raise DealError(_("this session plays misère partout: an all-pass is played, so give every player's "
-                          "tricks in seat order, e.g. --tricks-each 3,4,2,4 ({tricks} in all)", tricks=tricks),
-                        "tricks_each")
+        raise DealError(ngettext("this session plays misère partout: an all-pass is played, so give every player's "
+                                 "tricks in seat order, {n} trick in all",
+                                 "this session plays misère partout: an all-pass is played, so give every player's "
+                                 "tricks in seat order, {n} tricks in all", tricks), "tricks_each", remedy=GIVE)
     if len(tricks_each) != n:
-        raise DealError(_("--tricks-each needs the tricks of all {n} players in seat order, not {count}",
-                          n=n, count=len(tricks_each)), "tricks_each")
+        raise DealError(ngettext("every player's tricks are needed, {n} number in seat order, not {count}",
+                                 "every player's tricks are needed, {n} numbers in seat order, not {count}", n,
+                                 count=len(tricks_each)), "tricks_each")
     if any(not 0 <= t <= tricks for t in tricks_each) or sum(tricks_each) != tricks:
-        raise DealError(ngettext("--tricks-each must add up to the {n} trick of a deal, not {total}",
-                                 "--tricks-each must add up to the {n} tricks of a deal, not {total}", tricks,
+        raise DealError(ngettext("every player's tricks must add up to the {n} trick of a deal, not {total}",
+                                 "every player's tricks must add up to the {n} tricks of a deal, not {total}", tricks,
                                  total=sum(tricks_each)), "tricks_each")
 
 
@@ -319,6 +376,8 @@ def holder_counts(contract: Contract, made: bool) -> bool:
 
 
 def rank_of(contract: Contract, deal: Deal) -> str | None:
+    """The rank a deal of this contract is played at: the one said, else the contract's default
+    (the one answer, for scoring and for saying what was played)."""
     return deal.rank or contract.default_rank
 
 
@@ -517,12 +576,45 @@ def advance(state: State, outcome: Outcome) -> State:
                  state.deals + 1, outcome.stake_next, state.redeals + outcome.redealt)
 
 
-def replay(tariff: Tariff, deals: Iterable[Deal]) -> tuple[State, list[Outcome]]:
-    """Play deals from the start of a session; the state after them and every outcome."""
-    state = State.start(tariff.players)
-    outcomes = []
+class Step(NamedTuple):
+    """One deal of a replay: where it fell, the state before and after it, what it moved, and
+    what each seat has written on a points score sheet through it."""
+
+    deal: Deal
+    position: Position
+    before: State
+    outcome: Outcome
+    after: State
+    scores: tuple[int, ...]
+
+    @property
+    def number(self) -> int:
+        return self.position.number
+
+
+def replaying(tariff: Tariff, deals: Iterable[Deal], state: State | None = None,
+              scores: Sequence[int] | None = None) -> Iterator[Step]:
+    """Play deals one after another, from the start of a session or from `state` (with the
+    `scores` written by then): the one replay, which `check`, `rescore`, history, corrections and
+    entering a deal all go through. A deal that no longer scores raises its DealError with the
+    deal's `number`."""
+    state = State.start(tariff.players) if state is None else state
+    written = tuple(scores) if scores is not None else (0,) * tariff.players
     for deal in deals:
-        outcome = play(tariff, state, deal)
-        outcomes.append(outcome)
-        state = advance(state, outcome)
-    return state, outcomes
+        try:
+            outcome = play(tariff, state, deal)
+        except DealError as e:
+            e.number = state.deals + 1
+            raise
+        after = advance(state, outcome)
+        written = tuple(map(int.__add__, written, outcome.scores))
+        yield Step(deal, position(tariff, state.deals, state.redeals), state, outcome, after, written)
+        state = after
+
+
+def replayed(tariff: Tariff, deals: Iterable[Deal]) -> State:
+    """The state after these deals, played from the start of a session."""
+    state = State.start(tariff.players)
+    for step in replaying(tariff, deals):
+        state = step.after
+    return state

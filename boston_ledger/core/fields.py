@@ -22,10 +22,10 @@ KINDS = ("contract", "rank", "player", "tricks", "flag", "tricks-each")
 
 
 class Field(NamedTuple):
-    name: str  # the member of engine.Deal, the answer's key, the ledger's and the CSV's column
+    name: str  # the member of engine.Deal, the answer's key, the ledger's and the CSV's column; the command
+    # line's option is made of it (app.inputs.option)
     kind: str  # one of KINDS
-    option: str  # the command line's option; "" for the contract, the command's argument
-    metavar: str  # the placeholder of its value in help pages ("" for a flag)
+    metavar: str  # the placeholder of its value in help pages ("" for a flag); the contract is an argument
     help: str  # its help on the command line
     label: str  # its answer's name where guided entry lists the answers
     question: str  # what guided entry asks ("{name}": the player it is about)
@@ -59,42 +59,42 @@ def _scores_honours(t: Tariff, c: Contract | None, made: bool | None) -> bool:
 
 
 FIELDS = (
-    Field("contract", "contract", "", "CONTRACT",
+    Field("contract", "contract", "CONTRACT",
           N_("A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
              "misere-ouvert, grand-misere-ouvert; american: five (boston), six ... thirteen (grand-slam), "
              "little-misere, grand-misere, little-spread, grand-spread), or pass, or misdeal (classic: the deal "
              "passed to the next player, a redeal by the same dealer is not entered; american: the same dealer "
              "deals again); Russian names too. \"I pay\" (the adversaries concede) is entered as the bid's own "
              "tricks."), N_("Contract"), N_("Contract")),
-    Field("declarer", "player", "--declarer", "NAME", N_("Who bought the contract."), N_("Declarer"),
+    Field("declarer", "player", "NAME", N_("Who bought the contract."), N_("Declarer"),
           N_("Declarer")),
-    Field("partner", "player", "--partner", "NAME", N_("Who supported the declarer (omit when alone)."),
+    Field("partner", "player", "NAME", N_("Who supported the declarer (omit when alone)."),
           N_("Partner"), N_("Partner"), nobody=N_("no partner")),
-    Field("rank", "rank", "--rank", "RANK",
+    Field("rank", "rank", "RANK",
           N_("The suit's rank: junior|senior for solo and nine \\[default: junior]; first|second|third on "
              "samouchitel; clubs|spades|hearts|diamonds on fontainebleau-foster."), N_("Rank"), N_("Rank")),
-    Field("team_tricks", "tricks", "--team-tricks", "N",
-          N_("With --partner: the pair's tricks together, 0..13, instead of each one's; when the pair failed, "
-             "add --tricks (the declarer's own)."), N_("Tricks of {declarer} and {partner} together"),
+    Field("team_tricks", "tricks", "N",
+          N_("With a partner: the pair's tricks together, 0..13, instead of each one's; when the pair failed, "
+             "the declarer's own tricks too."), N_("Tricks of {declarer} and {partner} together"),
           N_("Tricks taken by {declarer} and {partner} together")),
-    Field("tricks", "tricks", "--tricks", "N",
+    Field("tricks", "tricks", "N",
           N_("The declarer's own tricks, 0..13 (when the adversaries say \"I pay\", the bid's own number)."),
           N_("Tricks of {name}"),
           N_("Tricks taken by {name}")),
-    Field("partner_tricks", "tricks", "--partner-tricks", "N", N_("The partner's own tricks, 0..13."),
+    Field("partner_tricks", "tricks", "N", N_("The partner's own tricks, 0..13."),
           N_("Tricks of {name}"), N_("Tricks taken by {name}")),
-    Field("boston", "player", "--boston", "NAME",
+    Field("boston", "player", "NAME",
           N_("Who held the boston: the jack of diamonds, or the jack of hearts when diamonds are trumps."),
           N_("Boston"), N_("Who held the boston"), nobody=N_("no one"), asked=_takes_boston),
-    Field("ace_turned", "flag", "--ace-turned", "",
+    Field("ace_turned", "flag", "",
           N_("The trump the dealer turned is an ace (remise condition)."), N_("Ace turned"),
           N_("Was the trump the dealer turned an ace?"), asked=_plays_remise),
-    Field("carte_blanche", "player", "--carte-blanche", "NAME", N_("Who declared a blank hand (Fontainebleau)."),
+    Field("carte_blanche", "player", "NAME", N_("Who declared a blank hand (Fontainebleau)."),
           N_("Blank hand"), N_("Who declared a blank hand"), nobody=N_("nobody"), asked=_pays_carte_blanche),
-    Field("tricks_each", "tricks-each", "--tricks-each", "N,N,N,N",
+    Field("tricks_each", "tricks-each", "N,N,N,N",
           N_("An all-pass played as misère partout (classic's condition; american, fontainebleau-foster): every "
              "player's tricks in seat order, 13 in all."), N_("Tricks of {name}"), N_("Tricks taken by {name}")),
-    Field("honours", "tricks", "--honours", "N",
+    Field("honours", "tricks", "N",
           N_("How many of the trump's honours (A K Q J) the declarer held, 0..4, where honours are scored "
              "(fontainebleau-foster's honours condition): a made trump contract only."), N_("Honours"),
           N_("How many of the trump's honours (A K Q J) did {name} hold?"), asked=_scores_honours, most=4,
@@ -102,9 +102,3 @@ FIELDS = (
 )
 BY_NAME = {f.name: f for f in FIELDS}
 STORED = tuple(f for f in FIELDS if f.stored)  # the ledger's columns of a deal, in this order
-
-
-def option(name: str) -> str:
-    """How the command line gives a field: 'CONTRACT', '--declarer NAME', '--ace-turned'."""
-    f = BY_NAME[name]
-    return f.metavar if not f.option else f"{f.option} {f.metavar}".rstrip()

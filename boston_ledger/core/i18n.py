@@ -19,7 +19,7 @@ from typing import Any, Iterable, Mapping, NamedTuple
 class Language(NamedTuple):
     """A language the output speaks: its texts are its catalogue's, the rest is said here."""
 
-    code: str  # its catalogue is locale/CODE/LC_MESSAGES/boston_ledger.mo; --lang CODE, LANG=CODE_...
+    code: str  # its catalogue is locale/CODE/LC_MESSAGES/boston_ledger.mo; chosen by its code, or LANG=CODE_...
     quotes: tuple[str, str]  # around a name: “Friday”, «Пятница»
     decimal: str  # the decimal separator of money and chips
     letters: str  # the letters of its alphabet, lowercase: a tariff word's name in them is shown in it

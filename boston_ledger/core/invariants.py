@@ -60,19 +60,19 @@ def replay(session_id: int, tariff: Tariff, players: int, recorded: Iterable) ->
     balances and basket, transfers) through the engine and the session's tariff, holding each
     deal's number, kept balances and transfers to the engine's. The first difference, in words
     (empty when every deal holds): later deals depend on it, so one report is enough."""
-    state = State.start(players)
-    for row in recorded:
-        if row.number != state.deals + 1:
-            return [_misnumbered(session_id, row.number, state.deals + 1)]
+    rows = list(recorded)
+    steps = engine.replaying(tariff, (row.deal for row in rows))
+    for expected, row in enumerate(rows, 1):
+        if row.number != expected:
+            return [_misnumbered(session_id, row.number, expected)]
         try:
-            outcome = engine.play(tariff, state, row.deal)
+            step = next(steps)
         except engine.DealError as e:
             return [Problem(session_id, row.number, _("the deal no longer scores: {e}", e=e))]
-        after = engine.advance(state, outcome)
-        found = difference(session_id, players, row.number, row.balances, row.basket, row.transfers, after, outcome)
+        found = difference(session_id, players, row.number, row.balances, row.basket, row.transfers, step.after,
+                           step.outcome)
         if found:
             return found
-        state = after
     return []
 
 

@@ -43,7 +43,7 @@ class Settled:
     deals: int
 
     def record(self) -> dict:
-        """The settlement as the ledger keeps it and `settle --json` prints it."""
+        """The settlement as the ledger keeps it and `settle` prints it as JSON."""
         name = self.players
         return {
             "net_chips": dict(zip(name, self.net_chips)),

@@ -49,7 +49,7 @@ def shipped() -> dict[str, Path]:
 
 
 def locate(name_or_path: str, relative_to: Path | None = None) -> Path:
-    """The file a `--tariff` value names: a shipped tariff's name, or a path to a TOML file."""
+    """The file a tariff is named by: a shipped tariff's name, or a path to a TOML file."""
     files = shipped()
     if name_or_path in files:
         return files[name_or_path]
@@ -591,7 +591,7 @@ class _Reader:
 
     def honours(self, bonuses: dict) -> tuple[int, ...]:
         """`[bonuses] honours`: the over-tricks paid for 0, 1, 2... of the trump's honours held by a made
-        declarer (deal --honours N), at his schedule's rate per trick."""
+        declarer (a deal's `honours`), at his schedule's rate per trick."""
         value = bonuses.get("honours", [])
         if not isinstance(value, list) or not 2 <= len(value) <= 5 and value or not all(
                 isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100 for v in value):

@@ -38,9 +38,9 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
         return _("all pass")
     assert deal.declarer is not None
     contract = session.tariff.contracts.get(deal.contract)
-    rank = deal.rank
+    rank = deal.rank  # the rank said, else where the contract has several the one the engine plays it at
     if rank is None and contract is not None and len(contract.ranks) > 1:
-        rank = contract.ranks[0]
+        rank = engine.rank_of(contract, deal)
     head = contract_name(session.tariff, deal.contract) + (
         f" {rank_after_contract(session.tariff, rank)}" if rank and rank != deal.contract else "")
     if deal.partner is not None and deal.tricks is None:  # the pair's tricks together, as said
