@@ -34,6 +34,9 @@ def test_export_reads_back(cli, tmp_path: Path) -> None:
     assert [d["dealer"] for d in deals] == NAMES
     assert [d["result"] for d in deals] == ["made", "all pass", "made", "failed"]
     assert deals[0]["declarer"] == "Борис" and deals[0]["boston"] == "Вера"
+    # a column for each field the tariff plays: classic has no remise, blank hand, honours, misère partout
+    assert list(deals[0])[5:-2] == ["contract", "declarer", "partner", "rank", "team_tricks", "tricks",
+                                    "partner_tricks", "boston"]
 
     net: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     for t in read(out / "transfers.csv"):

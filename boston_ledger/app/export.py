@@ -12,7 +12,7 @@ import sqlite3
 from pathlib import Path
 from typing import Iterable, Iterator, TextIO
 
-from ..core.engine import Deal
+from ..core.engine import Deal, plays
 from ..core.errors import LedgerError
 from ..core.fields import STORED, Field
 from ..core.i18n import _, strerror
@@ -60,10 +60,8 @@ EXPORT_NAMES = frozenset({"deals.csv", "transfers.csv", "balances.csv",  # and a
 
 
 def _fields(session: Session) -> list[Field]:
-    """A deal's fields in this session's files (every seat's tricks only where all-passes are played
-    as misère partout)."""
-    return [f for f in STORED if (f.kind != "tricks-each" or session.tariff.basket.partout)
-            and (f.name != "honours" or session.tariff.honours)]
+    """A deal's fields in this session's files: those its tariff plays (engine.plays)."""
+    return [f for f in STORED if plays(session.tariff, f.name)]
 
 
 def _entered(session: Session, d: Deal) -> list:

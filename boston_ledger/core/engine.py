@@ -187,6 +187,13 @@ def validate(tariff: Tariff, deal: Deal) -> None:
         raise DealError(_("{contract} made pays no boston", contract=name), "boston", remedy=DROP)
 
 
+def plays(tariff: Tariff, field: str) -> bool:
+    """Whether deals under this tariff say `field` at all: who held the boston, the honours, a
+    blank hand, an ace turned and every player's tricks only where the tariff pays for them."""
+    return {"boston": tariff.boston > 0, "honours": bool(tariff.honours), "carte_blanche": tariff.carte_blanche > 0,
+            "ace_turned": tariff.basket.remise > 0, "tricks_each": tariff.basket.partout}.get(field, True)
+
+
 def _validate_table(tariff: Tariff, deal: Deal) -> None:
     """The seats a deal names are at the table, and what it says is something the tariff plays."""
     n = tariff.players
@@ -194,16 +201,14 @@ def _validate_table(tariff: Tariff, deal: Deal) -> None:
         seat = getattr(deal, field)
         if seat is not None and not 0 <= seat < n:
             raise DealError(_("seat {seat} is not at this table of {n}", seat=seat, n=n), field)
-    if deal.ace_turned and not tariff.basket.remise:
-        raise DealError(_("an ace turned counts only with the remise condition, which this session does not play"),
-                        "ace_turned", remedy=DROP)
-    if deal.carte_blanche is not None and not tariff.carte_blanche:
-        raise DealError(_("the {name} tariff pays nothing for a blank hand", name=tariff.name), "carte_blanche",
-                        remedy=DROP)
-    if deal.boston is not None and not tariff.boston:
-        raise DealError(_("the {name} tariff pays no boston", name=tariff.name), "boston", remedy=DROP)
-    if deal.honours is not None and not tariff.honours:
-        raise DealError(_("the {name} tariff scores no honours", name=tariff.name), "honours", remedy=DROP)
+    unplayed = {  # why each field the tariff does not play is refused (every player's tricks: _validate_partout)
+        "ace_turned": _("an ace turned counts only with the remise condition, which this session does not play"),
+        "carte_blanche": _("the {name} tariff pays nothing for a blank hand", name=tariff.name),
+        "boston": _("the {name} tariff pays no boston", name=tariff.name),
+        "honours": _("the {name} tariff scores no honours", name=tariff.name)}
+    for field, why in unplayed.items():
+        if _given(deal, field) and not plays(tariff, field):
+            raise DealError(why, field, remedy=DROP)
     if deal.honours is not None and not 0 <= deal.honours < len(tariff.honours):
         raise DealError(_("{n} is not a number of honours from 0 to {most}", n=deal.honours,
                           most=len(tariff.honours) - 1), "honours")
@@ -302,7 +307,7 @@ def filled(deal: Deal) -> Deal:
 def _validate_partout(tariff: Tariff, tricks_each: tuple[int, ...] | None) -> None:
     """An all-pass's tricks of each player: given exactly when misère partout is played."""
     n, tricks = tariff.players, tariff.tricks
-    if not tariff.basket.partout:
+    if not plays(tariff, "tricks_each"):
         if tricks_each is not None:
             raise DealError(_("every player's tricks count only with the misère partout condition, which this "
                               "session does not play"), "tricks_each", remedy=DROP)

@@ -3,8 +3,12 @@ entry asks it. The command line's options and the quick parser, guided entry at 
 on a phone, the ledger's columns and the CSV files all read this table; the engine scores what
 it describes (`engine.Deal` has a member for every stored field).
 
-Adding a field to a deal touches the engine (its member of Deal, its checks, its payments),
-this table, a migration (its column) and the catalogue (its help and question), nothing else.
+Adding a field to a deal touches the engine (its member of Deal, its checks, its payments, and
+`engine.plays` when only some tariffs play it), this table, a migration (its column, and the
+frozen schema of that step for the schema's test), the catalogue (its help and question) and,
+when a deal's words should show it, `ui/deals.describe`; nothing else. The command line's
+options, the quick parser, guided entry at a terminal and on a phone, the ledger's columns, the
+CSV files, `check`, rescore and completion follow this table.
 """
 
 from __future__ import annotations
@@ -12,7 +16,7 @@ from __future__ import annotations
 from typing import Callable, NamedTuple
 
 from .i18n import N_
-from .engine import holder_counts
+from .engine import holder_counts, plays
 from .tariff import Contract, Tariff
 
 # The kinds of field, which say how a value is typed, kept and shown:
@@ -41,20 +45,17 @@ class Field(NamedTuple):
 def _takes_boston(t: Tariff, c: Contract | None, made: bool | None) -> bool:
     """Whether a deal asks who held the boston: when its holder changes what it pays (a failed
     misère, whose declarer pays the boston unless he holds it, and not a made one)."""
-    return c is not None and t.boston > 0 and made is not None and holder_counts(c, made)
+    return c is not None and plays(t, "boston") and made is not None and holder_counts(c, made)
 
 
-def _plays_remise(t: Tariff, c: Contract | None, made: bool | None) -> bool:
-    return t.basket.remise > 0
-
-
-def _pays_carte_blanche(t: Tariff, c: Contract | None, made: bool | None) -> bool:
-    return t.carte_blanche > 0
+def _played(field: str) -> Callable[[Tariff, Contract | None, bool | None], bool]:
+    """Asked of every deal where the tariff plays the field (engine.plays)."""
+    return lambda t, c, made: plays(t, field)
 
 
 def _scores_honours(t: Tariff, c: Contract | None, made: bool | None) -> bool:
     """Whether a deal asks for the honours: where the tariff scores them, of a trump contract made."""
-    return bool(t.honours) and c is not None and bool(c.ranks) and made is True and \
+    return plays(t, "honours") and c is not None and bool(c.ranks) and made is True and \
         any(s is not None and s.kind == "tricks" for s in (c.alone, c.with_partner))
 
 
@@ -88,9 +89,9 @@ FIELDS = (
           N_("Boston"), N_("Who held the boston"), nobody=N_("no one"), asked=_takes_boston),
     Field("ace_turned", "flag", "",
           N_("The trump the dealer turned is an ace (remise condition)."), N_("Ace turned"),
-          N_("Was the trump the dealer turned an ace?"), asked=_plays_remise),
+          N_("Was the trump the dealer turned an ace?"), asked=_played("ace_turned")),
     Field("carte_blanche", "player", "NAME", N_("Who declared a blank hand (Fontainebleau)."),
-          N_("Blank hand"), N_("Who declared a blank hand"), nobody=N_("nobody"), asked=_pays_carte_blanche),
+          N_("Blank hand"), N_("Who declared a blank hand"), nobody=N_("nobody"), asked=_played("carte_blanche")),
     Field("tricks_each", "tricks-each", "N,N,N,N",
           N_("An all-pass played as misère partout (classic's condition; american, fontainebleau-foster): every "
              "player's tricks in seat order, 13 in all."), N_("Tricks of {name}"), N_("Tricks taken by {name}")),
