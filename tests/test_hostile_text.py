@@ -58,9 +58,9 @@ def tamper(db: Path, *statements: tuple[str, tuple]) -> None:
 
 def test_visible_escapes_what_a_terminal_obeys() -> None:
     unsafe = [*map(chr, range(0x00, 0x09)), *map(chr, range(0x0B, 0x20)), *map(chr, range(0x7F, 0xA0)),
-              "\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A)),
-              "\ud800", "\udcff", "\udfff"]
-    assert len(unsafe) == 30 + 1 + 32 + 3 + 5 + 4 + 3
+              "\u061c", "\u200e", "\u200f", "\u2028", "\u2029", *map(chr, range(0x202A, 0x202F)),
+              *map(chr, range(0x2066, 0x206A)), "\ud800", "\udcff", "\udfff"]
+    assert len(unsafe) == 30 + 1 + 32 + 3 + 2 + 5 + 4 + 3
     for ch in unsafe:
         out = shown.visible(f"a{ch}b")
         assert out == f"a\\{'x' if ord(ch) < 0x100 else 'u'}{ord(ch):0{2 if ord(ch) < 0x100 else 4}x}b", repr(ch)

@@ -37,6 +37,8 @@ CASES = {  # where: (how the file is changed, what the error names)
     "a rank's key, isolate": (lambda d: d["ranks"].update({"r\u2066": {"names": ["r"]}}), "[ranks]: the name"),
     "the title, CR": (lambda d: d["tariff"].update(title="Classic\rBoston"), "[tariff] title:"),
     "the title, LRM": (lambda d: d["tariff"].update(title="Classic\u200eBoston"), "[tariff] title:"),
+    "the title, line separator": (lambda d: d["tariff"].update(title="Classic\u2028Boston"), "[tariff] title:"),
+    "a note, paragraph separator": (lambda d: d.update(notes=["one\u2029two"]), "top level notes:"),
     "the source, ESC": (lambda d: d["tariff"].update(source="seed \x1b]52;c;aGVsbG8=\x07"), "[tariff] source:"),
     "a condition's title, TAB": (lambda d: d["conditions"]["simple"].update(title="simple\tgame"),
                                  "[conditions.simple] title:"),
