@@ -74,7 +74,8 @@ def test_texts_of_several_lines_keep_their_line_breaks(cli, tmp_path: Path) -> N
 
 
 def test_a_stored_tariff_is_read_as_it_was_accepted() -> None:
-    """A ledger may already hold one (an earlier version accepted it): it is read, and shown escaped."""
+    """A ledger may already hold one (an earlier version accepted it): it is read (and shown escaped
+    by every output: test_hostile_text.py runs every command over such a ledger)."""
     from boston_ledger.core.tariff_files import parse
 
     data = tomllib.loads(CLASSIC.read_text(encoding="utf-8"))
