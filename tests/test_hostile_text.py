@@ -1,14 +1,22 @@
-"""Text from outside never drives the terminal: what a tariff file, a ledger or a command line
-holds is shown with its control characters as visible escapes (`\\x1b`), by every printing path
-(the console and its tables, plain lines, the error guard, JSON); what can be checked (a currency, a
-tariff's name) is refused. An OSC 52 sequence (it writes the clipboard) is the example."""
+"""Text from outside never drives a terminal, a browser or a spreadsheet: what a tariff file, a
+ledger or a command line holds is shown with its control characters as visible escapes (`\\x1b`),
+by every output (the console and its tables, plain lines, the error guard, JSON, the sheet's HTML
+file, the SVG chart, the CSV export, the phone's page and API); what can be checked (a currency, a
+tariff's name) is refused. An OSC 52 sequence (it writes the clipboard) is the example; a ledger
+written by hand (`hostile_ledger`) is run through every command of the command tree."""
 
 from __future__ import annotations
 
+import csv
+import html
 import io
 import json
+import re
+import shutil
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
+from typing import Iterator
 
 import pytest
 
@@ -18,13 +26,17 @@ from conftest import PLAYERS
 CLASSIC = Path(__file__).resolve().parent.parent / "tariffs" / "classic.toml"
 OSC52 = "\x1b]52;c;aGVsbG8=\x07"  # sets the clipboard to "hello"
 OSC52_TOML = "\\u001b]52;c;aGVsbG8=\\u0007"
-RAW = ("\x1b", "\x07", "\x9b", "\u202e", "\x08", "\r")  # what must never reach the terminal as it is
+# What must never reach an output as it is, written out here apart from the code's own list
+# (core.controls): C0 controls, DEL, C1 controls, the line and paragraph separators, the bidi
+# marks, embeddings, overrides and isolates, lone surrogates. A line break and a tab may be an
+# output's own layout (`keep`).
+UNSAFE = re.compile("[\x00-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069\ud800-\udfff]")
 
 
-def assert_clean(*outputs: str) -> None:
+def assert_clean(*outputs: str, keep: str = "\n\t") -> None:
     for out in outputs:
-        for raw in RAW:
-            assert raw not in out, (raw, out)
+        raw = sorted({c for c in UNSAFE.findall(out) if c not in keep})
+        assert not raw, ([f"U+{ord(c):04X}" for c in raw], out)
 
 
 def hostile_tariff(tmp_path: Path) -> Path:
@@ -42,15 +54,28 @@ def hostile_tariff(tmp_path: Path) -> Path:
     return path
 
 
-def tamper(db: Path, *statements: tuple[str, tuple]) -> None:
-    """Change a ledger by hand, as someone with the file could (the append-only triggers dropped)."""
+@contextmanager
+def by_hand(db: Path) -> Iterator[sqlite3.Connection]:
+    """The ledger open to change by hand, as someone with the file could: the append-only triggers
+    dropped meanwhile, made again at the end (the schema stays the ledger's)."""
     conn = sqlite3.connect(db)
-    for table in ("sessions", "players"):
-        conn.execute(f"DROP TRIGGER IF EXISTS {table}_no_update")
-    for sql, values in statements:
-        conn.execute(sql, values)
-    conn.commit()
-    conn.close()
+    try:
+        triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+        for name, __ in triggers:
+            conn.execute(f"DROP TRIGGER {name}")
+        yield conn
+        for __, sql in triggers:
+            conn.execute(sql)
+        conn.commit()
+    finally:
+        conn.close()
+
+
+def tamper(db: Path, *statements: tuple[str, tuple]) -> None:
+    """Change a ledger by hand (by_hand): these statements."""
+    with by_hand(db) as conn:
+        for sql, values in statements:
+            conn.execute(sql, values)
 
 
 # ---- the one function ------------------------------------------------------------------------
@@ -58,9 +83,9 @@ def tamper(db: Path, *statements: tuple[str, tuple]) -> None:
 
 def test_visible_escapes_what_a_terminal_obeys() -> None:
     unsafe = [*map(chr, range(0x00, 0x09)), *map(chr, range(0x0B, 0x20)), *map(chr, range(0x7F, 0xA0)),
-              "\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A)),
-              "\ud800", "\udcff", "\udfff"]
-    assert len(unsafe) == 30 + 1 + 32 + 3 + 5 + 4 + 3
+              "\u061c", "\u200e", "\u200f", "\u2028", "\u2029", *map(chr, range(0x202A, 0x202F)),
+              *map(chr, range(0x2066, 0x206A)), "\ud800", "\udcff", "\udfff"]
+    assert len(unsafe) == 30 + 1 + 32 + 3 + 2 + 5 + 4 + 3
     for ch in unsafe:
         out = shown.visible(f"a{ch}b")
         assert out == f"a\\{'x' if ord(ch) < 0x100 else 'u'}{ord(ch):0{2 if ord(ch) < 0x100 else 4}x}b", repr(ch)
@@ -236,24 +261,6 @@ def test_an_internal_error_is_escaped_too(table, monkeypatch) -> None:
     assert result.stderr.count("\n") == 1 and "internal error" in result.stderr and "\\x1b]52" in result.stderr
 
 
-def test_a_tampered_ledger_is_shown_escaped(table, isolated: Path) -> None:
-    """Names, a currency and a tariff's name written into the file by hand (or by an older
-    boston-ledger, which did not check them)."""
-    table("deal", "junior", "--declarer", "Anna", "--partner", "Boris", "--tricks", "5", "--partner-tricks", "3")
-    tamper(isolated, ("UPDATE players SET name = ? WHERE seat = 0", (f"An{OSC52}na",)),
-           ("UPDATE players SET name = ? WHERE seat = 1", ("Bo\u202erisX\x9b[2J",)),
-           ("UPDATE sessions SET currency = ?, name = ?, tariff_name = ?", ("\x1b[2J", f"ev{OSC52}ening", f"c{OSC52}")),
-           ("UPDATE sessions SET tariff_text = replace(tariff_text, 'name = \"classic\"', ?)",
-            (f'name = "classic{OSC52_TOML}"',)))
-    for args in (("status",), ("status", "--json"), ("history",), ("sessions",), ("stats",), ("chart",),
-                 ("deal", "pass"), ("undo",), ("settle",), ("ledger",), ("ledger", "--json"), ("check",),
-                 ("use", "1")):
-        result = table(*args)
-        assert_clean(result.stdout, result.stderr)
-    result = table("paid", "Vera", f"An{OSC52}na", "1", "--currency", "EUR", code=2)
-    assert_clean(result.stdout, result.stderr)
-
-
 def test_guided_entry_shows_names_escaped(table, isolated: Path) -> None:
     from typer.testing import CliRunner
 
@@ -275,3 +282,333 @@ def test_a_ledger_from_before_the_name_rule_still_opens(table, isolated: Path) -
     table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
     assert "tariff my club" in table("status").stdout
     assert table.json("rescore", "1", "--condition", "simple")["tariff"].startswith("my club")
+
+
+# ---- a hostile ledger through every command and every output -----------------------------------
+
+# Written into the ledger by hand (another tool, an earlier version): NUL, ESC, BEL, CR, LF, DEL, C1,
+# U+202E, U+2028, U+2029, and '=', '@', '+' right after a control character (a spreadsheet that
+# drops the control character sees a formula: '\x00=1+1' is =1+1 to LibreOffice).
+NAMES = ("\x00=1+1", f"{OSC52}Anna", "\r@SUM(1)Bo\u202eris", "\n+Gl\u2028eb\x7f\x9b")
+SESSION_NAME = "\x07=HYPERLINK(\"http://x\",\"y\")\u2029ev\u202eening"
+CURRENCY = "\x1b[2J€"
+REASON = "\x1b[2J+cmd|' /C calc'!A0\r\nreason"
+TITLE = "Cl\x1b[2Jassic\r\n=1+1 \u202e\u2028"
+NOTE = f"note \x00 {OSC52} \u2029 \u202eevil"
+CONTRACT = "so\x1b[31mlo\u2028"  # a contract's key, played by its plain word 'evil'
+CONTRACT_WORD = "x\x00@y"
+TARIFF_NAME = f"c{OSC52}"
+# how the shown texts carry them: each output shows one of these at least (`check` shows nothing)
+ESCAPED = ("\\x00=1+1", "\\x1b]52", "\\u202e", "\\u2028", "\\u0000=1+1", "\\u001b]52")
+
+
+def toml_string(text: str) -> str:
+    return json.dumps(text)  # JSON's escapes are TOML's
+
+
+def _hostile_tariff_text(conn: sqlite3.Connection, session: int) -> None:
+    text, = conn.execute("SELECT tariff_text FROM sessions WHERE id = ?", (session,)).fetchone()
+    text = re.sub(r'^title = .*$', lambda m: f"title = {toml_string(TITLE)}", text, count=1, flags=re.M)
+    text = re.sub(r'^name = "classic"$', lambda m: f"name = {toml_string('classic' + OSC52)}", text, count=1,
+                  flags=re.M)
+    text = f"notes = [{toml_string(NOTE)}]\n{text}\n[contracts.{toml_string(CONTRACT)}]\n" \
+           f'names = ["evil", {toml_string(CONTRACT_WORD)}]\nranks = ["junior", "senior"]\ndefault_rank = "junior"\nalone = "solo"\n'
+    conn.execute("UPDATE sessions SET tariff_text = ?, tariff_name = ? WHERE id = ?", (text, TARIFF_NAME, session))
+
+
+def _hostile_names(conn: sqlite3.Connection) -> None:
+    """Every player's name, where the ledger keeps it (seats, payments, settlements), the sessions'
+    names and currency, the corrections' reasons."""
+    swap = dict(zip(PLAYERS, NAMES))
+
+    def deep(value):
+        if isinstance(value, str):
+            return swap.get(value, value)
+        if isinstance(value, dict):
+            return {deep(k): deep(v) for k, v in value.items()}
+        return [deep(v) for v in value] if isinstance(value, list) else value
+
+    for seat, name in enumerate(NAMES):
+        conn.execute("UPDATE players SET name = ? WHERE seat = ?", (name, seat))
+    for payment, payer, payee in conn.execute("SELECT id, payer, payee FROM payments").fetchall():
+        conn.execute("UPDATE payments SET payer = ?, payee = ? WHERE id = ?", (swap[payer], swap[payee], payment))
+    for settlement, result in conn.execute("SELECT id, result FROM settlements").fetchall():
+        conn.execute("UPDATE settlements SET result = ? WHERE id = ?",
+                     (json.dumps(deep(json.loads(result)), ensure_ascii=False), settlement))
+    conn.execute("UPDATE sessions SET name = ?, currency = ?", (SESSION_NAME, CURRENCY))
+    conn.execute("UPDATE corrections SET reason = ?", (REASON,))
+
+
+@pytest.fixture(scope="session")
+def hostile_ledger(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """Two sessions played at the command line, then written over by hand: session 1 settled and
+    paid, with a deal taken back and one corrected; session 2 current, open, one deal corrected.
+    Each session's stored tariff has a hostile title, note, name and contract, played."""
+    from typer.testing import CliRunner
+
+    from boston_ledger.cli.declarations import app
+    from boston_ledger.core import i18n
+
+    home = tmp_path_factory.mktemp("hostile")
+    db = home / "ledger.db"
+    env = {"BOSTON_LEDGER_DB": str(db), "XDG_CONFIG_HOME": str(home / "config"), "HOME": str(home),
+           "LANG": "C.UTF-8", "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "BOSTON_LEDGER_SESSION": None}
+
+    def run(*args: str) -> None:
+        done = CliRunner().invoke(app, list(args), env=env, catch_exceptions=False)
+        assert done.exit_code == 0, (args, done.stdout, done.stderr)
+
+    for session, deals in ((1, [("deal", "evil", "--declarer", "Anna", "--tricks", "8"),
+                                ("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5",
+                                 "--partner-tricks", "3"),
+                                ("deal", "pass"), ("deal", "misere", "--declarer", "Vera", "--tricks", "0"),
+                                ("edit", "2", "--tricks", "6", "--reason", "Boris took 6"), ("undo",),
+                                ("settle", "--yes"), ("paid", "Boris", "Anna", "0.80")]),
+                           (2, [("deal", "evil", "--declarer", "Vera", "--tricks", "6"),
+                                ("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5",
+                                 "--partner-tricks", "3"),
+                                ("edit", "1", "--tricks", "8", "--reason", "Vera took 8")])):
+        run("new", *PLAYERS, "--chip-value", "0.10", "--currency", "EUR")
+        with by_hand(db) as conn:
+            _hostile_tariff_text(conn, session)
+        for args in deals:
+            run(*args)
+    with by_hand(db) as conn:
+        _hostile_names(conn)
+    conn = sqlite3.connect(db)
+    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+    conn.close()
+    i18n.set_language("en")
+    return db.read_bytes()
+
+
+@pytest.fixture
+def hostile(cli, isolated: Path, hostile_ledger: bytes):
+    """A copy of the hostile ledger as this test's ledger."""
+    isolated.write_bytes(hostile_ledger)
+    isolated.chmod(0o600)
+    return cli
+
+
+def command_tree() -> dict[str, object]:
+    """Every command of the program, by its words ('tariffs show'), as typer declares them."""
+    import typer
+
+    from boston_ledger.cli.declarations import app
+
+    found: dict[str, object] = {}
+
+    def walk(group, words: str) -> None:
+        for name, command in group.commands.items():
+            if hasattr(command, "commands"):  # a group (typer's own click: not click.Group)
+                walk(command, f"{words}{name} ")
+            else:
+                found[words + name] = command
+
+    walk(typer.main.get_command(app), "")
+    return found
+
+
+# The commands that read the ledger, each with the ways it is run ({dir}: a folder of the test's);
+# each way runs for session 1 and session 2 where the command takes --session, and again with
+# --json where it has it (but where it writes a file).
+READING: dict[str, list[tuple[str, ...]]] = {
+    "status": [()],
+    "history": [(), ("--corrections",), ("--all",)],
+    "settle": [()],  # session 1: its settlement shown; session 2: settled now
+    "check": [(), ("--all",)],
+    "sessions": [(), ("--all",)],
+    "stats": [()],
+    "ledger": [()],
+    "payments": [()],
+    "chart": [(), ("--svg", "{dir}/chart.svg"), ("--svg", "-")],
+    "sheet": [(), ("--html", "{dir}/sheet.html"), ("--html", "-")],
+    "rescore": [("1", "--condition", "simple"), ("2", "--condition", "simple")],
+    "export": [("{dir}/export",)],
+}
+# The commands that write, in an order in which each does its work: session 2 played on
+WRITING: list[tuple[str, ...]] = [
+    ("use", "1"), ("reopen",), ("use", "2"), ("deal", "evil", "--declarer", NAMES[0], "--tricks", "8"),
+    ("deal", "junior", "--declarer", NAMES[2], "--partner", NAMES[3], "--tricks", "5", "--partner-tricks", "3"),
+    ("edit", "3", "--tricks", "9", "--reason", "took 9"), ("undo",), ("settle", "--yes"),
+    ("paid", NAMES[1], NAMES[0], "0.10"), ("paid", "--cancel", "2"),
+]
+# The commands that read no ledger, or are run over it elsewhere
+ELSEWHERE = {
+    "new": "names typed are checked (test_names.py), a tariff file's words too (test_tariff_words.py)",
+    "demo": "plays its own evening",
+    "serve": "the phone's pages and API: test_the_phone_shows_the_hostile_ledger_escaped",
+    "tariffs list": "the shipped tariffs",
+    "tariffs show": "a shipped tariff or a file, never a session's stored one; a file is checked",
+    "tariffs check": "a file, checked: test_tariff_words.py",
+    "tariffs new": "a file made from a shipped one or a checked file",
+}
+
+
+def reading_runs() -> list[tuple[str, ...]]:
+    runs = []
+    tree = command_tree()
+    for name, ways in READING.items():
+        options = {o for p in tree[name].params for o in getattr(p, "opts", ())}  # type: ignore[attr-defined]
+        sessions = [("--session", "1"), ("--session", "2")] if "--session" in options else [()]
+        for way in ways:
+            writes = any("{dir}" in a or a == "-" for a in way)
+            for chosen in sessions:
+                runs.append((*name.split(), *way, *chosen))
+                if "--json" in options and not writes:
+                    runs.append((*name.split(), *way, "--json", *chosen))
+    return runs
+
+
+def test_every_command_is_run_over_the_hostile_ledger() -> None:
+    """A new command is added to READING, WRITING or ELSEWHERE, or this fails."""
+    assert set(command_tree()) == set(READING) | {w[0] for w in WRITING} | set(ELSEWHERE)
+
+
+def assert_json(text: str) -> None:
+    """JSON with nothing raw but its own line breaks, that reads back."""
+    assert_clean(text, keep="\n")
+    json.loads(text)
+
+
+def assert_csv(path: Path) -> None:
+    """A CSV file with no control character but its line ends, and no cell a spreadsheet would
+    run: nothing starts with = + - @ (a tab or CR cannot: they are written out) but a number."""
+    text = path.read_bytes().decode("utf-8-sig")
+    assert_clean(text.replace("\r\n", ""), keep="")
+    for row in csv.reader(io.StringIO(text, newline="")):
+        for cell in row:
+            assert not cell.startswith(("=", "+", "-", "@")) or re.fullmatch(r"-?[0-9]+(\.[0-9]+)?", cell), (path, cell)
+
+
+def assert_file(path: Path) -> str:
+    """A file written for people: as its kind requires; its text."""
+    if path.suffix == ".csv":
+        assert_csv(path)
+    else:
+        assert_clean(path.read_text(encoding="utf-8"))
+    return path.read_text(encoding="utf-8-sig")
+
+
+@pytest.mark.parametrize("args", reading_runs(), ids=" ".join)
+def test_every_reading_command_shows_the_hostile_ledger_escaped(hostile, tmp_path: Path, args: tuple[str, ...]) -> None:
+    out = tmp_path / "out"  # beside the ledger
+    out.mkdir()
+    args = tuple(a.replace("{dir}", str(out)) for a in args)
+    result = hostile(*args)
+    assert_clean(result.stdout, result.stderr)
+    if "--json" in args:
+        assert_json(result.stdout)
+    written = [assert_file(f) for f in sorted(out.rglob("*")) if f.is_file()]
+    assert written or not any(str(out) in a for a in args)
+    if args[0] != "check":  # which says nothing when all holds
+        said = result.stdout + result.stderr + "".join(written)
+        assert any(mark in said for mark in ESCAPED), said  # the hostile text was there to be shown
+
+
+def test_every_writing_command_shows_the_hostile_ledger_escaped(hostile) -> None:
+    for args in WRITING:
+        result = hostile(*args)
+        assert_clean(result.stdout, result.stderr)
+    result = hostile("paid", NAMES[2], NAMES[0], "1", "--currency", "EUR", code=2)  # refused, quoting them
+    assert_clean(result.stdout, result.stderr)
+    assert hostile("check", "--all").stdout == ""
+
+
+def test_json_gives_the_hostile_text_back_exactly(hostile) -> None:
+    status = hostile.json("status")
+    assert list(status["balances"]) == list(NAMES) and status["currency"] == CURRENCY
+    assert {s["name"] for s in hostile.json("sessions")} == {SESSION_NAME}
+    assert {c["reason"] for c in hostile.json("history", "--corrections", "--session", "1")} == {REASON}
+    assert {d["contract"] for d in hostile.json("history", "--session", "2")} == {CONTRACT, "junior"}
+
+
+def test_the_sheet_s_file_and_its_standard_output_are_the_same(hostile, tmp_path: Path) -> None:
+    hostile("sheet", "--html", str(tmp_path / "sheet.html"))
+    page = (tmp_path / "sheet.html").read_text(encoding="utf-8")
+    assert page == hostile("sheet", "--html", "-").stdout
+    for name in NAMES:
+        assert html.escape(shown.visible(name)) in page  # '\\x00=1+1', '\\x0d@SUM(1)Bo\\u202eris', ...
+
+
+def test_the_export_writes_control_characters_out_before_its_formula_guard(hostile, tmp_path: Path) -> None:
+    hostile("export", str(tmp_path / "out"), "--session", "1")
+    with (tmp_path / "out" / "balances.csv").open(encoding="utf-8-sig", newline="") as f:
+        header = next(csv.reader(f))
+    assert header[1:5] == ["\\x00=1+1", "\\x1b]52;c;aGVsbG8=\\x07Anna", "\\x0d@SUM(1)Bo\\u202eris",
+                           "\\x0a+Gl\\u2028eb\\x7f\\x9b"]
+    with (tmp_path / "out" / "corrections.csv").open(encoding="utf-8-sig", newline="") as f:
+        assert list(csv.reader(f))[1][2] == "\\x1b[2J+cmd|' /C calc'!A0\\x0d\\x0areason"
+
+
+def test_the_phone_shows_the_hostile_ledger_escaped(hostile, isolated: Path) -> None:
+    """The page, its API and its event stream, for the settled session and the open one, in English
+    and Russian; the entry pages (`serve --entry`): a question, a refused answer, a deal recorded,
+    the undo page."""
+    from boston_ledger.serve.server import Served
+    from serving import ENTRY, VIEW, Events, Phone, get
+
+    for session in (1, 2):
+        running = Served(isolated, session, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
+        try:
+            for lang in ("en", "ru"):
+                page = get(running.port, f"/?t={VIEW}&lang={lang}")[2].decode()
+                assert_clean(page)
+                assert "\\x00=1+1" in page and "\\x1b]52" in page
+                for api in ("/api/status?", "/api/history?", "/api/history?all=1&"):
+                    assert_json(get(running.port, f"{api}t={VIEW}&lang={lang}")[2].decode())
+                stream = Events(running.port, f"/events?t={VIEW}&lang={lang}")
+                try:
+                    assert_clean(stream.next()[1])
+                finally:
+                    stream.close()
+            if session == 2:
+                phone = Phone(running)
+                # a name's button answers with the name as shown, which finds nobody: asked again
+                pages = [phone.html, phone.tap("solo").html, phone.tap("\\x1b]52;c;aGVsbG8=\\x07Anna").html]
+                assert phone.question() == "Declarer"
+                phone = Phone(running)
+                pages += [phone.tap("pass").html, phone.tap("Record this deal").html]
+                pages.append(phone.request("GET", f"/entry/undo?t={ENTRY}&lang=ru")[1])
+                assert_clean(*pages)
+                assert all("\\x07=HYPERLINK(" in page for page in pages)  # the session's name heads each
+        finally:
+            running.close()
+
+
+SOFFICE = shutil.which("soffice") or shutil.which("libreoffice")
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(SOFFICE is None, reason="LibreOffice is not installed (Debian: libreoffice-calc-nogui)")
+def test_libreoffice_runs_no_formula_of_the_hostile_ledger(hostile, tmp_path: Path) -> None:
+    """LibreOffice opens every file of both sessions' exports: no cell is a formula, and every text
+    cell shows what the file holds (the control characters written out)."""
+    import subprocess
+
+    from test_spreadsheet import spreadsheet_cells
+
+    files = []
+    for session in ("1", "2"):
+        hostile("export", str(tmp_path / session), "--session", session)
+        for path in sorted((tmp_path / session).iterdir()):
+            files.append(path.rename(tmp_path / f"s{session}-{path.name}"))
+    converted = tmp_path / "converted"
+    done = subprocess.run(
+        [SOFFICE, "--headless", f"-env:UserInstallation=file://{tmp_path / 'profile'}",
+         "--infilter=CSV:44,34,76,1", "--convert-to", "fods", "--outdir", str(converted), *map(str, files)],
+        capture_output=True, text=True, timeout=240)
+    assert done.returncode == 0, done.stderr
+    strings = 0
+    for path in files:
+        with path.open(encoding="utf-8-sig", newline="") as f:
+            written = list(csv.reader(f))
+        sheet = spreadsheet_cells(converted / path.with_suffix(".fods").name)
+        assert len(sheet) == len(written), path.name
+        for ours, theirs in zip(written, sheet):
+            for value, (kind, text, formula) in zip(ours, theirs):
+                assert formula is None, (path.name, value, formula)
+                if kind == "string":
+                    assert text == value, (path.name, value, text)
+                    strings += 1
+    assert strings > 50

@@ -37,6 +37,8 @@ CASES = {  # where: (how the file is changed, what the error names)
     "a rank's key, isolate": (lambda d: d["ranks"].update({"r\u2066": {"names": ["r"]}}), "[ranks]: the name"),
     "the title, CR": (lambda d: d["tariff"].update(title="Classic\rBoston"), "[tariff] title:"),
     "the title, LRM": (lambda d: d["tariff"].update(title="Classic\u200eBoston"), "[tariff] title:"),
+    "the title, line separator": (lambda d: d["tariff"].update(title="Classic\u2028Boston"), "[tariff] title:"),
+    "a note, paragraph separator": (lambda d: d.update(notes=["one\u2029two"]), "top level notes:"),
     "the source, ESC": (lambda d: d["tariff"].update(source="seed \x1b]52;c;aGVsbG8=\x07"), "[tariff] source:"),
     "a condition's title, TAB": (lambda d: d["conditions"]["simple"].update(title="simple\tgame"),
                                  "[conditions.simple] title:"),
@@ -72,7 +74,8 @@ def test_texts_of_several_lines_keep_their_line_breaks(cli, tmp_path: Path) -> N
 
 
 def test_a_stored_tariff_is_read_as_it_was_accepted() -> None:
-    """A ledger may already hold one (an earlier version accepted it): it is read, and shown escaped."""
+    """A ledger may already hold one (an earlier version accepted it): it is read (and shown escaped
+    by every output: test_hostile_text.py runs every command over such a ledger)."""
     from boston_ledger.core.tariff_files import parse
 
     data = tomllib.loads(CLASSIC.read_text(encoding="utf-8"))

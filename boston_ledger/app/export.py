@@ -1,7 +1,8 @@
 """CSV export of a session: deals, transfers, balances after each deal, and the settlement.
 
 UTF-8 with a byte-order mark, so spreadsheets read Cyrillic names right; one header row each.
-A text a spreadsheet would take for a formula is written behind an apostrophe (cell()).
+Every cell is made by cell(): its control characters written out, then a text a spreadsheet
+would take for a formula behind an apostrophe.
 """
 
 from __future__ import annotations
@@ -12,6 +13,7 @@ import sqlite3
 from pathlib import Path
 from typing import Iterable, Iterator, TextIO
 
+from ..core.controls import visible
 from ..core.engine import Deal, plays
 from ..core.errors import LedgerError
 from ..core.fields import STORED, Field
@@ -31,10 +33,15 @@ _NUMBER = re.compile(r"[+-]?[0-9]+(?:\.[0-9]+)?")  # a plain number, such as -12
 
 
 def cell(value: object) -> object:
-    """A CSV cell as it is written: a text starting like a formula (`=HYPERLINK(...)`, `+1+cmd|...`,
-    `@SUM(1)`, `-2+3`) behind a `'`, so that a spreadsheet shows it as text; a plain number as it is.
-    Every cell of every file goes through here, headers included."""
-    if isinstance(value, str) and value.startswith(FORMULA) and not _NUMBER.fullmatch(value):
+    """A CSV cell as it is written. A text has its control characters written out as the terminal
+    shows them (`\\x00`, `\\x1b`, `\\u202e`; line breaks and tabs too: a cell is one line), then, if
+    it starts like a formula (`=HYPERLINK(...)`, `+1+cmd|...`, `@SUM(1)`, `-2+3`), a `'` before it,
+    so that a spreadsheet shows it as text; a plain number stays as it is. Every cell of every
+    file goes through here, headers included."""
+    if not isinstance(value, str):
+        return value
+    value = visible(value, lines=False)
+    if value.startswith(FORMULA) and not _NUMBER.fullmatch(value):
         return "'" + value
     return value
 

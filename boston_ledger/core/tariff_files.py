@@ -13,20 +13,13 @@ import tomllib
 from pathlib import Path
 from typing import Any, Callable, Iterable
 
+from .controls import CONTROL, CONTROL_IN_LINES  # what a tariff's words may not hold (a stored one: read as accepted)
 from .i18n import _, shown_name, strerror
 from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET, LABET_ODD_CHIP,
                      LIMIT, MISDEAL_DEALER, PASS, SCORING, SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition,
                      Contract, Rank, Schedule, Tariff, TariffError, ambiguous, did_you_mean, find)
 
 SLUG = re.compile(r"[^\W_][\w-]{0,39}")  # a tariff's name: letters and digits, '-' and '_' inside
-# What a tariff's words, titles and table names may not hold (a user's file; a stored tariff is read
-# as it was accepted): C0 controls (a line break too: they are single lines), DEL, C1 controls, the
-# bidirectional marks, embeddings, overrides and isolates, lone surrogates. A bare CR ends a line of
-# the page's event stream in a browser, ESC starts a terminal sequence, a bidi control shows text in
-# another order than it is read. (ui/term.visible shows CONTROL_IN_LINES's characters escaped.)
-_MARKS = "\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069\ud800-\udfff"
-CONTROL = re.compile(f"[\x00-\x1f{_MARKS}]")
-CONTROL_IN_LINES = re.compile(f"[\x00-\x08\x0b-\x1f{_MARKS}]")  # a line break and a tab allowed
 LINES = {"source", "notes", "seed"}  # texts of several lines: a line break (and a tab) is theirs
 DEPTH = 24  # tables and lists nested in a tariff file, at most (the shipped ones go 7 deep)
 

@@ -1,6 +1,6 @@
 """The entry page on the score-keeper's phone, in HTML: the questions of guided entry
 (`app.entry`) as large buttons, a wrong answer's reason above them, the deal shown before it is
-recorded with every answer a button that changes it. Every value is escaped here (page.e) and
+recorded with every answer a button that changes it. Every value is escaped here (ui.html.e) and
 every text goes through `_()`; the answers so far travel in the form's hidden fields, so the
 server keeps no dialogue of its own. No script is needed: each tap sends the form."""
 
@@ -13,11 +13,13 @@ from urllib.parse import urlencode
 from ..app.deals import Corrected, Entered
 from ..app.entry import Item, Question, Ready
 from ..core.engine import Position, State
-from ..core.i18n import _, language
+from ..core.i18n import _
 from ..store.records import Session
 from ..ui.deals import changes, correction_words, describe, net_by_reason, session_label, where, why
+from ..ui.html import document as html_document
+from ..ui.html import e, signed, standing, told
 from ..ui.text import basket_word
-from .page import e, signed, standing, told
+from .page import LOOK
 
 ANSWER = "a."  # a hidden field of an answer so far: a.FIELD
 DEFAULT = "d."  # of a default (an answer taken back, offered again): d.FIELD
@@ -190,13 +192,6 @@ def closed(place: Place, lines: list[str]) -> str:
 
 def document(title: str, body: str) -> str:
     """The whole page (no inline script or style: the Content-Security-Policy forbids them)."""
-    return ("<!doctype html>\n"
-            f'<html lang="{e(language())}"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            '<meta name="color-scheme" content="light dark">'
-            '<meta name="referrer" content="same-origin">'  # the token goes nowhere else; forms say their origin
-            f"<title>{e(title)}</title>"
-            '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
-            '<link rel="stylesheet" href="/static/serve.css">'
-            '<script src="/static/entry.js" defer></script></head>'
-            f'<body class="entry"><main>{body}</main></body></html>\n')
+    # the token goes to no other origin; the page's forms say their own
+    return html_document(title, f"<main>{body}</main>", '<meta name="referrer" content="same-origin">\n' + LOOK
+                         + '<script src="/static/entry.js" defer></script>\n', ' class="entry"')

@@ -1,21 +1,24 @@
-"""The evening as the paper sheet, in HTML: players and balances, the basket, whose deal and which
-tour, the last deals with what moved and why, the settlement once settled. Every value is
-escaped here and every text goes through `_()`; the page's script only swaps the sheet that
-the server sends."""
+"""The evening as the paper sheet, on the phones: players and balances, the basket, whose deal and
+which tour, the last deals with what moved and why, the settlement once settled. It is made of
+the evening's HTML fragments (ui/html.py, as `sheet --html` is): every value escaped by `e`, every
+text through `_()`; the page's script only swaps the sheet that the server sends."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from html import escape
 from urllib.parse import urlencode
 
 from ..app.sessions import Sheet
-from ..core.i18n import _, language, ngettext
+from ..core.i18n import _, ngettext
 from ..store.records import Correction
 from ..ui.deals import coming, describe, money_note, session_label, where, why
-from ..ui.settlement import payment_lines, settlement_heading
-from ..ui.term import visible
+from ..ui.html import document as html_document
+from ..ui.html import e, settlement, signed, standing, standing_money, told
 from ..ui.text import amount, basket_word
+
+# every served page's look: light or dark as the phone is, the icon, the style sheet
+LOOK = ('<meta name="color-scheme" content="light dark">\n'
+        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">\n<link rel="stylesheet" href="/static/serve.css">\n')
 
 
 @dataclass(frozen=True)
@@ -25,37 +28,6 @@ class Shown:
     sheet: Sheet
     status: dict
     deals: list[dict]
-
-
-def e(value: object) -> str:
-    """A value as HTML text, quotes included (so it is safe in an attribute too), and every
-    character a terminal would obey shown as an escape, as the terminal shows it (`\\x0d`): a
-    ledger may already hold a control character in a tariff's word, and a bare CR would end a
-    line of the event stream in a browser."""
-    return escape(visible(str(value)), quote=True)
-
-
-def told(said: str, made: bool | None) -> str:
-    """A deal's words and, when it was played, whether its contract was made, marked for colour:
-    as ui.deals.with_result says it, in HTML."""
-    if made is None:
-        return e(said)
-    word = f'<span class="{"made" if made else "failed"}">{e(_("made") if made else _("failed"))}</span>'
-    return _("{deal} — {result}", deal=e(said), result=word)
-
-
-def signed(n: int) -> str:
-    """A change, coloured by the style sheet: +4, -3, or a dot for none."""
-    if n > 0:
-        return f'<span class="up">+{n}</span>'
-    if n < 0:
-        return f'<span class="down">{n}</span>'
-    return '<span class="none">·</span>'
-
-
-def standing(n: int) -> str:
-    kind = "up" if n > 0 else "down" if n < 0 else "none"
-    return f'<span class="{kind}">{n}</span>'
 
 
 def title(shown: Shown) -> str:
@@ -87,7 +59,8 @@ def sheet(shown: Shown) -> str:
     if notes:
         parts.append('<ul class="notes">' + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>")
     if shown.sheet.final:
-        parts.append(_settlement(shown))
+        assert shown.sheet.settled is not None  # a final sheet is a settled one
+        parts.append(settlement(session, shown.sheet.settled))
     parts.append(_deals(shown))
     parts.append("</div>")
     return "\n".join(parts)
@@ -161,49 +134,20 @@ def _deals(shown: Shown) -> str:
     return "".join(out)
 
 
-def _settlement(shown: Shown) -> str:
-    session = shown.sheet.status.session
-    settled = shown.sheet.settled
-    assert settled is not None
-    rows = "".join(f'<tr><th scope="row">{e(name)}</th><td>{e(chips)}</td><td>{standing_money(cents, session.currency)}</td></tr>'
-                   for name, chips, cents in zip(settled.players, settled.net_chips, settled.cents))
-    chips = _("net chips") if session.tariff.has_basket else _("net points")
-    pays = "".join(f"<li>{e(line)}</li>" for line in payment_lines(settled.players, settled.payments, session.currency))
-    return (f'<section class="settlement"><h2>{e(settlement_heading(session))}</h2>'
-            f'<table><thead><tr><th>{e(_("player"))}</th><th>{e(chips)}</th><th>{e(_("money"))}</th></tr></thead>'
-            f'<tbody>{rows}</tbody></table><ul class="payments">{pays}</ul></section>')
-
-
-def standing_money(cents: int, currency: str) -> str:
-    kind = "up" if cents > 0 else "down" if cents < 0 else "none"
-    return f'<span class="{kind}">{e(amount(cents, currency))}</span>'
-
-
 def document(view_title: str, sheet_html: str, token: str, lang: str, version: int) -> str:
     """The whole page: the sheet, the offline notice, the style sheet and the script (no inline
     script or style: the Content-Security-Policy forbids them)."""
     events = "/events?" + urlencode({"t": token, "lang": lang})
-    return (
-        "<!doctype html>\n"
-        f'<html lang="{e(language())}"><head><meta charset="utf-8">'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">'
-        '<meta name="color-scheme" content="light dark">'
-        '<meta name="referrer" content="no-referrer">'
-        f"<title>{e(view_title)}</title>"
-        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">'
-        '<link rel="stylesheet" href="/static/serve.css">'
-        '<script src="/static/serve.js" defer></script></head>'
-        f'<body data-events="{e(events)}" data-version="{version}">'
+    return html_document(
+        view_title,
         f'<main id="sheet" aria-live="polite">{sheet_html}</main>'
         f'<p id="offline" class="offline" hidden>{e(_("No connection to the score-keeper; trying again…"))}</p>'
-        f'<footer>{e(_("Read-only: the sheet updates by itself after each deal."))}</footer>'
-        "</body></html>\n")
+        f'<footer>{e(_("Read-only: the sheet updates by itself after each deal."))}</footer>',
+        '<meta name="referrer" content="no-referrer">\n' + LOOK
+        + '<script src="/static/serve.js" defer></script>\n',
+        f' data-events="{e(events)}" data-version="{version}"')
 
 
 def refusal(text: str) -> str:
     """A short page for a refused request (the text is already in the client's language)."""
-    return (f'<!doctype html>\n<html lang="{e(language())}"><head><meta charset="utf-8">'
-            '<meta name="viewport" content="width=device-width, initial-scale=1">'
-            f'<link rel="stylesheet" href="/static/serve.css"><title>{e(text)}</title></head>'
-            f'<body><main><p class="refused">{e(text)}</p></main></body></html>\n')
-
+    return html_document(text, f'<main><p class="refused">{e(text)}</p></main>', LOOK)

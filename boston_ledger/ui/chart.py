@@ -5,8 +5,8 @@ from __future__ import annotations
 from html import escape
 from typing import Sequence
 
+from ..core.controls import visible
 from ..core.i18n import _, ngettext
-from .term import visible
 
 BARS = "▁▂▃▄▅▆▇█"
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")

@@ -11,11 +11,11 @@ import sys
 from typing import Any, Callable, Mapping
 
 from ..app import entry as flow
+from ..core.controls import visible
 from ..core.engine import Deal
 from ..core.errors import LedgerError
 from ..core.i18n import _
 from ..store.records import Session
-from .term import visible
 from .text import say
 
 

@@ -2,39 +2,28 @@
 or a self-contained web page (inline CSS, the chart inline as SVG, nothing fetched) that prints
 on A4 and reads on a phone.
 
-The page is made of fragments, each a function returning HTML (the running table, the
-settlement), and `page()` that wraps them into a whole document, so that another page (a live
-view of the evening) can use the same pieces.
+The page is made of the evening's HTML fragments (ui/html.py, which the phones' pages are made
+of too: one escape for both) and this sheet's own, the running table and the chart.
 """
 
 from __future__ import annotations
 
 import textwrap
-from html import escape
 
 from rich.cells import cell_len, set_cell_size
 
 from ..app.deals import History
 from ..app.sessions import Sheet
-from ..core.i18n import _, language, ngettext
+from ..core.i18n import _, ngettext
 from ..core.settlement import Settled
 from ..store.records import Session
 from . import chart
 from .deals import describe, session_title, steps, tour_heading, with_result
+from .html import document, e, settlement, signed, standing
 from .settlement import payment_lines, settlement_heading
 from .text import amount, basket_word, chips, local_time
 
 WIDTH = 40  # the plain sheet fits a phone's messenger
-
-
-def esc(value: object) -> str:
-    """Text made safe inside HTML, in an element or an attribute."""
-    return escape(str(value), quote=True)
-
-
-def signed(n: int) -> str:
-    """A change as the sheet writes it: +16, -20, · for none."""
-    return f"+{n}" if n > 0 else str(n) if n else "·"
 
 
 def heading_parts(session: Session, history: History) -> list[list[str]]:
@@ -122,9 +111,7 @@ def settlement_text(session: Session, settled: Settled, width: int = WIDTH) -> l
 
 
 def _change(change: int, level: int) -> str:
-    kind = "up" if change > 0 else "down" if change < 0 else "none"
-    return (f'<td><span class="change {kind}">{esc(signed(change))}</span>'
-            f'<span class="level{" minus" if level < 0 else ""}">{esc(level)}</span></td>')
+    return f"<td>{signed(change, 'change')}{standing(level, 'level')}</td>"
 
 
 def running_table(history: History) -> str:
@@ -132,35 +119,19 @@ def running_table(history: History) -> str:
     basket, the change and where it then stands; a heading row at each tour."""
     session = history.session
     names = list(session.players) + ([basket_word()] if session.tariff.has_basket else [])
-    head = "".join(f'<th scope="col">{esc(n)}</th>' for n in names)
+    head = "".join(f'<th scope="col">{e(n)}</th>' for n in names)
     rows = []
     for w, tour in zip(history.rows, tour_heading(session, history.rows)):
         if tour is not None:
             kind = "tour double" if w.position.double else "tour"
-            rows.append(f'<tr class="{kind}"><th colspan="{len(names) + 2}" scope="colgroup">{esc(tour)}</th></tr>')
+            rows.append(f'<tr class="{kind}"><th colspan="{len(names) + 2}" scope="colgroup">{e(tour)}</th></tr>')
         kind = "" if w.outcome.made is None else ' class="made"' if w.outcome.made else ' class="failed"'
-        dealer = esc(_("dealer {name}", name=session.players[w.position.dealer]))
+        dealer = e(_("dealer {name}", name=session.players[w.position.dealer]))
         rows.append(f'<tr{kind}><td class="number">{w.recorded.number}</td>'
-                    f'<td class="deal">{esc(played(session, w))}<span class="dealer">{dealer}</span></td>'
+                    f'<td class="deal">{e(played(session, w))}<span class="dealer">{dealer}</span></td>'
                     + "".join(_change(c, level) for c, level in steps(session, w)) + "</tr>")
-    return (f'<table class="sheet"><thead><tr><th scope="col">#</th><th scope="col" class="deal">{esc(_("deal"))}</th>{head}'
+    return (f'<table class="sheet"><thead><tr><th scope="col">#</th><th scope="col" class="deal">{e(_("deal"))}</th>{head}'
             f'</tr></thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
-
-
-def settlement_section(session: Session, settled: Settled, final: bool = True) -> str:
-    """The settlement: each player's net chips and money, then who pays whom."""
-    unit = _("net chips") if session.tariff.has_basket else _("net points")
-    rows = "".join(
-        f'<tr><th scope="row">{esc(name)}</th><td>{esc(chips(net))}</td>'
-        f'<td class="{"up" if cents > 0 else "down" if cents < 0 else "none"}">{esc(amount(cents, session.currency))}'
-        f'</td></tr>' for name, net, cents in zip(settled.players, settled.net_chips, settled.cents))
-    note = "" if final else f'<p class="note">{esc(not_yet())}</p>'
-    pays = "".join(f"<li>{esc(line)}</li>" for line in payment_lines(settled.players, settled.payments,
-                                                                      session.currency))
-    return (f'<section class="settlement"><h2>{esc(settlement_heading(session))}</h2>{note}'
-            f'<table><thead><tr><th scope="col">{esc(_("player"))}</th><th scope="col">{esc(unit)}</th>'
-            f'<th scope="col">{esc(_("money"))}</th></tr></thead><tbody>{rows}</tbody></table>'
-            f'<ul class="payments">{pays}</ul></section>')
 
 
 def chart_figure(history: History) -> str:
@@ -194,13 +165,13 @@ tr.tour th { text-align: left; padding-top: .6rem; border-bottom: 1px solid #333
 tr.tour.double th { color: #8a4b00; background: #fff4e0; }
 .change { display: block; font-size: .78em; color: #666; }
 .change.up { color: #17702c; } .change.down { color: #b3261e; }
-.level { font-weight: 600; } .level.minus { color: #b3261e; }
+.level { font-weight: 600; } .level.down { color: #b3261e; }
 tr.made td.deal { box-shadow: inset 3px 0 #17702c; } tr.failed td.deal { box-shadow: inset 3px 0 #b3261e; }
 td.deal { padding-left: .5rem; }
 .dealer { display: block; font-size: .78em; color: #777; }
 .settlement th[scope=row], .settlement thead th:first-child { text-align: left; }
 .settlement td, .settlement th { padding: .2rem .8rem .2rem 0; }
-td.up { color: #17702c; font-weight: 600; } td.down { color: #b3261e; font-weight: 600; }
+.settlement .up { color: #17702c; font-weight: 600; } .settlement .down { color: #b3261e; font-weight: 600; }
 .payments { padding-left: 1.2rem; } .note { color: #8a4b00; }
 figure.chart { margin: 1rem 0; } figure.chart svg { width: 100%; height: auto; }
 footer { margin-top: 1.5rem; color: #777; font-size: .8rem; }
@@ -229,22 +200,15 @@ def page(sheet: Sheet, made_by: str = "boston-ledger") -> str:
     session = history.session
     parts = heading_parts(session, history)
     # each part kept whole on a line where it fits (a date is not broken at its hyphens)
-    heading, *details = (" · ".join(f'<span class="part">{esc(part)}</span>' for part in line) for line in parts)
+    heading, *details = (" · ".join(f'<span class="part">{e(part)}</span>' for part in line) for line in parts)
     body = [f"<header><h1>{heading}</h1>" + "".join(f"<p>{line}</p>" for line in details) + "</header>"]
     if history.rows:
         body.append(f'<div class="scroll">{running_table(history)}</div>')
     else:
-        body.append(f"<p>{esc(_('Session {id} has no deals yet.', id=session.id))}</p>")
+        body.append(f"<p>{e(_('Session {id} has no deals yet.', id=session.id))}</p>")
     if sheet.settled is not None:
-        body.append(settlement_section(session, sheet.settled, sheet.final))
+        body.append(settlement(session, sheet.settled, "" if sheet.final else not_yet()))
     if history.rows:
         body.append(chart_figure(history))
-    body.append(f"<footer>{esc(made_by)}</footer>")
-    return wrap(" · ".join(parts[0]), "\n".join(body))
-
-
-def wrap(title: str, body: str) -> str:
-    """A whole HTML document around `body`: its language, the viewport for phones, the style."""
-    return (f'<!DOCTYPE html>\n<html lang="{language()}">\n<head>\n<meta charset="utf-8">\n'
-            f'<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-            f"<title>{esc(title)}</title>\n<style>{STYLE}</style>\n</head>\n<body>\n{body}\n</body>\n</html>\n")
+    body.append(f"<footer>{e(made_by)}</footer>")
+    return document(" · ".join(parts[0]), "\n".join(body), f"<style>{STYLE}</style>\n")

@@ -1,5 +1,5 @@
-"""The terminal, drawn by rich: the one place where text from outside is made safe to show
-(`visible`), rich's console and text made to show it so, and the boxes of the score sheet.
+"""The terminal, drawn by rich: rich's console and text made to show text from outside as
+`visible()` (core.controls) writes it, and the boxes of the score sheet.
 
 Every view prints through `Console` (rich's, with no markup, highlighting or emoji codes: a player
 called `[bold]` or `:fire:` stays so) and builds its styled text with `Text` (rich's, its strings
@@ -7,7 +7,6 @@ made visible as they are given, so that they are measured as they are shown)."""
 
 from __future__ import annotations
 
-import re
 from typing import Any, Iterable
 
 from rich import box
@@ -16,28 +15,7 @@ from rich.console import RenderHook
 from rich.segment import Segment
 from rich.text import Text as RichText
 
-from ..core.tariff_files import CONTROL_IN_LINES
-
-# What a terminal would obey rather than show: C0 controls but newline and tab (ESC starts the
-# sequences that move the cursor, clear the screen, set the title or the clipboard: OSC 52), DEL,
-# C1 controls (U+009B is an 8-bit CSI), the bidirectional marks, embeddings, overrides and
-# isolates (text shown in another order than it is read), and lone surrogates (undecodable bytes
-# of a command line or a file name).
-UNSAFE = CONTROL_IN_LINES  # the same characters a tariff's texts may not hold (core.tariff_files)
-
-
-def _escape(match: re.Match) -> str:
-    code = ord(match.group())
-    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
-
-
-def visible(text: str) -> str:
-    """`text` with every character a terminal would obey shown as an escape such as `\\x1b`.
-
-    Everything printed goes through it: every text a view shows (the console's strings, `Text`),
-    plain lines (ui.text.say) and JSON (ui.text.emit_json); names, titles, tariff words, reasons
-    and paths come from outside."""
-    return UNSAFE.sub(_escape, text) if UNSAFE.search(text) else text
+from ..core.controls import CONTROL_IN_LINES, visible
 
 
 class Text(RichText):
@@ -59,7 +37,7 @@ class _Visible:
 
     def __rich_console__(self, console: RichConsole, options: Any) -> Iterable[Segment]:
         for s in console.render(self.inner, options):
-            yield s if s.control or not UNSAFE.search(s.text) else Segment(visible(s.text), s.style)
+            yield s if s.control or not CONTROL_IN_LINES.search(s.text) else Segment(visible(s.text), s.style)
 
 
 class _Hook(RenderHook):

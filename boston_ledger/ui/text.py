@@ -1,5 +1,5 @@
 """The pieces every view is made of: the console, plain lines, numbers with their colours, times,
-JSON. Text from outside is made safe to show in one place (`term.visible`)."""
+JSON. Text from outside is made safe to show by one rule (`core.controls.visible`)."""
 
 from __future__ import annotations
 
@@ -8,8 +8,9 @@ import sys
 from decimal import Decimal
 from typing import Any
 
+from ..core.controls import CONTROL_IN_LINES, visible
 from ..core.i18n import _, ngettext, speaking
-from .term import UNSAFE, Console, Text, visible
+from .term import Console, Text
 
 
 def say(text: object = "", err: bool = False) -> None:
@@ -26,7 +27,7 @@ def json_text(data: Any, ascii: bool = False) -> str:
     """What `--json` prints, its closing newline included (the server's API sends the same):
     what visible() escapes is written as \\u escapes (the same JSON), never raw."""
     text = json.dumps(data, ensure_ascii=ascii, indent=2)
-    return UNSAFE.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
+    return CONTROL_IN_LINES.sub(lambda m: f"\\u{ord(m.group()):04x}", text) + "\n"
 
 
 def emit_json(data: Any) -> None:
