@@ -25,9 +25,9 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..core.i18n import N_, SOURCE, _
+from ..core.i18n import N_, SOURCE, _, in_language
 from .entry import Entry
-from .evening import Evening, speaking
+from .evening import Evening
 from .routes import FORM, MAX_FORM, SECURITY_HEADERS, App, Request, Response, query_of
 
 MAX_LINE = 2048  # bytes of the request line (the URL with its token fits many times over)
@@ -286,7 +286,7 @@ class Server(ThreadingHTTPServer):
     def _turn_away(self, request: socket.socket) -> None:
         """503 and close, without waiting for anything: the answer fits the socket's buffer, and
         is dropped if it does not."""
-        with speaking(self.app.default_lang):
+        with in_language(self.app.default_lang):
             text = (_("The evening's page is busy; try again in a moment.") + "\n").encode()
         head = "".join(f"{k}: {v}\r\n" for k, v in {
             "Content-Type": "text/plain; charset=utf-8", "Content-Length": str(len(text)), "Retry-After": "5",
