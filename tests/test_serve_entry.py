@@ -259,6 +259,29 @@ def test_a_phone_waiting_to_record_holds_up_no_page_in_another_language(entering
     assert [d["description"] for d in cli.json("history")] == ["solo junior Anna 8"]
 
 
+def test_a_correction_lands_only_on_the_deal_that_is_still_the_last(entering, cli, isolated: Path,
+                                                                    monkeypatch) -> None:
+    """The red team's F-12: the phone's correction of deal 1 waits for another writer, which enters
+    deal 2; then nothing is corrected (409), not deal 1 with deal 2 replayed."""
+    cli("deal", "solo", "--declarer", "Anna", "--tricks", "8")
+    phone = Phone(entering)
+    phone.status, phone.html = phone.request("GET", f"/entry/correct?t={ENTRY}&number=1")
+    phone.tap("4) Tricks of Anna").tap("9")
+    assert "Deal 1: solo junior Anna 8 → solo junior Anna 9" in phone.html
+    writer = Writer(isolated, monkeypatch)
+    try:
+        waiting, __ = in_thread(lambda: phone.tap("Record this correction"))
+        assert writer.waited.wait(HANG), "the correction did not reach the write"
+        writer.deal(contract="pass")  # the terminal's deal 2, while the phone waits
+    finally:
+        writer.done()
+    waiting.join(HANG)
+    assert phone.status == 409 and "deal 1 is no longer the last deal; nothing was corrected" in phone.html
+    assert "Take back deal 2 (all pass)?" in phone.html  # the page of the deal that is last now
+    assert [d["description"] for d in cli.json("history")] == ["solo junior Anna 8", "all pass"]
+    assert cli.json("history", "--corrections") == []
+
+
 # ---- security ----------------------------------------------------------------------------------
 
 

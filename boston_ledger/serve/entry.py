@@ -156,9 +156,7 @@ class Entry:
             place = self._place(conn, lang)
             last, said = _last_said(conn, place.session)
             if last is None or number != last.number:
-                return Response(409, entry_page.undo(place, last.number if last else None, said, _(
-                    "deal {number} is no longer the last deal; nothing was corrected", number=number)).encode(),
-                    HTML)
+                return _not_last(place, last, said, number)
             if req.method != "POST":
                 answers = flow.with_defaults(place.session, flow.answers_of(place.session, last.deal))
                 return self._asked(conn, place, answers, {}, [], correcting=number)
@@ -167,13 +165,17 @@ class Entry:
             if not isinstance(found, flow.Ready):
                 return self._asked(conn, place, answers, {}, [], correcting=number, status=400)
         try:
-            with self._writing() as conn:
-                deals_app.correct(conn, number, found.deal, _("corrected from the phone"), self.session_id)
+            with self._writing() as conn:  # checked again in the write: a deal entered meanwhile stops it
+                deals_app.correct(conn, number, found.deal, _("corrected from the phone"), self.session_id,
+                                  last=number)
             return Response(303, b"", HTML, {"Location": place.url("/entry", corrected=number)})
         except LedgerError as e:
             with self._reading() as conn:
-                return self._asked(conn, self._place(conn, lang), answers, {}, [], error=str(e), correcting=number,
-                                   status=409)
+                place = self._place(conn, lang)
+                last, said = _last_said(conn, place.session)
+                if last is None or number != last.number:  # a deal entered or taken back meanwhile
+                    return _not_last(place, last, said, number, str(e))
+                return self._asked(conn, place, answers, {}, [], error=str(e), correcting=number, status=409)
 
     def _asked(self, conn: sqlite3.Connection, place: entry_page.Place, answers: dict[str, str],
                defaults: dict[str, str], notices: list[str], error: str | None = None, status: int = 200,
@@ -200,6 +202,14 @@ def _field(form: Mapping[str, list[str]], name: str) -> str | None:
     """The first value a form (or a query) gives `name`, cut to a short text; None without one."""
     values = form.get(name)
     return values[0][:LONGEST] if values else None
+
+
+def _not_last(place: entry_page.Place, last: Recorded | None, said: str | None, number: int | None,
+              error: str | None = None) -> Response:
+    """409: deal `number` is not the last deal (`last`, described as `said`); the page of the one
+    that is, saying that nothing was corrected (`error`, when the write said it)."""
+    error = error or _("deal {number} is no longer the last deal; nothing was corrected", number=number)
+    return Response(409, entry_page.undo(place, last.number if last else None, said, error).encode(), HTML)
 
 
 def _last_said(conn: sqlite3.Connection, session: Session) -> tuple[Recorded | None, str | None]:
