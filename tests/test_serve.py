@@ -386,6 +386,20 @@ def test_every_response_carries_the_security_headers(served) -> None:
     assert b"Content-Security-Policy: default-src 'none'" in raw_error and b"nosniff" in raw_error
 
 
+@pytest.mark.parametrize("line, expected", [
+    (f"GET /api/status?t={TOKEN}".encode(), b"505"),  # HTTP/0.9: no version, which would mean no headers
+    (f"GET /?t={TOKEN}".encode(), b"505"), (b"POST /entry", b"505"), (b"HELLO", b"400"),
+    (b"GET / HTTP/2.0", b"505"), (b"GET / HTTP/x.y", b"400"), (b"GET / HTTP/1.1 more", b"400"),
+])
+def test_a_request_line_it_cannot_answer_is_an_error_with_the_security_headers(served, line, expected) -> None:
+    answer = raw(served.port, line + b"\r\nHost: 127.0.0.1\r\n\r\n")
+    head, __, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 " + expected), answer[:200]
+    assert f"\r\nContent-Security-Policy: {CSP}\r\n".encode() in head
+    assert b"X-Content-Type-Options: nosniff" in head and b"X-Frame-Options: DENY" in head
+    assert b"Anna" not in body and b"balances" not in body  # nothing of the evening
+
+
 def test_the_assets_are_the_programs_own(served) -> None:
     status, headers, css = get(served.port, "/static/serve.css")
     assert status == 200 and headers["content-type"] == "text/css; charset=utf-8"

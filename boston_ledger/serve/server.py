@@ -87,6 +87,7 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "boston-ledger"
     sys_version = ""
     timeout = HEAD_TIME
+    default_request_version = "HTTP/1.0"  # what an unreadable request line is answered in: with headers
 
     def setup(self) -> None:
         super().setup()
@@ -108,6 +109,11 @@ class Handler(BaseHTTPRequestHandler):
                 return
             if not self.raw_requestline:
                 self.close_connection = True
+                return
+            if len(self.raw_requestline.split()) == 2:  # HTTP/0.9, `GET /path`: its answer would have no headers
+                self.requestline, self.request_version, self.command = "", "", ""
+                self.close_connection = True
+                self.send_error(505)
                 return
             if not self.parse_request():
                 return
