@@ -543,6 +543,31 @@ def test_serve_errors_are_one_line(evening: Path, tmp_path: Path, cli) -> None:
         running.close()
 
 
+def test_a_token_file_that_is_not_an_ordinary_file_is_refused_at_once(table, tmp_path: Path, cli) -> None:
+    """A FIFO, or a link to a pipe (as /dev/stdout is one when the output is piped), would wait
+    for a writer for ever: they are refused as the export targets refuse them."""
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    read_end, write_end = os.pipe()  # a pipe of this process, as its standard output may be
+    piped = tmp_path / "to-stdout"
+    piped.symlink_to(f"/proc/self/fd/{write_end}")
+    device = tmp_path / "to-null"
+    device.symlink_to(os.devnull)
+    try:
+        for path in (fifo, piped, device):
+            if path is piped and not Path(f"/proc/self/fd/{write_end}").exists():
+                continue  # no /proc here
+            said = cli("serve", "--token-file", str(path), code=2).stderr
+            assert said == (f"boston-ledger: error: {path} is not an ordinary file (a pipe, a device or a socket, or "
+                            "a link to one); boston-ledger writes only ordinary files: give another path\n"), said
+        assert "is a folder" in cli("serve", "--token-file", str(tmp_path), code=2).stderr
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
 def test_serve_without_its_extra_says_how_to_install_it(table, cli, monkeypatch) -> None:
     import boston_ledger.serve
 
