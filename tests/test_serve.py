@@ -22,6 +22,7 @@ from conftest import PLAYERS
 from serving import HANG, JUNIOR, PASS, Events, balance_in, deals_in, get, play, raw, serve
 
 TOKEN = "a-token-of-the-test-0123456789"
+URL_SAID = re.compile(r"Session 1 on the phones: http://(?P<host>[0-9.]+|\[[0-9a-f:]+\]):\d+/\?t=[A-Za-z0-9_-]+$")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
@@ -535,6 +536,9 @@ def test_serve_errors_are_one_line(evening: Path, tmp_path: Path, cli) -> None:
     assert "must be a whole number from 0 to 65535" in cli("serve", "--port", "70000", code=2).stderr
     assert "no session 9 in this ledger" in cli("serve", "--session", "9", code=2).stderr
     assert "no ledger at" in cli("serve", "--db", str(tmp_path / "nothing.db"), code=2).stderr
+    assert cli("serve", "--host", "my-laptop", code=2).stderr == (
+        "boston-ledger: error: --host takes an address of this machine such as 127.0.0.1 or ::1, not 'my-laptop'\n")
+    assert "give one of them" in cli("serve", "--host", "::1", "--lan", code=2).stderr
     running = Served(evening, None, "127.0.0.1", 0, TOKEN).in_thread()
     try:
         busy = cli("serve", "--port", str(running.port), code=2).stderr
@@ -574,6 +578,48 @@ def test_serve_without_its_extra_says_how_to_install_it(table, cli, monkeypatch)
     monkeypatch.setattr(boston_ledger.serve, "EXTRA", "segno_is_not_installed_here")
     result = cli("serve", code=2)
     assert result.stderr == "boston-ledger: error: serve needs its extra: pip install 'boston-ledger[serve]'\n"
+
+
+@pytest.mark.parametrize("everywhere", ["0.0.0.0", "::"])
+def test_every_address_warns_as_lan_does_and_links_the_network_s(evening: Path, cli, monkeypatch, everywhere) -> None:
+    """`--host 0.0.0.0` (or `::`) listens on every address: the --lan warning, and a link (and its
+    code) with the address a phone on the network opens, as --lan finds it. A phone opens it,
+    then Ctrl-C."""
+    import socket
+    from urllib.parse import urlsplit
+
+    from boston_ledger.serve.server import lan_address
+
+    if everywhere == "::":
+        try:
+            with socket.socket(socket.AF_INET6) as s:
+                s.bind(("::", 0))
+        except OSError:
+            pytest.skip("no IPv6 here")
+    phone: list = []
+    serving = Served.serve_forever
+
+    def a_phone_then_ctrl_c(self: Served) -> None:
+        answering = threading.Thread(target=serving, args=(self,), daemon=True)
+        answering.start()
+        link = urlsplit(self.url)
+        try:
+            phone.append(get(link.port, f"{link.path}?{link.query}", host=link.hostname))
+        finally:
+            self.server.shutdown()
+            answering.join()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Served, "serve_forever", a_phone_then_ctrl_c)
+    result = cli("serve", "--host", everywhere, "--port", "0")
+    network = lan_address()
+    expected = network or ("127.0.0.1" if everywhere == "0.0.0.0" else "[::1]")
+    assert result.stderr == "Anyone on this network who has the link can read the evening.\n"
+    link = URL_SAID.match(result.stdout.splitlines()[0])
+    assert link is not None and link["host"] == expected, result.stdout
+    assert phone[0][0] == 200 and 'data-player="Anna"' in phone[0][2].decode()
+    assert any("█" in line or "▀" in line for line in result.stdout.splitlines()) == (network is not None)
+    assert result.stdout.splitlines()[-1] == "Stopped."
 
 
 @pytest.mark.slow
