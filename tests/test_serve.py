@@ -312,13 +312,21 @@ def test_the_token_as_a_bearer_header(served) -> None:
     assert get(served.port, "/api/status", {"Authorization": f"Basic {TOKEN}"})[0] == 401
 
 
-def test_the_token_is_compared_in_constant_time(monkeypatch) -> None:
-    calls = []
-    real = tokens.hmac.compare_digest
-    monkeypatch.setattr(tokens.hmac, "compare_digest", lambda a, b: calls.append((a, b)) or real(a, b))
-    assert tokens.same(TOKEN, TOKEN) and not tokens.same("x" + TOKEN[1:], TOKEN) and not tokens.same("", TOKEN)
-    assert not tokens.same("é\udcff", TOKEN)  # anything a URL decodes to is compared, never an error
-    assert len(calls) == 4
+def test_only_the_token_itself_opens_the_page(served) -> None:
+    """Whatever a client sends in the token's place (a prefix, one more letter, one letter off at
+    either end, its case changed, bytes no URL should hold) is a wrong token: 403, never an error.
+    (It is compared with hmac.compare_digest, whose time does not depend on where it differs.)"""
+    app = App(served.evening, TOKEN, limiter=tokens.Limiter(burst=100))  # this tests the tokens, not the limit
+
+    def ask(token: str) -> int:
+        return app(Request("GET", "/api/status", {"t": [token]}, {}, "10.0.0.7")).status
+
+    assert ask(TOKEN) == 200
+    for wrong in (TOKEN[:-1], TOKEN + "x", "x" + TOKEN[1:], TOKEN[:-1] + "x", TOKEN.upper(), "", " " + TOKEN,
+                  "é\udcff", "\x00" * len(TOKEN), "%41" + TOKEN[1:]):
+        assert ask(wrong) == 403, wrong
+    status, __, body = get(served.port, "/api/status?t=%C3%A9%FF%00")  # as a URL sends them
+    assert status == 403 and b"Anna" not in body
 
 
 class Clock:
@@ -347,14 +355,28 @@ def test_a_few_wrong_tokens_per_second_per_client(served) -> None:
     assert [ask("wrong-" * 4) for __ in range(4)] == [403, 403, 403, 429]
 
 
-def test_the_limiter_forgets_clients_and_stays_small() -> None:
+def test_the_limiter_forgets_clients_with_their_tries_back_and_stays_small(served) -> None:
+    """The limiter remembers at most `clients` addresses. Full, it forgets those that have all
+    their tries back (a client held back stays held back); full of clients held back, it forgets
+    them all (so that a flood of addresses cannot make it grow), and they may try again."""
     clock = Clock()
-    limiter = tokens.Limiter(burst=2, per_second=1.0, clock=clock, clients=10)
-    for i in range(10):
-        limiter.wrong(f"client-{i}")
-    clock.now += 5
-    limiter.wrong("client-new")
-    assert len(limiter._tries) == 1 and limiter.allowed("client-new")
+
+    def asker(clients: int):
+        app = App(served.evening, TOKEN, limiter=tokens.Limiter(burst=2, per_second=0.1, clock=clock, clients=clients))
+        return lambda client, token="wrong-" * 4: app(Request("GET", "/api/status", {"t": [token]}, {}, client)).status
+
+    ask = asker(10)
+    assert [ask(f"10.0.0.{i}") for i in range(9)] == [403] * 9  # nine clients, one wrong try each
+    clock.now += 10  # their tries are all back
+    assert [ask("10.0.1.1") for __ in range(3)] == [403, 403, 429]  # the tenth is held back
+    assert ask("10.0.2.1") == 403  # an eleventh: the nine are forgotten, not the tenth
+    assert ask("10.0.1.1", TOKEN) == 429
+
+    ask = asker(10)
+    for i in range(10):  # ten clients, all held back
+        assert [ask(f"10.0.3.{i}") for __ in range(3)] == [403, 403, 429]
+    assert ask("10.0.4.1") == 403  # one more: they are all forgotten
+    assert ask("10.0.3.0", TOKEN) == 200 and ask("10.0.3.9", TOKEN) == 200
 
 
 @pytest.mark.parametrize("path", [

@@ -79,7 +79,8 @@ class Limiter:
         """A wrong token from this client: one try fewer."""
         with self._lock:
             now = self.clock()
-            if len(self._tries) >= self.clients:  # forget the clients that have all their tries back
+            # a new client when it is full: forget the clients that have all their tries back
+            if client not in self._tries and len(self._tries) >= self.clients:
                 self._tries = {c: t for c, t in self._tries.items() if self._left(c, now) < self.burst}
                 if len(self._tries) >= self.clients:
                     self._tries.clear()
