@@ -18,7 +18,7 @@ from typer.testing import CliRunner
 from boston_ledger.app import deals as deals_app
 from boston_ledger.cli.declarations import app
 from boston_ledger.serve.server import Served
-from boston_ledger.store import db
+from boston_ledger.store import db as storage
 from conftest import GUIDED, PLAYERS
 from serving import ENTRY, HANG, JUNIOR, VIEW, Form, Phone, get, play, raw, serve
 
@@ -206,14 +206,14 @@ class Writer:
 
     def __init__(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
         self.waited = threading.Event()
-        begin = db.begin
+        begin = storage.begin
 
         def watched(conn) -> None:
             self.waited.set()
             begin(conn)
 
-        monkeypatch.setattr(db, "begin", watched)
-        self.conn = db.open_db(path)
+        monkeypatch.setattr(storage, "begin", watched)
+        self.conn = storage.open_db(path)
         self.conn.execute("BEGIN IMMEDIATE")
 
     def deal(self, **fields: str) -> None:

@@ -174,14 +174,19 @@ class App:
         refusal = self.authorise(req)
         if refusal is not None:
             return refusal
-        lang = self.language(req)
-        with in_language(lang):  # this request's, in its own thread: nothing else waits for it
-            response = self.routes[req.path](req, lang)
+        response = self.answered(req, self.routes[req.path])
         response.headers.setdefault("Cache-Control", "no-store")
         return response
 
     def language(self, req: Request) -> str:
         return chosen_language(req.query, req.headers.get("Accept-Language"), self.default_lang)
+
+    def answered(self, req: Request, handler: Handler) -> Response:
+        """The handler's answer, made in the request's language (in this request's thread only:
+        no other request waits for it)."""
+        lang = self.language(req)
+        with in_language(lang):
+            return handler(req, lang)
 
     def refused(self, req: Request, status: int, text: str) -> Response:
         """A refusal, one line and nothing of the evening (in HTML for a browser's page); `text`
@@ -200,11 +205,7 @@ class App:
             response = self.refused(req, 405, N_("That method is not answered at this address."))
             response.headers["Allow"] = ", ".join(methods)
         else:
-            response = self.authorise(req, self.entry.token) or self.same_origin(req)
-            if response is None:
-                lang = self.language(req)
-                with in_language(lang):
-                    response = handler(req, lang)
+            response = self.authorise(req, self.entry.token) or self.same_origin(req) or self.answered(req, handler)
         response.headers[CSP] = ENTRY_CSP
         response.headers["Referrer-Policy"] = "same-origin"  # else a browser's form says `Origin: null`
         response.headers.setdefault("Cache-Control", "no-store")

@@ -260,7 +260,7 @@ class Server(ThreadingHTTPServer):
     def server_bind(self) -> None:
         """Bind without asking any name service for this host's name (http.server would); on every
         address of IPv6 (::), IPv4's too, so that the link with the network's IPv4 address opens."""
-        if self.address_family == socket.AF_INET6 and ipaddress.ip_address(self.server_address[0]).is_unspecified:
+        if self.address_family == socket.AF_INET6 and ipaddress.ip_address(str(self.server_address[0])).is_unspecified:
             try:
                 self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
             except (OSError, AttributeError):  # a system without dual stack: IPv6 only
