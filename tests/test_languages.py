@@ -63,13 +63,12 @@ def test_a_third_language_speaks_everywhere(xx, cli, isolated: Path) -> None:
     assert '<html lang="xx">' in html and "⟦Each player&#x27;s standing, deal by deal⟧" in html
 
     from boston_ledger.serve import page as phone_page
-    from boston_ledger.serve.evening import speaking
     from serving import view as views
 
     view = views(isolated, "xx")
     assert "⟦basket⟧" in view.sheet and "0·10 €" in view.sheet
     assert json.loads(view.status)["balances"] == {"Anna": -20, "Boris": 16, "Vera": -12, "Gleb": 16}
-    with speaking("xx"):
+    with i18n.in_language("xx"):
         document = phone_page.document(view.title, view.sheet, "t" * 24, "xx", view.version)
     assert '<html lang="xx">' in document
 

@@ -22,6 +22,7 @@ from conftest import PLAYERS
 from serving import HANG, JUNIOR, PASS, Events, balance_in, deals_in, get, play, raw, serve
 
 TOKEN = "a-token-of-the-test-0123456789"
+URL_SAID = re.compile(r"Session 1 on the phones: http://(?P<host>[0-9.]+|\[[0-9a-f:]+\]):\d+/\?t=[A-Za-z0-9_-]+$")
 CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
        "base-uri 'none'; form-action 'none'; frame-ancestors 'none'")
 
@@ -311,13 +312,21 @@ def test_the_token_as_a_bearer_header(served) -> None:
     assert get(served.port, "/api/status", {"Authorization": f"Basic {TOKEN}"})[0] == 401
 
 
-def test_the_token_is_compared_in_constant_time(monkeypatch) -> None:
-    calls = []
-    real = tokens.hmac.compare_digest
-    monkeypatch.setattr(tokens.hmac, "compare_digest", lambda a, b: calls.append((a, b)) or real(a, b))
-    assert tokens.same(TOKEN, TOKEN) and not tokens.same("x" + TOKEN[1:], TOKEN) and not tokens.same("", TOKEN)
-    assert not tokens.same("é\udcff", TOKEN)  # anything a URL decodes to is compared, never an error
-    assert len(calls) == 4
+def test_only_the_token_itself_opens_the_page(served) -> None:
+    """Whatever a client sends in the token's place (a prefix, one more letter, one letter off at
+    either end, its case changed, bytes no URL should hold) is a wrong token: 403, never an error.
+    (It is compared with hmac.compare_digest, whose time does not depend on where it differs.)"""
+    app = App(served.evening, TOKEN, limiter=tokens.Limiter(burst=100))  # this tests the tokens, not the limit
+
+    def ask(token: str) -> int:
+        return app(Request("GET", "/api/status", {"t": [token]}, {}, "10.0.0.7")).status
+
+    assert ask(TOKEN) == 200
+    for wrong in (TOKEN[:-1], TOKEN + "x", "x" + TOKEN[1:], TOKEN[:-1] + "x", TOKEN.upper(), "", " " + TOKEN,
+                  "é\udcff", "\x00" * len(TOKEN), "%41" + TOKEN[1:]):
+        assert ask(wrong) == 403, wrong
+    status, __, body = get(served.port, "/api/status?t=%C3%A9%FF%00")  # as a URL sends them
+    assert status == 403 and b"Anna" not in body
 
 
 class Clock:
@@ -346,14 +355,28 @@ def test_a_few_wrong_tokens_per_second_per_client(served) -> None:
     assert [ask("wrong-" * 4) for __ in range(4)] == [403, 403, 403, 429]
 
 
-def test_the_limiter_forgets_clients_and_stays_small() -> None:
+def test_the_limiter_forgets_clients_with_their_tries_back_and_stays_small(served) -> None:
+    """The limiter remembers at most `clients` addresses. Full, it forgets those that have all
+    their tries back (a client held back stays held back); full of clients held back, it forgets
+    them all (so that a flood of addresses cannot make it grow), and they may try again."""
     clock = Clock()
-    limiter = tokens.Limiter(burst=2, per_second=1.0, clock=clock, clients=10)
-    for i in range(10):
-        limiter.wrong(f"client-{i}")
-    clock.now += 5
-    limiter.wrong("client-new")
-    assert len(limiter._tries) == 1 and limiter.allowed("client-new")
+
+    def asker(clients: int):
+        app = App(served.evening, TOKEN, limiter=tokens.Limiter(burst=2, per_second=0.1, clock=clock, clients=clients))
+        return lambda client, token="wrong-" * 4: app(Request("GET", "/api/status", {"t": [token]}, {}, client)).status
+
+    ask = asker(10)
+    assert [ask(f"10.0.0.{i}") for i in range(9)] == [403] * 9  # nine clients, one wrong try each
+    clock.now += 10  # their tries are all back
+    assert [ask("10.0.1.1") for __ in range(3)] == [403, 403, 429]  # the tenth is held back
+    assert ask("10.0.2.1") == 403  # an eleventh: the nine are forgotten, not the tenth
+    assert ask("10.0.1.1", TOKEN) == 429
+
+    ask = asker(10)
+    for i in range(10):  # ten clients, all held back
+        assert [ask(f"10.0.3.{i}") for __ in range(3)] == [403, 403, 429]
+    assert ask("10.0.4.1") == 403  # one more: they are all forgotten
+    assert ask("10.0.3.0", TOKEN) == 200 and ask("10.0.3.9", TOKEN) == 200
 
 
 @pytest.mark.parametrize("path", [
@@ -384,6 +407,20 @@ def test_every_response_carries_the_security_headers(served) -> None:
     assert get(served.port, f"/?t={TOKEN}")[1]["cache-control"] == "no-store"
     raw_error = raw(served.port, b"GET /" + b"a" * 3000 + b" HTTP/1.1\r\n\r\n")  # http.server's own error page
     assert b"Content-Security-Policy: default-src 'none'" in raw_error and b"nosniff" in raw_error
+
+
+@pytest.mark.parametrize("line, expected", [
+    (f"GET /api/status?t={TOKEN}".encode(), b"505"),  # HTTP/0.9: no version, which would mean no headers
+    (f"GET /?t={TOKEN}".encode(), b"505"), (b"POST /entry", b"505"), (b"HELLO", b"400"),
+    (b"GET / HTTP/2.0", b"505"), (b"GET / HTTP/x.y", b"400"), (b"GET / HTTP/1.1 more", b"400"),
+])
+def test_a_request_line_it_cannot_answer_is_an_error_with_the_security_headers(served, line, expected) -> None:
+    answer = raw(served.port, line + b"\r\nHost: 127.0.0.1\r\n\r\n")
+    head, __, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 " + expected), answer[:200]
+    assert f"\r\nContent-Security-Policy: {CSP}\r\n".encode() in head
+    assert b"X-Content-Type-Options: nosniff" in head and b"X-Frame-Options: DENY" in head
+    assert b"Anna" not in body and b"balances" not in body  # nothing of the evening
 
 
 def test_the_assets_are_the_programs_own(served) -> None:
@@ -521,6 +558,9 @@ def test_serve_errors_are_one_line(evening: Path, tmp_path: Path, cli) -> None:
     assert "must be a whole number from 0 to 65535" in cli("serve", "--port", "70000", code=2).stderr
     assert "no session 9 in this ledger" in cli("serve", "--session", "9", code=2).stderr
     assert "no ledger at" in cli("serve", "--db", str(tmp_path / "nothing.db"), code=2).stderr
+    assert cli("serve", "--host", "my-laptop", code=2).stderr == (
+        "boston-ledger: error: --host takes an address of this machine such as 127.0.0.1 or ::1, not 'my-laptop'\n")
+    assert "give one of them" in cli("serve", "--host", "::1", "--lan", code=2).stderr
     running = Served(evening, None, "127.0.0.1", 0, TOKEN).in_thread()
     try:
         busy = cli("serve", "--port", str(running.port), code=2).stderr
@@ -529,12 +569,79 @@ def test_serve_errors_are_one_line(evening: Path, tmp_path: Path, cli) -> None:
         running.close()
 
 
+def test_a_token_file_that_is_not_an_ordinary_file_is_refused_at_once(table, tmp_path: Path, cli) -> None:
+    """A FIFO, or a link to a pipe (as /dev/stdout is one when the output is piped), would wait
+    for a writer for ever: they are refused as the export targets refuse them."""
+    import os
+
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    read_end, write_end = os.pipe()  # a pipe of this process, as its standard output may be
+    piped = tmp_path / "to-stdout"
+    piped.symlink_to(f"/proc/self/fd/{write_end}")
+    device = tmp_path / "to-null"
+    device.symlink_to(os.devnull)
+    try:
+        for path in (fifo, piped, device):
+            if path is piped and not Path(f"/proc/self/fd/{write_end}").exists():
+                continue  # no /proc here
+            said = cli("serve", "--token-file", str(path), code=2).stderr
+            assert said == (f"boston-ledger: error: {path} is not an ordinary file (a pipe, a device or a socket, or "
+                            "a link to one); boston-ledger writes only ordinary files: give another path\n"), said
+        assert "is a folder" in cli("serve", "--token-file", str(tmp_path), code=2).stderr
+    finally:
+        os.close(read_end)
+        os.close(write_end)
+
+
 def test_serve_without_its_extra_says_how_to_install_it(table, cli, monkeypatch) -> None:
     import boston_ledger.serve
 
     monkeypatch.setattr(boston_ledger.serve, "EXTRA", "segno_is_not_installed_here")
     result = cli("serve", code=2)
     assert result.stderr == "boston-ledger: error: serve needs its extra: pip install 'boston-ledger[serve]'\n"
+
+
+@pytest.mark.parametrize("everywhere", ["0.0.0.0", "::"])
+def test_every_address_warns_as_lan_does_and_links_the_network_s(evening: Path, cli, monkeypatch, everywhere) -> None:
+    """`--host 0.0.0.0` (or `::`) listens on every address: the --lan warning, and a link (and its
+    code) with the address a phone on the network opens, as --lan finds it. A phone opens it,
+    then Ctrl-C."""
+    import socket
+    from urllib.parse import urlsplit
+
+    from boston_ledger.serve.server import lan_address
+
+    if everywhere == "::":
+        try:
+            with socket.socket(socket.AF_INET6) as s:
+                s.bind(("::", 0))
+        except OSError:
+            pytest.skip("no IPv6 here")
+    phone: list = []
+    serving = Served.serve_forever
+
+    def a_phone_then_ctrl_c(self: Served) -> None:
+        answering = threading.Thread(target=serving, args=(self,), daemon=True)
+        answering.start()
+        link = urlsplit(self.url)
+        try:
+            phone.append(get(link.port, f"{link.path}?{link.query}", host=link.hostname))
+        finally:
+            self.server.shutdown()
+            answering.join()
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(Served, "serve_forever", a_phone_then_ctrl_c)
+    result = cli("serve", "--host", everywhere, "--port", "0")
+    network = lan_address()
+    expected = network or ("127.0.0.1" if everywhere == "0.0.0.0" else "[::1]")
+    assert result.stderr == "Anyone on this network who has the link can read the evening.\n"
+    link = URL_SAID.match(result.stdout.splitlines()[0])
+    assert link is not None and link["host"] == expected, result.stdout
+    assert phone[0][0] == 200 and 'data-player="Anna"' in phone[0][2].decode()
+    assert any("█" in line or "▀" in line for line in result.stdout.splitlines()) == (network is not None)
+    assert result.stdout.splitlines()[-1] == "Stopped."
 
 
 @pytest.mark.slow

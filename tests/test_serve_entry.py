@@ -8,14 +8,17 @@ import hashlib
 import http.client
 import json
 import re
+import threading
 from pathlib import Path
 from urllib.parse import urlencode, urlsplit
 
 import pytest
 from typer.testing import CliRunner
 
+from boston_ledger.app import deals as deals_app
 from boston_ledger.cli.declarations import app
 from boston_ledger.serve.server import Served
+from boston_ledger.store import db as storage
 from conftest import GUIDED, PLAYERS
 from serving import ENTRY, HANG, JUNIOR, VIEW, Form, Phone, get, play, raw, serve
 
@@ -190,6 +193,93 @@ def test_a_settled_or_finished_session_takes_nothing_from_the_phone(cli, isolate
         assert "the 1 agreed deal of session 1 is played" in phone.html and "Contract" not in phone.buttons()
     finally:
         running.close()
+
+
+# ---- a phone waiting to write holds up nothing else ------------------------------------------------
+
+
+class Writer:
+    """Another writer (a `deal` at the terminal) in the middle of its transaction: the ledger's write
+    lock held by the test until `done()`. `waited` is set once a write of the server has begun to
+    wait for it (store.db.begin is watched for that alone: without it the test could not know that
+    the phone's request is waiting, and would depend on timing)."""
+
+    def __init__(self, path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.waited = threading.Event()
+        begin = storage.begin
+
+        def watched(conn) -> None:
+            self.waited.set()
+            begin(conn)
+
+        monkeypatch.setattr(storage, "begin", watched)
+        self.conn = storage.open_db(path)
+        self.conn.execute("BEGIN IMMEDIATE")
+
+    def deal(self, **fields: str) -> None:
+        """A deal recorded in this writer's transaction."""
+        session = deals_app.current(self.conn)
+        deals_app.enter(self.conn, deals_app.typed_deal(session, **fields), session.id)
+
+    def done(self) -> None:
+        self.conn.execute("COMMIT")
+        self.conn.close()
+
+
+def in_thread(call) -> tuple[threading.Thread, list]:
+    """`call()` started in a thread of its own (a phone's request); its result in the list once done."""
+    result: list = []
+    thread = threading.Thread(target=lambda: result.append(call()), daemon=True)
+    thread.start()
+    return thread, result
+
+
+def test_a_phone_waiting_to_record_holds_up_no_page_in_another_language(entering, cli, isolated: Path,
+                                                                       monkeypatch) -> None:
+    """A Russian phone's deal waits for another writer; meanwhile English pages are made and sent,
+    each in English, and the Russian answer, made after them, is Russian."""
+    russian = Phone(entering, "ru").tap("пас")
+    form = next(f for f in Form(russian.html).forms if f["action"].startswith("/entry/deal"))
+    writer = Writer(isolated, monkeypatch)
+    try:
+        waiting, answer = in_thread(lambda: russian.request("POST", form["action"], form["hidden"]))
+        assert writer.waited.wait(HANG), "the phone's deal did not reach the write"
+        status, __, page = get(entering.port, f"/?t={VIEW}&lang=en")  # a view made now, in English
+        assert status == 200 and '<html lang="en">' in page.decode() and "Session 1 has no deals yet." in page.decode()
+        english = Phone(entering, "en")
+        assert english.status == 200 and english.question() == "Contract" and '<html lang="en">' in english.html
+        assert waiting.is_alive() and answer == []  # still waiting: the write lock is the test's
+        writer.deal(contract="solo", declarer="Anna", tricks="8")  # the terminal's deal 1
+    finally:
+        writer.done()
+    waiting.join(HANG)
+    status, html = answer[0]
+    assert status == 409 and '<html lang="ru">' in html
+    assert "тем временем записана сдача 1; ничего не записано" in html
+    assert [d["description"] for d in cli.json("history")] == ["solo junior Anna 8"]
+
+
+def test_a_correction_lands_only_on_the_deal_that_is_still_the_last(entering, cli, isolated: Path,
+                                                                    monkeypatch) -> None:
+    """The red team's F-12: the phone's correction of deal 1 waits for another writer, which enters
+    deal 2; then nothing is corrected (409), not deal 1 with deal 2 replayed."""
+    cli("deal", "solo", "--declarer", "Anna", "--tricks", "8")
+    phone = Phone(entering)
+    phone.status, phone.html = phone.request("GET", f"/entry/correct?t={ENTRY}&number=1")
+    phone.tap("4) Tricks of Anna").tap("9")
+    assert "Deal 1: solo junior Anna 8 → solo junior Anna 9" in phone.html
+    writer = Writer(isolated, monkeypatch)
+    try:
+        waiting, __ = in_thread(lambda: phone.tap("Record this correction"))
+        assert writer.waited.wait(HANG), "the correction did not reach the write"
+        writer.deal(contract="pass")  # the terminal's deal 2, while the phone waits
+    finally:
+        writer.done()
+    waiting.join(HANG)
+    assert phone.status == 409 and "deal 1 is no longer the last deal; nothing was corrected" in phone.html
+    assert "Take back deal 2 (all pass)?" in phone.html  # the page of the deal that is last now
+    assert [d["description"] for d in cli.json("history")] == ["solo junior Anna 8", "all pass"]
+    assert cli.json("history", "--corrections") == []
 
 
 # ---- security ----------------------------------------------------------------------------------

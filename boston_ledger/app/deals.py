@@ -334,13 +334,17 @@ def entered_deal(conn: sqlite3.Connection, session: Session, number: int) -> Dea
 
 
 def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
-            session_id: int | None = None) -> Corrected:
+            session_id: int | None = None, last: int | None = None) -> Corrected:
     """Replace deal `number` and replay every deal after it (the basket, labets and double tours
-    depend on the past). The old entries stay on record, superseded by the correction."""
+    depend on the past). The old entries stay on record, superseded by the correction. `last`,
+    when given, is the number of the session's last deal as the correction was shown: when the
+    last deal is another one by then, nothing is corrected."""
     with writing(conn):
         session = current(conn, session_id)
         if session.settled:
             raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal", id=session.id))
+        if last is not None and getattr(read.last_deal(conn, session), "number", None) != last:
+            raise LedgerError(_("deal {number} is no longer the last deal; nothing was corrected", number=last))
         standing_deals = _numbered(conn, session, number)
         if deal == standing_deals[number - 1].deal:
             raise LedgerError(_("deal {number} was entered just so; there is nothing to correct", number=number))

@@ -709,29 +709,13 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
     if missing_extra():
         raise LedgerError(_("serve needs its extra: pip install 'boston-ledger[serve]'"))
     from ..core.i18n import language
-    from ..serve.server import Served, lan_address
+    from ..serve.server import Served, listen_address
     from ..serve.tokens import kept_token, new_token
 
     session_id = whole(session, "--session", 1, 10**9)
     number = whole(port, "--port", 0, 65535)
     assert number is not None
-    if host is not None:
-        import ipaddress
-
-        try:
-            host = str(ipaddress.ip_address(host.strip("[]")))
-        except ValueError:
-            raise LedgerError(_("--host takes an address of this machine such as 127.0.0.1 or ::1, not {value!r}",
-                                value=host)) from None
-        if lan:
-            raise LedgerError(_("--host and --lan each choose where to listen; give one of them"))
-    elif lan:
-        found = lan_address()
-        if found is None:
-            raise LedgerError(_("no local network address found for --lan; is this machine on a network?"))
-        host = found
-    else:
-        host = "127.0.0.1"
+    host = listen_address(host, lan)
     token = kept_token(Path(token_file).expanduser()) if token_file else new_token()
     entry_token = new_token() if entry else None
     try:
@@ -740,7 +724,7 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
         raise LedgerError(_("cannot listen on {host}:{port}: {error}; choose another port with --port N",
                             host=host, port=number, error=strerror(e))) from None
     try:
-        if lan:
+        if served.networked:
             _say(_("Anyone on this network who has the link can read the evening."), err=True)
             if entry:
                 _say(_("Anyone on this network who has the entry link can enter deals and take them back."), err=True)
@@ -748,11 +732,9 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
         if served.entry_url:
             print(_("Entering deals from a phone, for the score-keeper only (a second link, its own key): {url}",
                     url=served.entry_url), flush=True)
-        import ipaddress
-
-        if ipaddress.ip_address(host).is_loopback:  # no phone can reach it: no code to scan
+        if not served.networked:  # no phone can reach it: no code to scan
             print(_("This machine only: for the phones at the table, start it with --lan."), flush=True)
-        else:
+        elif served.scannable:
             links = [(_("the sheet"), served.url)] + ([(_("entering deals"), served.entry_url)] if served.entry_url else [])
             sys.stdout.write(_codes(links))
         print(_("Ctrl-C stops it.") if served.entry_url else _("Read-only; Ctrl-C stops it."), flush=True)

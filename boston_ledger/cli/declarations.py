@@ -515,8 +515,9 @@ def serve(
     port: Annotated[str, typer.Option("--port", metavar="N", help="The port to listen on (0: any free one).")] = "8765",
     lan: Annotated[bool, typer.Option("--lan", help="Listen on the local network, not only on this machine.")] = False,
     host: Annotated[Optional[str], typer.Option("--host", metavar="ADDRESS", show_default=False,
-                                                help="Listen on this address of the machine, such as ::1 "
-                                                     "\\[default: 127.0.0.1; with --lan, the network's].")] = None,
+                                                help="Listen on this address of the machine, such as ::1, or "
+                                                     "on all of them, 0.0.0.0 or :: \\[default: 127.0.0.1; "
+                                                     "with --lan, the network's].")] = None,
     token_file: Annotated[Optional[Path], typer.Option("--token-file", metavar="FILE", show_default=False,
                                                        help="Keep the link's token in this file, the same at "
                                                             "every start \\[default: a new token each start].")] = None,
@@ -527,7 +528,7 @@ def serve(
 ) -> None:
     """Show the session's sheet on the players' phones, updated by itself after each deal.
 
-    Needs pip install 'boston-ledger\\[serve]'. Prints the link (with --entry, then the entry link too), and with --lan the QR codes to scan; Ctrl-C stops it.
+    Needs pip install 'boston-ledger\\[serve]'. Prints the link (with --entry, then the entry link too), and when it listens on the network (--lan, --host 0.0.0.0) the QR codes to scan; Ctrl-C stops it.
 
     Example: boston-ledger serve --lan
     """

@@ -6,14 +6,21 @@ one word apart); its translations are gettext catalogues,
 `locale/LANG/LC_MESSAGES/boston_ledger.po`, compiled to the `.mo` files read here by the
 standard library's gettext. The command line chooses the language (cli/language.py).
 Data meant for programs (JSON keys, CSV headers, the tariff files' keys) stays English.
+
+The language spoken is a context variable, not a global: each thread (each request of the
+server) speaks its own. The terminal runs one command per process and sets it once
+(`set_language`); the server makes each page `in_language(...)` of its request, and no page
+waits for another. A new thread speaks the code's own language until it says otherwise.
 """
 
 from __future__ import annotations
 
 import errno
 import string
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Iterable, Mapping, NamedTuple
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 
 
 class Language(NamedTuple):
@@ -41,22 +48,23 @@ LANGUAGES: dict[str, Language] = {
 }
 DOMAIN = "boston_ledger"
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
-_language = SOURCE
-_catalogue: Any = None  # gettext's translations of the current language; None for English
+_spoken: ContextVar[str] = ContextVar("language", default=SOURCE)  # this thread's (this request's)
+_catalogues: dict[tuple[Path, str], Any] = {}  # gettext's translations, by folder and language, read once
 
 
 def language() -> str:
-    return _language
+    """The code of the language the output speaks now (in this thread)."""
+    return _spoken.get()
 
 
 def speaking() -> Language:
     """The language the output speaks now."""
-    return LANGUAGES[_language]
+    return LANGUAGES[_spoken.get()]
 
 
 def translated() -> bool:
     """Whether the output speaks another language than the code's own texts."""
-    return _language != SOURCE
+    return _spoken.get() != SOURCE
 
 
 def words(kind: str) -> tuple[str, ...]:
@@ -65,10 +73,20 @@ def words(kind: str) -> tuple[str, ...]:
 
 
 def set_language(lang: str) -> None:
-    """Speak `lang` from now on (its catalogue is read on the first text that needs it)."""
-    global _language, _catalogue
-    if lang != _language:
-        _language, _catalogue = lang, None
+    """Speak `lang` from now on, in this thread (the terminal's command: once, as it starts).
+    Its catalogue is read on the first text that needs it."""
+    _spoken.set(lang)
+
+
+@contextmanager
+def in_language(lang: str) -> Iterator[None]:
+    """Speak `lang` within (in this thread only: a request of the server, a page made for it);
+    the language spoken before afterwards."""
+    before = _spoken.set(lang)
+    try:
+        yield
+    finally:
+        _spoken.reset(before)
 
 
 def from_locale(environ: Mapping[str, str]) -> str:
@@ -91,12 +109,14 @@ def every_translation(text: str) -> set[str]:
 
 
 def _translations() -> Any:
-    global _catalogue
-    if _catalogue is None:
+    """The catalogue of the language spoken now."""
+    key = (LOCALE, _spoken.get())
+    found = _catalogues.get(key)
+    if found is None:
         import gettext  # here: English, the common case, needs no catalogue
 
-        _catalogue = gettext.translation(DOMAIN, LOCALE, languages=[_language], fallback=True)
-    return _catalogue
+        found = _catalogues[key] = gettext.translation(DOMAIN, LOCALE, languages=[key[1]], fallback=True)
+    return found
 
 
 def echo(text: str) -> str:

@@ -26,7 +26,6 @@ from ..store.db import open_db, open_read_only
 from ..store.records import Recorded, Session
 from ..ui.deals import describe, next_lines
 from . import entry_page
-from .evening import speaking
 from .routes import HTML, Request, Response
 
 FIELD = re.compile("|".join(f.name + (r"\.[0-9]" if f.kind == "tricks-each" else "") for f in FIELDS))
@@ -71,7 +70,7 @@ class Entry:
 
     def page(self, req: Request, lang: str) -> Response:
         """The first question, after what was just done (a deal recorded, one taken back)."""
-        with speaking(lang), self._reading() as conn:
+        with self._reading() as conn:
             place = self._place(conn, lang)
             notices: list[str] = []
             done, undone = _number(req.query, "done"), _number(req.query, "undone")
@@ -88,7 +87,7 @@ class Entry:
         """An answer (or back, or an answer to change): the next question, or the deal shown."""
         answers, defaults = _answers(req.form)
         notices = []
-        with speaking(lang), self._reading() as conn:
+        with self._reading() as conn:
             place = self._place(conn, lang)
             said = _field(req.form, "answer")
             if "back" in req.form:
@@ -111,73 +110,72 @@ class Entry:
         again (a redirect, so that reloading the page records nothing twice)."""
         answers, __ = _answers(req.form)
         number = _number(req.form, "number")
-        with speaking(lang):
+        with self._reading() as conn:
+            place = self._place(conn, lang)
+            found = flow.step(place.session, answers)
+            if not isinstance(found, flow.Ready) or number is None:
+                return self._asked(conn, place, answers, {}, [], status=400)
+        try:
+            with self._writing() as conn:
+                entered = deals_app.enter(conn, found.deal, self.session_id, number=number)
+        except LedgerError as e:
             with self._reading() as conn:
-                place = self._place(conn, lang)
-                found = flow.step(place.session, answers)
-                if not isinstance(found, flow.Ready) or number is None:
-                    return self._asked(conn, place, answers, {}, [], status=400)
-            try:
-                with self._writing() as conn:
-                    entered = deals_app.enter(conn, found.deal, self.session_id, number=number)
-            except LedgerError as e:
-                with self._reading() as conn:
-                    return self._asked(conn, self._place(conn, lang), answers, {}, [], error=str(e), status=409)
-            return Response(303, b"", HTML, {"Location": place.url("/entry", done=entered.number)})
+                return self._asked(conn, self._place(conn, lang), answers, {}, [], error=str(e), status=409)
+        return Response(303, b"", HTML, {"Location": place.url("/entry", done=entered.number)})
 
     def undo(self, req: Request, lang: str) -> Response:
         """GET: the last deal and the button that takes it back; POST: take back the deal whose
         number the form says (the undo page's button sends the one it showed). Without the
         number, or when the last deal is another one by then, nothing is taken back: 409, and the
         page of the deal that is last now."""
-        with speaking(lang):
-            error: str | None = None
-            if req.method == "POST":
-                number = _number(req.form, "number")
-                try:
-                    if number is None:
-                        raise LedgerError(_("the form does not say which deal to take back; nothing was taken back"))
-                    with self._writing() as conn:
-                        done = deals_app.undo(conn, self.session_id, number)
-                    with self._reading() as conn:
-                        place = self._place(conn, lang)
-                    return Response(303, b"", HTML, {"Location": place.url("/entry", undone=done.last.number)})
-                except LedgerError as e:
-                    error = str(e)
-            with self._reading() as conn:
-                place = self._place(conn, lang)
-                last, said = _last_said(conn, place.session)
-                html = entry_page.undo(place, last.number if last else None, said, error)
-            return Response(409 if error else 200, html.encode(), HTML)
+        error: str | None = None
+        if req.method == "POST":
+            number = _number(req.form, "number")
+            try:
+                if number is None:
+                    raise LedgerError(_("the form does not say which deal to take back; nothing was taken back"))
+                with self._writing() as conn:
+                    done = deals_app.undo(conn, self.session_id, number)
+                with self._reading() as conn:
+                    place = self._place(conn, lang)
+                return Response(303, b"", HTML, {"Location": place.url("/entry", undone=done.last.number)})
+            except LedgerError as e:
+                error = str(e)
+        with self._reading() as conn:
+            place = self._place(conn, lang)
+            last, said = _last_said(conn, place.session)
+            html = entry_page.undo(place, last.number if last else None, said, error)
+        return Response(409 if error else 200, html.encode(), HTML)
 
     def correct(self, req: Request, lang: str) -> Response:
         """GET: the last deal's answers, to change any of them, shown with what the correction
         changes; POST: record the correction of the deal whose number the form says (the last one;
         when it is another one by then, or the deal is unchanged, nothing is recorded: 409)."""
-        with speaking(lang):
-            number = _number(req.form if req.method == "POST" else req.query, "number")
+        number = _number(req.form if req.method == "POST" else req.query, "number")
+        with self._reading() as conn:
+            place = self._place(conn, lang)
+            last, said = _last_said(conn, place.session)
+            if last is None or number != last.number:
+                return _not_last(place, last, said, number)
+            if req.method != "POST":
+                answers = flow.with_defaults(place.session, flow.answers_of(place.session, last.deal))
+                return self._asked(conn, place, answers, {}, [], correcting=number)
+            answers, __ = _answers(req.form)
+            found = flow.step(place.session, answers)
+            if not isinstance(found, flow.Ready):
+                return self._asked(conn, place, answers, {}, [], correcting=number, status=400)
+        try:
+            with self._writing() as conn:  # checked again in the write: a deal entered meanwhile stops it
+                deals_app.correct(conn, number, found.deal, _("corrected from the phone"), self.session_id,
+                                  last=number)
+            return Response(303, b"", HTML, {"Location": place.url("/entry", corrected=number)})
+        except LedgerError as e:
             with self._reading() as conn:
                 place = self._place(conn, lang)
                 last, said = _last_said(conn, place.session)
-                if last is None or number != last.number:
-                    return Response(409, entry_page.undo(place, last.number if last else None, said, _(
-                        "deal {number} is no longer the last deal; nothing was corrected", number=number)).encode(),
-                        HTML)
-                if req.method != "POST":
-                    answers = flow.with_defaults(place.session, flow.answers_of(place.session, last.deal))
-                    return self._asked(conn, place, answers, {}, [], correcting=number)
-                answers, __ = _answers(req.form)
-                found = flow.step(place.session, answers)
-                if not isinstance(found, flow.Ready):
-                    return self._asked(conn, place, answers, {}, [], correcting=number, status=400)
-            try:
-                with self._writing() as conn:
-                    deals_app.correct(conn, number, found.deal, _("corrected from the phone"), self.session_id)
-                return Response(303, b"", HTML, {"Location": place.url("/entry", corrected=number)})
-            except LedgerError as e:
-                with self._reading() as conn:
-                    return self._asked(conn, self._place(conn, lang), answers, {}, [], error=str(e), correcting=number,
-                                       status=409)
+                if last is None or number != last.number:  # a deal entered or taken back meanwhile
+                    return _not_last(place, last, said, number, str(e))
+                return self._asked(conn, place, answers, {}, [], error=str(e), correcting=number, status=409)
 
     def _asked(self, conn: sqlite3.Connection, place: entry_page.Place, answers: dict[str, str],
                defaults: dict[str, str], notices: list[str], error: str | None = None, status: int = 200,
@@ -204,6 +202,14 @@ def _field(form: Mapping[str, list[str]], name: str) -> str | None:
     """The first value a form (or a query) gives `name`, cut to a short text; None without one."""
     values = form.get(name)
     return values[0][:LONGEST] if values else None
+
+
+def _not_last(place: entry_page.Place, last: Recorded | None, said: str | None, number: int | None,
+              error: str | None = None) -> Response:
+    """409: deal `number` is not the last deal (`last`, described as `said`); the page of the one
+    that is, saying that nothing was corrected (`error`, when the write said it)."""
+    error = error or _("deal {number} is no longer the last deal; nothing was corrected", number=number)
+    return Response(409, entry_page.undo(place, last.number if last else None, said, error).encode(), HTML)
 
 
 def _last_said(conn: sqlite3.Connection, session: Session) -> tuple[Recorded | None, str | None]:

@@ -1,18 +1,17 @@
 """The served session, read-only: one watcher notices each change of the ledger and wakes the
-followers; what they are sent is made once per change and language."""
+followers; what they are sent is made once per change and language, each language's views
+made at the same time as another's."""
 
 from __future__ import annotations
 
 import sqlite3
 import threading
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from ..app import sessions as sessions_app
 from ..app.deals import current
-from ..core import i18n
+from ..core.i18n import in_language
 from ..store.db import data_version, open_read_only
 from ..ui import data
 from ..ui.text import json_text
@@ -20,20 +19,6 @@ from . import page
 
 API_LAST = 40  # /api/history's deals, as `history --json` shows by default
 PAGE_LAST = 8  # the deals the page shows
-
-_speaking = threading.Lock()  # the language is the program's: one view at a time is made in one
-
-
-@contextmanager
-def speaking(lang: str) -> Iterator[None]:
-    """Make texts in this language; the program's language again afterwards."""
-    with _speaking:
-        before = i18n.language()
-        i18n.set_language(lang)
-        try:
-            yield
-        finally:
-            i18n.set_language(before)
 
 
 @dataclass(frozen=True)
@@ -60,6 +45,7 @@ class Evening:
         self._changed = threading.Condition()
         self._reading = threading.Lock()  # one connection for the views: one reader at a time
         self._views: dict[str, View] = {}
+        self._making: dict[str, threading.Lock] = {}  # by language: its view made once per version
         self.stopping = threading.Event()
         self._watcher: threading.Thread | None = None
 
@@ -106,17 +92,20 @@ class Evening:
     # ---- what followers see --------------------------------------------------------------
 
     def view(self, lang: str) -> View:
-        """The view in this language at the current version, made once per version."""
+        """The view in this language at the current version, made once per version: the followers
+        that one change wakes wait for the first of them to make it (those of another language
+        make theirs meanwhile)."""
         version = self.version
         found = self._views.get(lang)
         if found is not None and found.version == version:
             return found
-        with self._reading:
+        with self._making.setdefault(lang, threading.Lock()):
             found = self._views.get(lang)
             if found is not None and found.version == version:
                 return found
-            sheet = sessions_app.sheet(self._conn, self.session_id, API_LAST)
-            with speaking(lang):
+            with self._reading:
+                sheet = sessions_app.sheet(self._conn, self.session_id, API_LAST)
+            with in_language(lang):
                 status, history = data.status(sheet.status), data.history(sheet.history)
                 shown = page.Shown(sheet, status, history[-PAGE_LAST:])
                 found = View(version, sheet.status.state.deals, json_text(status).encode(),
@@ -130,5 +119,5 @@ class Evening:
             return self.view(lang).history
         with self._reading:
             found = sessions_app.sheet(self._conn, self.session_id, last).history
-            with speaking(lang):
-                return json_text(data.history(found)).encode()
+        with in_language(lang):
+            return json_text(data.history(found)).encode()

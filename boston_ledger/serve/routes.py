@@ -17,9 +17,9 @@ from importlib import resources
 from typing import Callable, Mapping, Protocol
 from urllib.parse import parse_qs
 
-from ..core.i18n import LANGUAGES, SOURCE, N_, _
+from ..core.i18n import LANGUAGES, SOURCE, N_, _, in_language
 from . import page
-from .evening import API_LAST, Evening, speaking
+from .evening import API_LAST, Evening
 from .tokens import Limiter, same
 
 # Sent with every response, refusals included.
@@ -174,18 +174,24 @@ class App:
         refusal = self.authorise(req)
         if refusal is not None:
             return refusal
-        response = self.routes[req.path](req, self.language(req))
+        response = self.answered(req, self.routes[req.path])
         response.headers.setdefault("Cache-Control", "no-store")
         return response
 
     def language(self, req: Request) -> str:
         return chosen_language(req.query, req.headers.get("Accept-Language"), self.default_lang)
 
+    def answered(self, req: Request, handler: Handler) -> Response:
+        """The handler's answer, made in the request's language (in this request's thread only:
+        no other request waits for it)."""
+        lang = self.language(req)
+        with in_language(lang):
+            return handler(req, lang)
+
     def refused(self, req: Request, status: int, text: str) -> Response:
         """A refusal, one line and nothing of the evening (in HTML for a browser's page); `text`
         is the English, said in the client's language."""
-        lang = self.language(req)
-        with speaking(lang):
+        with in_language(self.language(req)):
             if (req.path == "/" or req.path in self.entering) and status in (401, 403, 429):
                 return Response(status, page.refusal(_(text)).encode(), HTML)
             return Response(status, (_(text) + "\n").encode(), TEXT)
@@ -199,7 +205,7 @@ class App:
             response = self.refused(req, 405, N_("That method is not answered at this address."))
             response.headers["Allow"] = ", ".join(methods)
         else:
-            response = self.authorise(req, self.entry.token) or self.same_origin(req) or handler(req, self.language(req))
+            response = self.authorise(req, self.entry.token) or self.same_origin(req) or self.answered(req, handler)
         response.headers[CSP] = ENTRY_CSP
         response.headers["Referrer-Policy"] = "same-origin"  # else a browser's form says `Origin: null`
         response.headers.setdefault("Cache-Control", "no-store")
@@ -245,9 +251,7 @@ class App:
 
     def page(self, req: Request, lang: str) -> Response:
         view = self.evening.view(lang)
-        with speaking(lang):
-            html = page.document(view.title, view.sheet, self.token, lang, view.version)
-        return Response(200, html.encode(), HTML)
+        return Response(200, page.document(view.title, view.sheet, self.token, lang, view.version).encode(), HTML)
 
     def status(self, req: Request, lang: str) -> Response:
         return Response(200, self.evening.view(lang).status, JSON)

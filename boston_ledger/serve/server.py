@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import http.client
 import io
+import ipaddress
 import re
 import select
 import socket
@@ -25,9 +26,10 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-from ..core.i18n import N_, SOURCE, _
+from ..core.errors import LedgerError
+from ..core.i18n import N_, SOURCE, _, in_language
 from .entry import Entry
-from .evening import Evening, speaking
+from .evening import Evening
 from .routes import FORM, MAX_FORM, SECURITY_HEADERS, App, Request, Response, query_of
 
 MAX_LINE = 2048  # bytes of the request line (the URL with its token fits many times over)
@@ -87,6 +89,7 @@ class Handler(BaseHTTPRequestHandler):
     server_version = "boston-ledger"
     sys_version = ""
     timeout = HEAD_TIME
+    default_request_version = "HTTP/1.0"  # what an unreadable request line is answered in: with headers
 
     def setup(self) -> None:
         super().setup()
@@ -108,6 +111,11 @@ class Handler(BaseHTTPRequestHandler):
                 return
             if not self.raw_requestline:
                 self.close_connection = True
+                return
+            if len(self.raw_requestline.split()) == 2:  # HTTP/0.9, `GET /path`: its answer would have no headers
+                self.requestline, self.request_version, self.command = "", "", ""
+                self.close_connection = True
+                self.send_error(505)
                 return
             if not self.parse_request():
                 return
@@ -250,7 +258,13 @@ class Server(ThreadingHTTPServer):
         super().__init__(address, Handler)
 
     def server_bind(self) -> None:
-        """Bind without asking any name service for this host's name (http.server would)."""
+        """Bind without asking any name service for this host's name (http.server would); on every
+        address of IPv6 (::), IPv4's too, so that the link with the network's IPv4 address opens."""
+        if self.address_family == socket.AF_INET6 and ipaddress.ip_address(str(self.server_address[0])).is_unspecified:
+            try:
+                self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
+            except (OSError, AttributeError):  # a system without dual stack: IPv6 only
+                pass
         socketserver.TCPServer.server_bind(self)
         self.server_name, self.server_port = str(self.server_address[0]), self.server_address[1]
 
@@ -286,7 +300,7 @@ class Server(ThreadingHTTPServer):
     def _turn_away(self, request: socket.socket) -> None:
         """503 and close, without waiting for anything: the answer fits the socket's buffer, and
         is dropped if it does not."""
-        with speaking(self.app.default_lang):
+        with in_language(self.app.default_lang):
             text = (_("The evening's page is busy; try again in a moment.") + "\n").encode()
         head = "".join(f"{k}: {v}\r\n" for k, v in {
             "Content-Type": "text/plain; charset=utf-8", "Content-Length": str(len(text)), "Retry-After": "5",
@@ -349,7 +363,8 @@ LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")  # what a Host header may also
 
 
 class Served:
-    """A running server of one evening: its address, and how to stop it."""
+    """A running server of one evening: where it listens, the address its links name, and how to
+    stop it."""
 
     def __init__(self, path: Path, session_id: int | None, host: str, port: int, token: str,
                  default_lang: str = SOURCE, watch_every: float = 0.1, entry_token: str | None = None) -> None:
@@ -362,15 +377,27 @@ class Served:
             self.evening.stop()
             raise
         self.evening.watch(watch_every)
-        self.host, self.token, self.entry_token = host, token, entry_token
-        shown = f"[{host}]" if ":" in host else host
+        self.listening, self.token, self.entry_token = host, token, entry_token
+        self.host = link_address(host)  # what its links name (and the Host they send)
+        shown = f"[{self.host}]" if ":" in self.host else self.host
         self.app.hosts, self.app.port = {shown.lower(), *LOCAL_HOSTS}, self.port
-        loopback = host == "127.0.0.1" or host == "::1"
+        loopback = self.host == "127.0.0.1" or self.host == "::1"
         self.app.origins = {self.origin} | ({f"http://localhost:{self.port}"} if loopback else set())
 
     @property
     def port(self) -> int:
         return self.server.server_address[1]
+
+    @property
+    def networked(self) -> bool:
+        """Whether it listens beyond this machine (--lan, or a --host that is not the loopback):
+        anyone on the network who has a link can open it."""
+        return not ipaddress.ip_address(self.listening).is_loopback
+
+    @property
+    def scannable(self) -> bool:
+        """Whether its links name an address a phone at the table can open (not the loopback)."""
+        return not ipaddress.ip_address(self.host).is_loopback
 
     @property
     def origin(self) -> str:
@@ -402,6 +429,36 @@ class Served:
             self._thread.join()
         self.server.server_close()
         self.evening.stop()
+
+
+def listen_address(host: str | None, lan: bool) -> str:
+    """Where `serve` listens: the address `--host` gives (checked, written as `ipaddress` writes it),
+    this machine's on its local network with `--lan`, else the loopback. LedgerError for an
+    address that is not one, for both options, or for --lan on a machine with no network."""
+    if host is not None:
+        try:
+            host = str(ipaddress.ip_address(host.strip("[]")))
+        except ValueError:
+            raise LedgerError(_("--host takes an address of this machine such as 127.0.0.1 or ::1, not {value!r}",
+                                value=host)) from None
+        if lan:
+            raise LedgerError(_("--host and --lan each choose where to listen; give one of them"))
+        return host
+    if lan:
+        found = lan_address()
+        if found is None:
+            raise LedgerError(_("no local network address found for --lan; is this machine on a network?"))
+        return found
+    return "127.0.0.1"
+
+
+def link_address(listening: str) -> str:
+    """The address that the links of a server listening at `listening` name: that one; for every
+    address of the machine (0.0.0.0, ::), its address on the local network as --lan finds it,
+    else the loopback's."""
+    if not ipaddress.ip_address(listening).is_unspecified:
+        return listening
+    return lan_address() or ("::1" if ":" in listening else "127.0.0.1")
 
 
 def lan_address() -> str | None:

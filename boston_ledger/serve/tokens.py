@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from ..app.files import ordinary
 from ..core.errors import LedgerError
 from ..core.i18n import _, strerror
 
@@ -25,7 +26,9 @@ def new_token() -> str:
 
 def kept_token(path: Path) -> str:
     """The token kept in `path`; a new one written there (readable by its owner only) when the
-    file does not exist yet."""
+    file does not exist yet. Only an ordinary file is read or written: a pipe or a device there
+    (a link to /dev/stdout) is refused at once, as the files the commands write are."""
+    ordinary(path)
     try:
         text = path.read_text(encoding="utf-8").strip()
     except FileNotFoundError:
@@ -76,7 +79,8 @@ class Limiter:
         """A wrong token from this client: one try fewer."""
         with self._lock:
             now = self.clock()
-            if len(self._tries) >= self.clients:  # forget the clients that have all their tries back
+            # a new client when it is full: forget the clients that have all their tries back
+            if client not in self._tries and len(self._tries) >= self.clients:
                 self._tries = {c: t for c, t in self._tries.items() if self._left(c, now) < self.burst}
                 if len(self._tries) >= self.clients:
                     self._tries.clear()
