@@ -16,14 +16,14 @@ from rich.console import RenderHook
 from rich.segment import Segment
 from rich.text import Text as RichText
 
-from ..core.tariff_files import CONTROL_IN_LINES
+from ..core.text import CONTROL_IN_LINES
 
 # What a terminal would obey rather than show: C0 controls but newline and tab (ESC starts the
 # sequences that move the cursor, clear the screen, set the title or the clipboard: OSC 52), DEL,
 # C1 controls (U+009B is an 8-bit CSI), the bidirectional marks, embeddings, overrides and
 # isolates (text shown in another order than it is read), and lone surrogates (undecodable bytes
 # of a command line or a file name).
-UNSAFE = CONTROL_IN_LINES  # the same characters a tariff's texts may not hold (core.tariff_files)
+UNSAFE = CONTROL_IN_LINES  # the same characters a tariff's texts may not hold (core.text)
 
 
 def _escape(match: re.Match) -> str:
