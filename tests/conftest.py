@@ -44,6 +44,7 @@ def described(cli, number: int = 1) -> str:
 
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
+STEPS = FIXTURES / "schema-steps"  # the schema each migration leaves, frozen: a released migration is never edited
 
 
 def schema_of(conn: sqlite3.Connection) -> str:
@@ -52,8 +53,16 @@ def schema_of(conn: sqlite3.Connection) -> str:
         "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name"))
 
 
-def frozen_schema(path: Path = FIXTURES / "schema.sql") -> str:
-    """A schema as a fixture froze it (the file's first line says what it is)."""
+def frozen_migrations() -> list[str]:
+    """The migrations whose schemas are frozen in STEPS, in the order they run (test_old_ledgers
+    holds the program's list to it)."""
+    return sorted(p.stem for p in STEPS.glob("*.sql"))
+
+
+def frozen_schema(path: Path | None = None) -> str:
+    """A schema as a fixture froze it (the file's first line says what it is); by default
+    today's, what the last migration leaves."""
+    path = STEPS / f"{frozen_migrations()[-1]}.sql" if path is None else path
     return path.read_text(encoding="utf-8").split("\n", 1)[1].strip()
 
 

@@ -435,6 +435,33 @@ def test_a_tariff_giving_shares_to_a_lone_player_is_refused(cli, tmp_path: Path)
     assert "[contracts.junior] alone" in result.stderr and "shares" in result.stderr
 
 
+def test_a_tariff_file_holds_what_a_tariff_needs(cli, tmp_path: Path) -> None:
+    """A tariff with a 5 MB title (`tariffs show` once read it for 36 s, over and over) is refused
+    before it is read, by `tariffs show`, `tariffs check` and `new --tariff` alike; a title, a word or
+    a list within a file of an allowed size, each by its bound; every time in one line."""
+    classic = CLASSIC.read_text(encoding="utf-8")
+    title = 'title = "Classic Boston (chips, basket, labet)"'
+    files = {"huge": changed(classic, title, 'title = "' + "T" * 5_000_000 + '"'),
+             "title": changed(classic, title, 'title = "' + "T" * 1_001 + '"'),
+             "word": changed(classic, '"пасуют"', '"' + "п" * 101 + '"'),
+             "words": changed(classic, 'pass_names = ["pass",', "pass_names = [" + '"p", ' * 98)}
+    said = {"huge": f"too large for a tariff file: {len(files['huge'].encode())} bytes, at most 262144",
+            "title": "[tariff] title: too long: 1001 characters, at most 1000",
+            "word": "[basket] pass_names: too long: 101 characters, at most 100",
+            "words": "[basket] pass_names: too many: 101 entries, at most 100"}
+    for name, text in files.items():
+        path = tmp_path / f"{name}.toml"
+        path.write_text(text, encoding="utf-8")
+        for args in (("tariffs", "show", str(path)), ("tariffs", "check", str(path)),
+                     ("new", *PLAYERS, "--db", str(tmp_path / "l.db"), "--tariff", str(path))):
+            result = cli(*args, code=2)
+            assert_one_error_line(result.stdout, result.stderr)
+            assert said[name] in result.stderr and "TTTT" not in result.stderr, (args, result.stderr)
+    assert not (tmp_path / "l.db").exists()
+    result = cli("tariffs", "check", str(tmp_path / "words.toml"), "--lang", "ru", code=2)
+    assert "слишком длинный список: 101 элемент, не больше 100" in result.stderr
+
+
 def test_a_truncated_ledger_is_refused_untouched(cli, tmp_path: Path) -> None:
     path = tmp_path / "l.db"
     cli("new", *PLAYERS, "--db", str(path))
@@ -553,6 +580,10 @@ def make_hostile(d: Path, classic: str) -> None:
         "extends-nobody.toml": '[tariff]\nextends = "~nobody-at-all/x.toml"\n',
         "name-osc52.toml": classic.replace('name = "classic"', f'name = "evil{OSC52_TOML}"'),
         "name-spaces.toml": classic.replace('name = "classic"', 'name = "my club"'),
+        "big-comment.toml": classic + "#" * 300_000 + "\n",
+        "title-long.toml": changed(classic, 'title = "Classic Boston', 'title = "' + "T" * 100_000),
+        "words-many.toml": changed(classic, 'pass_names = ["pass",', "pass_names = [" + '"p", ' * 101),
+        "key-long.toml": changed(classic, "[contracts.junior]", "[contracts.j" + "j" * 5000 + "]"),
     }
     for name, text in files.items():
         (d / name).write_text(text, encoding="utf-8")
@@ -563,7 +594,7 @@ def make_hostile(d: Path, classic: str) -> None:
 
 HOSTILE_TARIFFS = ["deep-array", "deep-table", "deep-dotted", "deep-header", "long-integer", "alone-table",
                    "alone-list", "extends-nul", "extends-long", "extends-nobody", "name-osc52", "name-spaces",
-                   "chain0"]
+                   "chain0", "big-comment", "title-long", "words-many", "key-long"]
 WITH_A_CONDITION = ["tariff-array", "tariff-string", "conditions-string", "set-number", "set-tariff-string"]
 
 HOSTILE_NEW_CASES = [
@@ -630,7 +661,8 @@ HOSTILE_DOOR_CASES = [
       for name in HOSTILE_TARIFFS),
     *(pytest.param(("tariffs", "check", f"{{in}}/{name}.toml"), id=f"check-{name}")
       for name in ("deep-array", "deep-table", "deep-dotted", "deep-header", "long-integer", "alone-table",
-                   "extends-nul", "extends-long", "extends-nobody", "name-osc52", "chain0")),
+                   "extends-nul", "extends-long", "extends-nobody", "name-osc52", "chain0", "big-comment",
+                   "title-long", "words-many")),
     pytest.param(("tariffs", "check", "~nobody-at-all/x.toml"), id="check-home-of-nobody"),
     pytest.param(("paid", "Anna", "Boris", "1", "--currency", "\x1b[2J"), id="paid-currency-escape"),
     pytest.param(("paid", "Anna", "Boris", "1", "--currency", "\udcff"), id="paid-currency-undecodable"),

@@ -75,3 +75,18 @@ def test_defaults_in_help_are_shown_not_taken_for_markup(cli) -> None:
     assert "[default: from the locale]" in " ".join(cli("--help").stdout.split())
     assert "[default: $BOSTON_LEDGER_DB" in " ".join(cli("status", "--help").stdout.split())
     assert "[default: junior]" in " ".join(cli("deal", "--help").stdout.split())
+
+
+def test_the_development_notes_name_every_key_a_tariff_may_hold() -> None:
+    """The tariff keys (the fields of core/tariff.py's records, and the few that are not) are named
+    in docs/development.md, with the bounds of what a file may hold."""
+    from boston_ledger.core.tariff_files import MOST_BYTES
+    from boston_ledger.core.tariff_reader import KEYS, LONGEST, MOST_WORDS, WORD
+
+    text = (README.parent / "docs" / "development.md").read_text(encoding="utf-8")
+    section = text[text.index("## Tariff files"):text.index("## Speed")]
+    named = set(re.findall(r"[a-z_]+", section))
+    assert sorted({key for keys in KEYS.values() for key in keys} - named) == []
+    said = set(re.findall(r"\d[\d,]*", section))
+    for bound in (MOST_BYTES, WORD, MOST_WORDS, *LONGEST.values()):
+        assert f"{bound:,}" in said, bound

@@ -15,10 +15,9 @@ import pytest
 
 from boston_ledger.store import schema
 from boston_ledger.store.schema import APPLICATION_ID, SCHEMA_VERSION
-from conftest import FIXTURES, frozen_schema, schema_of
+from conftest import FIXTURES, STEPS, frozen_migrations, frozen_schema, schema_of
 
 EARLIER = FIXTURES / "earlier"
-STEPS = FIXTURES / "schema-steps"
 LEDGERS = sorted(p.stem for p in EARLIER.glob("*.db"))
 # made by 901e709 ... fb5f259, whose engine played a solo or nine entered without a rank as its first
 FIRST_RANK = {"v1-901e709", "v1-901e709-later"}
@@ -102,7 +101,7 @@ def test_a_ledger_of_an_earlier_schema_is_left_untouched_when_it_cannot_be_broug
 
 def test_each_migration_leaves_its_frozen_schema() -> None:
     names = schema.migration_names()
-    assert sorted(p.stem for p in STEPS.glob("*.sql")) == names, \
+    assert frozen_migrations() == names, \
         "each migration has its frozen schema in tests/fixtures/schema-steps (a new one: a new file)"
     for steps, name in enumerate(names, 1):
         conn = schema.made_by(steps)

@@ -528,10 +528,10 @@ def test_serve_prints_its_link_and_code_and_stops_on_ctrl_c(evening: Path) -> No
 
 
 def test_the_two_codes_fit_one_screen_of_80_by_40() -> None:
-    from boston_ledger.cli.commands import _codes
+    from boston_ledger.ui.qr import codes
 
-    drawn = _codes([("the sheet", "http://192.168.100.200:8765/?t=" + "q" * 24),  # secrets.token_urlsafe(18)
-                    ("entering deals", "http://192.168.100.200:8765/entry?t=" + "e" * 24)])
+    drawn = codes([("the sheet", "http://192.168.100.200:8765/?t=" + "q" * 24),  # secrets.token_urlsafe(18)
+                   ("entering deals", "http://192.168.100.200:8765/entry?t=" + "e" * 24)], utf8=True)
     lines = drawn.splitlines()
     assert lines[0].split() == ["the", "sheet", "entering", "deals"]  # side by side
     assert max(map(len, lines)) <= 80 and len(lines) + 6 <= 40  # the links' lines, the warnings, Ctrl-C

@@ -42,9 +42,11 @@ def rebuild(payments, n: int) -> list[int]:
        st.sampled_from(["0.10", "0.01", "1", "0.333", "2.5", "0.07"]))
 def test_money_sums_to_zero_and_payments_rebuild_it(three: list[int], basket: int, value: str) -> None:
     balances = [*three, -sum(three) - basket]
-    result = settlement.settle(balances, basket, Decimal(value))
+    result = settlement.settled("ABCD", balances, basket, 1, Decimal(value), "")
+    nets = settlement.net_chips(balances, basket)
+    assert all(abs(shown - net) < 1e-9 for shown, net in zip(result.net_chips, nets))  # whole or a float
     assert sum(result.cents) == 0
-    for net, cents in zip(result.net_chips, result.cents):
+    for net, cents in zip(nets, result.cents):
         assert abs(net * Fraction(Decimal(value)) * 100 - cents) < 1  # rounded, never by a cent or more
     assert rebuild(result.payments, 4) == list(result.cents)
     assert len(result.payments) == brute_force_minimum(list(result.cents)) <= 3

@@ -8,7 +8,8 @@ from pathlib import Path
 from ..core import ladders
 from ..core.i18n import _, strerror
 from ..core.tariff import Tariff, TariffError
-from ..core.tariff_files import SLUG, check, copy_text, load, shipped, with_conditions
+from ..core.tariff_files import check, copy_text, load, shipped, with_conditions
+from ..core.tariff_reader import SLUG
 
 __all__ = ["check", "ladder_exceptions", "ladder_warnings", "load", "new", "shipped_tariffs"]
 

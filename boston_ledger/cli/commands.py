@@ -678,28 +678,6 @@ def tariffs_new(name: str, source: str = "classic", force: bool = False) -> None
 # ---- on the players' phones --------------------------------------------------------------------
 
 
-def _codes(links: list[tuple[str, str]]) -> str:
-    """The links' QR codes to scan from the screen, each under its label: side by side on a UTF-8
-    terminal (half blocks, so that two fit on one screen of 80 columns and 40 rows), else one
-    above the other."""
-    import io
-
-    import segno
-
-    utf8 = (getattr(sys.stdout, "encoding", None) or "").lower().replace("-", "").startswith("utf")
-    drawn = []
-    for label, url in links:
-        out = io.StringIO()
-        segno.make(url, error="m").terminal(out=out, compact=utf8, border=1)
-        drawn.append([label, *out.getvalue().splitlines()])
-    if not utf8 or len(drawn) == 1:
-        return "".join(line + "\n" for lines in drawn for line in lines)
-    width = max(len(line) for line in drawn[0])
-    rows = max(map(len, drawn))
-    return "".join(f"{a:<{width}}   {b}".rstrip() + "\n" for a, b in
-                   zip(*(lines + [""] * (rows - len(lines)) for lines in drawn)))
-
-
 def serve(session: str | None = None, port: str = "8765", lan: bool = False, token_file: Path | None = None,
           entry: bool = False, db: str | None = None, host: str | None = None) -> int:
     """Serve the session's sheet, read-only, to the phones at the table until Ctrl-C; with
@@ -736,7 +714,9 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
             print(_("This machine only: for the phones at the table, start it with --lan."), flush=True)
         elif served.scannable:
             links = [(_("the sheet"), served.url)] + ([(_("entering deals"), served.entry_url)] if served.entry_url else [])
-            sys.stdout.write(_codes(links))
+            from ..ui.qr import codes
+
+            sys.stdout.write(codes(links))
         print(_("Ctrl-C stops it.") if served.entry_url else _("Read-only; Ctrl-C stops it."), flush=True)
         served.serve_forever()
     except KeyboardInterrupt:

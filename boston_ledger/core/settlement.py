@@ -22,13 +22,6 @@ class Payment:
 
 
 @dataclass(frozen=True)
-class Settlement:
-    net_chips: tuple[Fraction, ...]
-    cents: tuple[int, ...]
-    payments: tuple[Payment, ...]
-
-
-@dataclass(frozen=True)
 class Settled:
     """A session's settlement as it is kept and shown: per player in seat order his net chips
     (a basket share may make them fractional) and money in cents, and the payments by seat."""
@@ -253,18 +246,14 @@ def _most_groups(values: Sequence[int], members: list[int]) -> list[tuple[int, .
     return groups
 
 
-def settle(balances: Sequence[int], basket: int, chip_value: Decimal) -> Settlement:
-    nets = net_chips(balances, basket)
-    cents = to_cents(nets, chip_value)
-    return Settlement(nets, cents, fewest_payments(cents))
-
-
 def settled(players: Sequence[str], balances: Sequence[int], basket: int, deals: int, chip_value: Decimal,
             currency: str) -> Settled:
-    """The settlement of a session that stands at these balances and basket after `deals` deals."""
-    result = settle(balances, basket, chip_value)
-    return Settled(tuple(players), tuple(_number(n) for n in result.net_chips), result.cents, result.payments,
-                   basket, str(chip_value), currency, deals)
+    """The settlement of a session that stands at these balances and basket after `deals` deals:
+    the basket shared, money to the cent, the fewest payments."""
+    nets = net_chips(balances, basket)
+    cents = to_cents(nets, chip_value)
+    return Settled(tuple(players), tuple(_number(n) for n in nets), cents, fewest_payments(cents), basket,
+                   str(chip_value), currency, deals)
 
 
 def _number(value: Fraction) -> int | float:

@@ -1,7 +1,8 @@
 """The model of a tariff: the numbers and rule choices of one Boston system, as read from its file.
 
 A tariff is data: the engine knows the mechanisms (tables, the basket, bonuses, multipliers),
-the tariff file holds every number and every choice (`tariff_files.py` reads and checks it).
+the tariff file holds every number and every choice (`tariff_files.py` reads it, `tariff_reader.py` checks
+it: the keys of a table are the fields of the record it fills).
 """
 
 from __future__ import annotations
@@ -64,15 +65,15 @@ class Schedule(NamedTuple):
 
     key: str
     kind: str
-    bar: int
-    consolation: int
-    per_trick: int
-    per_undertrick: int
-    slam: int
-    slam_against: int
-    slam_against_undertricks: int
-    shares: tuple[int, ...]
     failed_basket: str
+    bar: int = 0  # the tricks a contract needs (`tricks`, `table`)
+    consolation: int = 0
+    per_trick: int = 0
+    per_undertrick: int = 0
+    slam: int = 1
+    slam_against: int = 1
+    slam_against_undertricks: int = 0
+    shares: tuple[int, ...] = ()
     by_rank: Mapping[str, int] = NONE
     failed_consolation: int | None = None
     failed_by_rank: Mapping[str, int] = NONE

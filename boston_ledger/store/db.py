@@ -1,45 +1,35 @@
-"""Where the ledger lives; telling a ledger from any other file without writing to it; opening
-it (checked and migrated); creating it atomically; write transactions, waiting for another
-writer.
+"""Where the ledger lives; opening it (checked and migrated) and creating it; write
+transactions, waiting for another writer.
 
-Nothing is written to a file before it is known to be a ledger of ours: its 100-byte header is
-read first (and, when the header cannot tell, its schema, through a connection that only
-reads). A new ledger is made whole in memory, with whatever its first command writes, and
-appears at its path in one step, or not at all.
+Nothing is written to a file before it is known to be a ledger of ours (`identify.examine`). A new
+ledger is made whole in memory, with whatever its first command writes, and appears at its path in
+one step, or not at all (`newfile.create`).
 """
 
 from __future__ import annotations
 
-import errno
 import os
 import sqlite3
-import stat
 import sys
 import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable, Iterator, NamedTuple, TypeVar
-from urllib.parse import quote  # pathlib imports it anyway
+from typing import Callable, Iterator, TypeVar
 
-from ..core.errors import LedgerError
-from ..core.i18n import _, strerror
-from . import schema
-from .schema import APPLICATION_ID, SCHEMA_VERSION
+from ..core.i18n import _
+from . import WAIT_LIMIT, StorageError, newfile, repair, schema
+from .identify import Found, current, examine, recognise, refuse, uri
+from .schema import SCHEMA_VERSION
 
 APP_NAME = "boston-ledger"
 MAX_CHIPS = 2**62  # SQLite INTEGER holds 2**63 - 1; sums of a session's transfers must fit too
-WAIT_NOTICE = 2.0  # seconds of waiting for another writer before saying so
-WAIT_LIMIT = 60.0  # seconds of waiting before giving up
+WAIT_NOTICE = 2.0  # seconds of waiting for another writer before saying so (WAIT_LIMIT: before giving up)
 WAIT_SLICE_MS = 100  # SQLite waits this long at a time, so that Ctrl-C is heard meanwhile
 ATTEMPTS = 5  # looks at a path that another process keeps changing meanwhile
 
 T = TypeVar("T")
 Waiting = Callable[[Path], None]
-
-
-class StorageError(LedgerError):
-    """A database that cannot be used as it is."""
 
 
 class Ledger(sqlite3.Connection):
@@ -86,114 +76,6 @@ def resolve_path(db: str | None) -> Path:
 
 def now() -> str:
     return datetime.now(timezone.utc).isoformat(timespec="seconds")
-
-
-# ---- what a file is, read without writing ----------------------------------------------------
-
-
-class Found(NamedTuple):
-    """What is at a ledger's path: "missing", "blank" (an empty file or database), "ours",
-    "old" (ours, unmarked), "newer", "foreign" (another program's database) or "junk"."""
-
-    what: str
-    version: int = 0
-    detail: str = ""
-
-
-def examine(path: Path) -> Found:
-    """What is at `path`, found without writing a byte: from the file's header, and when that
-    cannot tell (application id 0, or the header could not be read without a lock) from its
-    schema through a connection that only reads.
-
-    Every read goes through SQLite: a file of our own that this process has open elsewhere must
-    never be opened and closed behind SQLite's back, as closing any descriptor of a file drops
-    all of the process's POSIX locks on it (and another process could then fold away the WAL
-    that a connection of ours still reads)."""
-    try:
-        st = os.stat(path)
-    except (FileNotFoundError, NotADirectoryError):  # nothing there (or a path under a file)
-        return Found("missing")
-    except OSError as e:
-        raise StorageError(_("cannot read the ledger {path}: {strerror}", path=path, strerror=strerror(e))) from None
-    if stat.S_ISDIR(st.st_mode):
-        raise StorageError(_("{path} is a folder, not a ledger file; give --db a file path", path=path))
-    if not stat.S_ISREG(st.st_mode):
-        raise StorageError(_("{path} is not an ordinary file, so not a ledger; give --db a file path", path=path))
-    if not os.access(path, os.R_OK):
-        raise StorageError(_("cannot read the ledger {path}: {strerror}", path=path,
-                             strerror=strerror(PermissionError(errno.EACCES, os.strerror(errno.EACCES)))))
-    if st.st_size == 0:
-        return Found("blank")
-    where = str(Path(path).absolute())
-    try:  # the header alone, as the file holds it: `immutable` reads no -wal, takes no lock, makes no file
-        conn = sqlite3.connect(_uri(where, "ro") + "&immutable=1", uri=True, isolation_level=None)
-        try:
-            app = conn.execute("PRAGMA application_id").fetchone()[0]
-            version = conn.execute("PRAGMA user_version").fetchone()[0]
-        finally:
-            conn.close()
-    except sqlite3.Error:
-        # Not necessarily junk: a read that takes no lock can meet a ledger that another
-        # boston-ledger's checkpoint is growing (page 1, written first, already counts pages the
-        # file does not hold yet: "malformed"). A read under SQLite's locks says what it is.
-        return _look(where)
-    if app == APPLICATION_ID:
-        return Found("newer" if version > SCHEMA_VERSION else "ours", version)
-    if app != 0:
-        return Found("foreign", version)
-    return _look(where)
-
-
-def _look(where: str) -> Found:
-    """What an SQLite file with no application id holds (the header of a WAL file may not show
-    the mark yet), through a connection that only reads.
-
-    A read-only connection (`mode=ro`) leaves a WAL file's -wal and -shm behind when they were
-    not there, so there a connection that could write but is told not to (`query_only`) reads
-    it and takes them away on closing. Where a -wal is present, its writer's, `mode=ro` reads it
-    without ever folding it into the file. A -journal is read through `rw` too: when its writer
-    died mid-transaction (a `new` torn while it filled an empty file) SQLite rolls that hot
-    journal back, as any connection that may write must, and the file is again what it was
-    before; a writer still at work holds its lock, and the read waits for it."""
-    busy = os.path.exists(where + "-wal")
-    error: sqlite3.Error | None = None
-    for mode in ("ro",) if busy else ("rw", "ro"):  # rw, told not to write; ro if this user may only read
-        try:
-            conn = sqlite3.connect(_uri(where, mode), uri=True, timeout=WAIT_LIMIT, isolation_level=None)
-            break
-        except sqlite3.Error as e:
-            error = e
-    else:
-        return Found("junk", detail=str(error))
-    try:
-        conn.execute("PRAGMA query_only = ON")
-        kind = schema.recognise(conn)
-    except sqlite3.Error as e:
-        return Found("junk", detail=str(e))
-    finally:
-        conn.close()
-    return Found(kind.what, kind.version)
-
-
-def _uri(path: str, mode: str) -> str:
-    """An SQLite URI for the file (its bytes as they are): `mode=rw` and `mode=ro` never create it."""
-    return f"file:{quote(os.fsencode(path))}?mode={mode}"
-
-
-def _refuse(path: Path, found: Found, create: bool) -> None:
-    """The error for what cannot be opened as a ledger (nothing for what can)."""
-    if found.what == "missing" and not create:
-        raise StorageError(
-            _("no ledger at {path} yet; start a session with `boston-ledger new NAME NAME NAME NAME`", path=path))
-    if found.what == "blank" and not create:
-        raise StorageError(
-            _("no ledger in {path} yet; start a session with `boston-ledger new NAME NAME NAME NAME`", path=path))
-    if found.what == "newer":
-        raise StorageError(_("{path} was written by a newer boston-ledger (schema {version}, this one knows {SCHEMA_VERSION}); upgrade boston-ledger to use it", path=path, version=found.version, SCHEMA_VERSION=SCHEMA_VERSION))
-    if found.what == "foreign":
-        raise StorageError(_("{path} is an SQLite database of something else, not a boston-ledger database; give --db another file", path=path))
-    if found.what == "junk":
-        raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file", path=path, e=found.detail))
 
 
 # ---- opening and creating ----------------------------------------------------------------------
@@ -244,17 +126,16 @@ def open_read_only(path: Path) -> sqlite3.Connection:
     found = examine(path)
     if found.what == "old":
         raise StorageError(_("{path} is not a boston-ledger database of this version; run `boston-ledger status --db {path}` once to bring it up to date", path=path))
-    _refuse(path, found, create=False)
-    conn = sqlite3.connect(_uri(str(Path(path).absolute()), "ro"), uri=True, timeout=WAIT_LIMIT,
+    refuse(path, found, create=False)
+    conn = sqlite3.connect(uri(str(Path(path).absolute()), "ro"), uri=True, timeout=WAIT_LIMIT,
                            isolation_level=None, check_same_thread=False)
     try:
         conn.row_factory = sqlite3.Row
-        version = conn.execute("PRAGMA user_version").fetchone()[0]
-        ours = conn.execute("PRAGMA application_id").fetchone()[0] == APPLICATION_ID
+        ours = current(conn)
     except sqlite3.DatabaseError as e:
         conn.close()
         raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file", path=path, e=e)) from None
-    if version != SCHEMA_VERSION or not ours:
+    if not ours:
         conn.close()
         raise StorageError(_("{path} is not a boston-ledger database of this version; run `boston-ledger status --db {path}` once to bring it up to date", path=path))
     return conn
@@ -284,9 +165,9 @@ def _open(path: Path, found: Found, create: bool, first: Callable[[Ledger], T] |
     """The ledger at `path` opened, after `examine` found it there; (None, ...) when the file
     went away meanwhile. When it had to be migrated or made (a blank file, with `create`),
     `first` ran in that same transaction: then the third value is True."""
-    _refuse(path, found, create)
+    refuse(path, found, create)
     try:
-        conn = _connect(_uri(str(Path(path).absolute()), "rw"), waiting, path)
+        conn = _connect(uri(str(Path(path).absolute()), "rw"), waiting, path)
     except sqlite3.OperationalError as e:
         if not os.path.exists(path):  # gone since `examine` looked: look again
             return None, None, False
@@ -308,9 +189,7 @@ def _prepare(conn: Ledger, path: Path, found: Found, create: bool,
              first: Callable[[Ledger], T] | None) -> tuple[bool, T | None]:
     """Settings of every open; a ledger of an earlier version migrated, a blank file made a
     ledger, each under the write lock and looked at again there."""
-    app = conn.execute("PRAGMA application_id").fetchone()[0]
-    version = conn.execute("PRAGMA user_version").fetchone()[0]
-    if app == APPLICATION_ID and version == SCHEMA_VERSION:  # a ledger of this version: the usual case
+    if current(conn):  # a ledger of this version: the usual case
         _settle_in(conn)
         return False, None
     if found.what in ("ours", "old", "blank") and conn.execute("PRAGMA journal_mode").fetchone()[0] != "wal":
@@ -323,19 +202,20 @@ def _prepare(conn: Ledger, path: Path, found: Found, create: bool,
     try:
         begin(conn)
         try:
-            kind = schema.recognise(conn)
-            _refuse(path, Found(kind.what, kind.version), create)
+            kind = recognise(conn)
+            refuse(path, kind, create)
             if kind.what != "ours" or kind.version < SCHEMA_VERSION:
+                repair.mend(conn)  # an earlier version's schema first made one of today's
                 schema.migrate(conn)
             result = first(conn) if first is not None else None
             if unkeyed and conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
-                raise schema.Unrepairable(_("a row refers to one that is not there"))
+                raise repair.Unrepairable(_("a row refers to one that is not there"))
             _commit(conn)
         except BaseException:
             if conn.in_transaction:
                 conn.execute("ROLLBACK")
             raise
-    except schema.Unrepairable as e:
+    except repair.Unrepairable as e:
         raise StorageError(_("{path} is a ledger of an earlier boston-ledger that could not be brought up to date "
                              "({e}); it is left as it was", path=path, e=e)) from None
     finally:
@@ -352,11 +232,13 @@ def _settle_in(conn: Ledger) -> None:
 
 
 def _publish(path: Path, first: Callable[[Ledger], T] | None) -> T | None:
-    """A new ledger, with what `first` writes, made in memory and then put at `path` whole (its
-    own folders made for it, readable by the owner only); FileExistsError if something is at
-    `path` by then. On any failure nothing is left."""
-    made = _folders(path.parent)
-    try:
+    """A new ledger, with what `first` writes, made in memory and then put at `path` whole
+    (`newfile.create`: its own folders made for it, readable by the owner only); FileExistsError if
+    something is at `path` by then. On any failure nothing is left."""
+    result: T | None = None
+
+    def image() -> bytes:
+        nonlocal result
         memory = _connect(":memory:")
         try:
             memory.execute("BEGIN IMMEDIATE")
@@ -368,116 +250,15 @@ def _publish(path: Path, first: Callable[[Ledger], T] | None) -> T | None:
                 if memory.in_transaction:
                     memory.execute("ROLLBACK")
                 raise
-            image = bytearray(memory.serialize())
+            made = bytearray(memory.serialize())
         finally:
             memory.close()
-        image[18] = image[19] = 2  # in WAL mode, as `PRAGMA journal_mode = WAL` marks a file
-        _write_new(path, bytes(image))
-    except BaseException:
-        for folder in reversed(made):  # the folders made for a ledger that did not come to be
-            try:
-                folder.rmdir()
-            except OSError:
-                break
-        raise
+        made[18] = made[19] = 2  # in WAL mode, as `PRAGMA journal_mode = WAL` marks a file
+        return bytes(made)
+
+    newfile.create(path, image)
     _committed()
     return result
-
-
-def _folders(folder: Path) -> list[Path]:
-    """Make the missing folders down to `folder`, each readable by the owner only; those made."""
-    missing = []
-    while not folder.exists() and folder != folder.parent:
-        missing.append(folder)
-        folder = folder.parent
-    made = []
-    for f in reversed(missing):
-        try:
-            f.mkdir(mode=0o700)
-        except FileExistsError:  # made meanwhile by another boston-ledger
-            continue
-        except OSError as e:
-            for m in reversed(made):
-                m.rmdir()
-            raise StorageError(_("cannot make the folder for the ledger {path}: {strerror}; give --db a path in a folder you can write", path=f, strerror=strerror(e))) from None
-        made.append(f)
-    return made
-
-
-def _write_new(path: Path, image: bytes) -> None:
-    """`image` as a new file at `path`, readable by the owner only, whole or not at all: written
-    and synced first, then given its name, which fails with FileExistsError if anything has it."""
-    try:
-        directory = os.open(path.parent, os.O_RDONLY | getattr(os, "O_DIRECTORY", 0))
-    except OSError as e:
-        raise _unwritten(path, e) from None
-    try:
-        if not _link_unnamed(path, image, directory):
-            _link_named(path, image)
-        try:
-            os.fsync(directory)  # the name too survives a power cut
-        except OSError:
-            pass
-    finally:
-        os.close(directory)
-
-
-def _link_unnamed(path: Path, image: bytes, directory: int) -> bool:
-    """Linux: the image in a file that has no name until it is whole (a process killed meanwhile
-    leaves nothing at all); False where there are no such files."""
-    try:
-        fd = os.open(path.parent, os.O_TMPFILE | os.O_WRONLY, 0o600)
-    except (AttributeError, OSError):
-        return False
-    try:
-        _write_all(fd, image, path)
-        try:
-            os.link(f"/proc/self/fd/{fd}", path.name, dst_dir_fd=directory)
-        except FileExistsError:
-            raise
-        except OSError:  # no /proc
-            return False
-        return True
-    finally:
-        os.close(fd)
-
-
-def _link_named(path: Path, image: bytes) -> None:
-    """Elsewhere: the image in a hidden temporary file beside `path`, linked to it when whole."""
-    try:
-        import tempfile  # here: only where a file cannot be made unnamed
-
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".new")
-    except OSError as e:
-        raise _unwritten(path, e) from None
-    try:
-        try:
-            _write_all(fd, image, path)
-        finally:
-            os.close(fd)
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            raise
-        except OSError as e:
-            raise _unwritten(path, e) from None
-    finally:
-        os.unlink(tmp)
-
-
-def _write_all(fd: int, data: bytes, path: Path) -> None:
-    try:
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
-        os.fsync(fd)
-    except OSError as e:
-        raise _unwritten(path, e) from None
-
-
-def _unwritten(path: Path, e: OSError) -> StorageError:
-    return StorageError(_("cannot write the new ledger {path}: {strerror}; nothing was recorded",
-                          path=path, strerror=strerror(e)))
 
 
 # ---- writing -----------------------------------------------------------------------------------

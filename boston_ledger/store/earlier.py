@@ -1,7 +1,7 @@
 """The schemas that earlier boston-ledgers left behind and no migration of today makes: two
 released migrations were once edited in place. Frozen here as those versions wrote them, so that
-their ledgers are recognised and brought up to date (store/schema.py) instead of being refused
-as another program's database.
+their ledgers are recognised (store/identify.py) and brought up to date (store/repair.py) instead
+of being refused as another program's database.
 
 - `m001_initial` as 901e709 ... fb5f259 made it: `sessions` without `agreed_deals`, `deals`
   without `ace_turned` and `carte_blanche` (ebd6f22 added them to the migration itself).

@@ -17,7 +17,7 @@ from ..core.engine import Deal, State, Transfer
 from ..core.i18n import _
 from ..core.tariff import MISDEAL
 from ..core.tariff_files import parse
-from .db import StorageError
+from . import StorageError
 from .records import ENTRY, STORED, Correction, PaymentRecord, Recorded, Session, stored_deal
 
 if TYPE_CHECKING:  # loaded by the readers of settlements only: `deal` and `status` need none
