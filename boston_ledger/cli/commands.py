@@ -368,7 +368,7 @@ def sessions(last: str | None = None, show_all: bool = False, db: str | None = N
     unless `--last` is given)."""
     count = whole(last, "--last", 1, 10**9)
     conn = connect(db)
-    rows = sessions_app.listing(conn, None if show_all or as_json and count is None else count or 40)
+    rows = sessions_app.listing(conn, None if show_all or (as_json and count is None) else count or 40)
     if as_json:
         from ..ui import data
 
@@ -425,7 +425,7 @@ def chart(svg: Path | None = None, db: str | None = None, as_json: bool = False,
     chosen = options.session_id(session)
     session, series = deals_app.chart(connect(db), chosen)
     if as_json:
-        _json(dict(zip(session.players, series)))
+        _json(dict(zip(session.players, series, strict=True)))
         return
     if svg is None:
         out = _console()
@@ -535,7 +535,10 @@ def rescore(session_id: str, tariff: str | None = None, condition: list[str] | N
     conn = connect(db)
     n = whole(session_id, "ID", 1, 10**9)
     assert n is not None
-    found = replayed(conn, n, None, condition or ()) if tariff is None else replayed(conn, n, load(tariff, condition or ()))
+    if tariff is None:  # its own tariff, with the conditions given turned on
+        found = replayed(conn, n, None, condition or ())
+    else:
+        found = replayed(conn, n, load(tariff, condition or ()))
     if as_json:
         from ..ui import data
 
@@ -598,7 +601,7 @@ def demo(db: str | None = None) -> None:
             out.print(f"$ {command}", soft_wrap=True)
             out.print(deal_table(entered))
         else:
-            balances = "  ".join(f"{n}\u00a0{b}" for n, b in zip(session.players, entered.after.balances))
+            balances = "  ".join(f"{n}\u00a0{b}" for n, b in zip(session.players, entered.after.balances, strict=True))
             out.print(f"$ {command}", soft_wrap=True)
             out.print("    " + _("deal {number}", number=entered.number) + f", {where(entered.position)}: "
                       f"{result_word(entered.outcome)} · {balances} · {basket_word()} {entered.after.basket}")
@@ -713,7 +716,9 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
         if not served.networked:  # no phone can reach it: no code to scan
             print(_("This machine only: for the phones at the table, start it with --lan."), flush=True)
         elif served.scannable:
-            links = [(_("the sheet"), served.url)] + ([(_("entering deals"), served.entry_url)] if served.entry_url else [])
+            links = [(_("the sheet"), served.url)]
+            if served.entry_url:
+                links.append((_("entering deals"), served.entry_url))
             from ..ui.qr import codes
 
             sys.stdout.write(codes(links))

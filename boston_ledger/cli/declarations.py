@@ -6,8 +6,9 @@ from __future__ import annotations
 import inspect
 import os
 import sys
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Any, Callable, Optional
+from typing import Annotated, Any
 
 import typer
 from typer.core import TyperGroup
@@ -76,11 +77,11 @@ SESSION_HELP = N_("The session to work on \\[default: $BOSTON_LEDGER_SESSION, el
 
 
 @app.callback()
-def _root(ctx: typer.Context, lang: Annotated[Optional[str], typer.Option(
+def _root(ctx: typer.Context, lang: Annotated[str | None, typer.Option(
         "--lang", metavar="|".join(LANGUAGES), help="The language of the output \\[default: from the locale].")] = None,
-          db: Annotated[Optional[str], typer.Option("--db", metavar="PATH", show_default=False,
-                                                    help=DB_HELP)] = None,
-          session: Annotated[Optional[str], typer.Option("--session", metavar="ID", help=SESSION_HELP)] = None,
+          db: Annotated[str | None, typer.Option("--db", metavar="PATH", show_default=False,
+                                                 help=DB_HELP)] = None,
+          session: Annotated[str | None, typer.Option("--session", metavar="ID", help=SESSION_HELP)] = None,
           version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_version,
                                                 help="Show the version and exit.")] = False,
           ) -> None:
@@ -96,9 +97,9 @@ def _tariffs(ctx: typer.Context) -> None:
         typer.echo(ctx.get_help())
 
 
-DbOption = Annotated[Optional[str], typer.Option("--db", metavar="PATH", show_default=False, help=DB_HELP)]
-SessionOption = Annotated[Optional[str], typer.Option("--session", metavar="ID", help=SESSION_HELP,
-                                                     autocompletion=completion.sessions)]
+DbOption = Annotated[str | None, typer.Option("--db", metavar="PATH", show_default=False, help=DB_HELP)]
+SessionOption = Annotated[str | None, typer.Option("--session", metavar="ID", help=SESSION_HELP,
+                                                  autocompletion=completion.sessions)]
 JsonOption = Annotated[bool, typer.Option("--json", help="Print JSON for scripts instead of tables.")]
 
 
@@ -117,7 +118,7 @@ def _declared(f: Field) -> inspect.Parameter:
     else:
         info = typer.Option(option(f.name), metavar=f.metavar, help=f.help, autocompletion=COMPLETION.get(f.kind))
     return inspect.Parameter(f.name, inspect.Parameter.KEYWORD_ONLY, default=None,
-                             annotation=Annotated[Optional[str], info])
+                             annotation=Annotated[str | None, info])
 
 
 def deal_fields(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -146,13 +147,14 @@ def new(
                                         help="A shipped tariff's name or the path of a tariff file.")] = "classic",
     chip_value: Annotated[str, typer.Option("--chip-value", metavar="AMOUNT",
                                             help="Money per chip, a positive decimal.")] = "1",
-    currency: Annotated[str, typer.Option(metavar="CODE", help="Currency code shown with money, e.g. EUR or RUB.")] = "",
-    name: Annotated[Optional[str], typer.Option(metavar="TEXT", help="A name for the session.")] = None,
-    condition: Annotated[Optional[list[str]], typer.Option(
+    currency: Annotated[str, typer.Option(metavar="CODE",
+                                          help="Currency code shown with money, e.g. EUR or RUB.")] = "",
+    name: Annotated[str | None, typer.Option(metavar="TEXT", help="A name for the session.")] = None,
+    condition: Annotated[list[str] | None, typer.Option(
         "--condition", metavar="NAME", help="A condition of play agreed for the session (repeatable); "
                                             "`boston-ledger tariffs show NAME` lists them.")] = None,
-    deals: Annotated[Optional[str], typer.Option("--deals", metavar="N",
-                                                 help="The agreed length of the session in deals.")] = None,
+    deals: Annotated[str | None, typer.Option("--deals", metavar="N",
+                                              help="The agreed length of the session in deals.")] = None,
     yes: Annotated[bool, typer.Option("--yes", help="Start it even when another evening is open (has deals, "
                                                     "not settled), without asking.")] = False,
     db: DbOption = None,
@@ -163,7 +165,8 @@ def new(
 
     Example: boston-ledger new Anna Boris Vera Gleb --tariff classic --chip-value 0.10 --condition remise
     """
-    return commands.new(players=players, tariff=tariff, chip_value=chip_value, currency=currency, name=name, condition=condition, deals=deals, yes=yes, db=db)
+    return commands.new(players=players, tariff=tariff, chip_value=chip_value, currency=currency, name=name,
+                        condition=condition, deals=deals, yes=yes, db=db)
 
 
 
@@ -183,7 +186,7 @@ def deal(db: DbOption = None, session: SessionOption = None, **fields: Any) -> N
 @deal_fields
 def edit(
     number: Annotated[str, typer.Argument(metavar="N", help="The number of the deal to correct (see history).")],
-    reason: Annotated[Optional[str], typer.Option("--reason", metavar="TEXT", help="Why the deal is corrected.")] = None,
+    reason: Annotated[str | None, typer.Option("--reason", metavar="TEXT", help="Why the deal is corrected.")] = None,
     yes: Annotated[bool, typer.Option("--yes", help="Record it without showing it first for confirmation.")] = False,
     db: DbOption = None,
     session: SessionOption = None,
@@ -194,7 +197,7 @@ def edit(
     What you give replaces what deal N had, the rest stays (--partner none: alone; --boston none: nobody's). At a terminal the correction is shown first, with what it changes for each player, and recorded once you confirm it; `edit N` alone asks what to change.
 
     Example: boston-ledger edit 3 --tricks 7 --reason "Anna took 7, not 6"
-    """
+    """  # noqa: E501 - typer keeps a help paragraph's line breaks: one line each
     return commands.edit(number=number, reason=reason, yes=yes, db=db, session=session, **fields)
 
 
@@ -223,7 +226,8 @@ def history(
 
     Example: boston-ledger history --corrections
     """
-    return commands.history(corrections=corrections, last=last, show_all=show_all, db=db, session=session, as_json=as_json)
+    return commands.history(corrections=corrections, last=last, show_all=show_all, db=db, session=session,
+                            as_json=as_json)
 
 
 
@@ -281,8 +285,8 @@ def reopen(db: DbOption = None, session: SessionOption = None) -> None:
 
 @app.command()
 def sessions(
-    last: Annotated[Optional[str], typer.Option("--last", metavar="N", help="How many of the latest sessions to show "
-                                                "\\[default: 40; with --json, every one].")] = None,
+    last: Annotated[str | None, typer.Option("--last", metavar="N", help="How many of the latest sessions to show "
+                                             "\\[default: 40; with --json, every one].")] = None,
     show_all: Annotated[bool, typer.Option("--all", help="Show every session of the ledger.")] = False,
     db: DbOption = None, as_json: JsonOption = False,
 ) -> None:
@@ -312,9 +316,9 @@ def use(
 
 @app.command()
 def stats(
-    player: Annotated[Optional[str], typer.Option("--player", metavar="NAME", help="Only this player.")] = None,
-    since: Annotated[Optional[str], typer.Option("--since", metavar="DATE",
-                                                 help="Only sessions started on or after this date (YYYY-MM-DD).")] = None,
+    player: Annotated[str | None, typer.Option("--player", metavar="NAME", help="Only this player.")] = None,
+    since: Annotated[str | None, typer.Option("--since", metavar="DATE",
+                                              help="Only sessions started on or after this date (YYYY-MM-DD).")] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -330,9 +334,9 @@ def stats(
 
 @app.command()
 def chart(
-    svg: Annotated[Optional[Path], typer.Option("--svg", metavar="FILE",
-                                                help="Write the chart as an SVG picture instead (- for "
-                                                     "standard output).")] = None,
+    svg: Annotated[Path | None, typer.Option("--svg", metavar="FILE",
+                                             help="Write the chart as an SVG picture instead (- for "
+                                                  "standard output).")] = None,
     db: DbOption = None,
     session: SessionOption = None,
     as_json: JsonOption = False,
@@ -357,13 +361,13 @@ def group_ledger(db: DbOption = None, as_json: JsonOption = False) -> None:
 
 @app.command()
 def paid(
-    payer: Annotated[Optional[str], typer.Argument(metavar="FROM", help="The one who pays.")] = None,
-    payee: Annotated[Optional[str], typer.Argument(metavar="TO", help="The one who is paid.")] = None,
-    amount: Annotated[Optional[str], typer.Argument(metavar="AMOUNT", help="The money paid, e.g. 4.00.")] = None,
-    currency: Annotated[Optional[str], typer.Option(
+    payer: Annotated[str | None, typer.Argument(metavar="FROM", help="The one who pays.")] = None,
+    payee: Annotated[str | None, typer.Argument(metavar="TO", help="The one who is paid.")] = None,
+    amount: Annotated[str | None, typer.Argument(metavar="AMOUNT", help="The money paid, e.g. 4.00.")] = None,
+    currency: Annotated[str | None, typer.Option(
         "--currency", metavar="CODE",
         help="The currency of the sessions it pays off \\[default: the only one they use].")] = None,
-    cancel: Annotated[Optional[str], typer.Option(
+    cancel: Annotated[str | None, typer.Option(
         "--cancel", metavar="ID", help="Cancel payment ID instead (see payments): it stays on record, the ledger "
                                        "no longer counts it.")] = None,
     yes: Annotated[bool, typer.Option("--yes", help="Record it even when it is more than is owed, or the same "
@@ -375,7 +379,7 @@ def paid(
     A payment of more than is owed, or the same payment again within the hour, is asked about first at a terminal, and needs --yes elsewhere.
 
     Example: boston-ledger paid Vera Anna 4.00
-    """
+    """  # noqa: E501 - typer keeps a help paragraph's line breaks: one line each
     return commands.paid(payer=payer, payee=payee, amount=amount, currency=currency, cancel=cancel, yes=yes, db=db)
 
 
@@ -392,11 +396,11 @@ def payments(db: DbOption = None, as_json: JsonOption = False) -> None:
 @app.command()
 def rescore(
     session_id: Annotated[str, typer.Argument(metavar="ID", help="The recorded session to replay.")],
-    tariff: Annotated[Optional[str], typer.Option("--tariff", metavar="NAME|PATH",
-                                                  help="The tariff to replay it under \\[default: the session's own, "
-                                                       "with its conditions].")] = None,
-    condition: Annotated[Optional[list[str]], typer.Option("--condition", metavar="NAME",
-                                                           help="A condition of play (repeatable).")] = None,
+    tariff: Annotated[str | None, typer.Option("--tariff", metavar="NAME|PATH",
+                                               help="The tariff to replay it under \\[default: the session's own, "
+                                                    "with its conditions].")] = None,
+    condition: Annotated[list[str] | None, typer.Option("--condition", metavar="NAME",
+                                                        help="A condition of play (repeatable).")] = None,
     db: DbOption = None,
     as_json: JsonOption = False,
 ) -> None:
@@ -425,9 +429,9 @@ def export(
 
 @app.command()
 def sheet(
-    html: Annotated[Optional[Path], typer.Option("--html", metavar="FILE",
-                                                 help="Write a web page instead: self-contained, prints on A4 "
-                                                      "(- for standard output).")] = None,
+    html: Annotated[Path | None, typer.Option("--html", metavar="FILE",
+                                              help="Write a web page instead: self-contained, prints on A4 "
+                                                   "(- for standard output).")] = None,
     db: DbOption = None,
     session: SessionOption = None,
 ) -> None:
@@ -436,16 +440,16 @@ def sheet(
     Every deal with everyone's standing, the settlement and who pays whom: as plain text to paste into a messenger (40 columns), or a web page with its chart.
 
     Example: boston-ledger sheet --html evening.html
-    """
+    """  # noqa: E501 - typer keeps a help paragraph's line breaks: one line each
     return commands.sheet(html=html, db=db, session=session)
 
 
 
 @app.command()
 def demo(
-    db: Annotated[Optional[str], typer.Option("--db", metavar="PATH",
-                                              help="Play the demo evening into this ledger file instead of "
-                                                   "the default one.")] = None,
+    db: Annotated[str | None, typer.Option("--db", metavar="PATH",
+                                           help="Play the demo evening into this ledger file instead of "
+                                                "the default one.")] = None,
 ) -> None:
     """Play a scripted classic evening deal by deal, then settle it.
 
@@ -468,8 +472,8 @@ def tariffs_list(as_json: JsonOption = False) -> None:
 @tariffs_app.command("show")
 def tariffs_show(
     name: Annotated[str, typer.Argument(metavar="NAME|PATH", help="A shipped tariff or a file.")],
-    condition: Annotated[Optional[list[str]], typer.Option("--condition", metavar="NAME",
-                                                           help="Show it with this condition on (repeatable).")] = None,
+    condition: Annotated[list[str] | None, typer.Option("--condition", metavar="NAME",
+                                                        help="Show it with this condition on (repeatable).")] = None,
     as_json: JsonOption = False,
 ) -> None:
     """The tariff's tables laid out like the seed's, and the conditions it supports.
@@ -510,17 +514,17 @@ def tariffs_new(
 
 @app.command()
 def serve(
-    session: Annotated[Optional[str], typer.Option("--session", metavar="ID", show_default=False,
-                                                   help="The session to serve \\[default: the current one].")] = None,
+    session: Annotated[str | None, typer.Option("--session", metavar="ID", show_default=False,
+                                                help="The session to serve \\[default: the current one].")] = None,
     port: Annotated[str, typer.Option("--port", metavar="N", help="The port to listen on (0: any free one).")] = "8765",
     lan: Annotated[bool, typer.Option("--lan", help="Listen on the local network, not only on this machine.")] = False,
-    host: Annotated[Optional[str], typer.Option("--host", metavar="ADDRESS", show_default=False,
-                                                help="Listen on this address of the machine, such as ::1, or "
-                                                     "on all of them, 0.0.0.0 or :: \\[default: 127.0.0.1; "
-                                                     "with --lan, the network's].")] = None,
-    token_file: Annotated[Optional[Path], typer.Option("--token-file", metavar="FILE", show_default=False,
-                                                       help="Keep the link's token in this file, the same at "
-                                                            "every start \\[default: a new token each start].")] = None,
+    host: Annotated[str | None, typer.Option("--host", metavar="ADDRESS", show_default=False,
+                                             help="Listen on this address of the machine, such as ::1, or "
+                                                  "on all of them, 0.0.0.0 or :: \\[default: 127.0.0.1; "
+                                                  "with --lan, the network's].")] = None,
+    token_file: Annotated[Path | None, typer.Option("--token-file", metavar="FILE", show_default=False,
+                                                    help="Keep the link's token in this file, the same at "
+                                                         "every start \\[default: a new token each start].")] = None,
     entry: Annotated[bool, typer.Option("--entry", help="Also let deals be entered (and the last one taken back) "
                                                         "from a phone, through a second link with its own token, "
                                                         "new each start.")] = False,
@@ -531,5 +535,5 @@ def serve(
     Needs pip install 'boston-ledger\\[serve]'. Prints the link (with --entry, then the entry link too), and when it listens on the network (--lan, --host 0.0.0.0) the QR codes to scan; Ctrl-C stops it.
 
     Example: boston-ledger serve --lan
-    """
+    """  # noqa: E501 - typer keeps a help paragraph's line breaks: one line each
     return commands.serve(session=session, port=port, lan=lan, token_file=token_file, entry=entry, db=db, host=host)

@@ -5,11 +5,13 @@ transaction, rolled back on any error. Once a command has committed, a reader th
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sqlite3
 import sys
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..core.errors import DROP, GIVE, LedgerError
 from ..core.i18n import N_, _, strerror, translated
@@ -109,7 +111,7 @@ def worded(e: LedgerError) -> str:
 
 def _discard_output() -> None:
     """Whatever is still buffered for stdout goes nowhere (the interpreter flushes it at exit)."""
-    sys.stderr = open(os.devnull, "w")
+    sys.stderr = open(os.devnull, "w")  # noqa: SIM115 - stderr from here to the exit: no block may close it
     try:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
@@ -120,11 +122,10 @@ def _discard_output() -> None:
 
 def waiting(path: object) -> None:
     """Said once, on stderr, when another writer has kept the ledger for a while."""
-    try:  # (stderr is line-buffered: the line is out as soon as it is said)
+    with contextlib.suppress(OSError, ValueError):  # nobody reads stderr: wait all the same
+        # (stderr is line-buffered: the line is out as soon as it is said)
         say(_("{prog}: waiting for another boston-ledger that is writing to {path} (Ctrl-C stops waiting; "
               "nothing is recorded then)", prog=PROG, path=path), err=True)
-    except (OSError, ValueError):  # nobody reads stderr: wait all the same
-        pass
 
 
 def fail(message: str) -> None:

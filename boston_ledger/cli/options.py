@@ -7,7 +7,7 @@ terminal's BOSTON_LEDGER_SESSION, else the ledger's current session."""
 from __future__ import annotations
 
 import os
-from typing import Mapping
+from collections.abc import Mapping
 
 from .language import choose
 
