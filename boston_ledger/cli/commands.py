@@ -10,6 +10,7 @@ from __future__ import annotations
 import sqlite3
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, TextIO
 
 from ..app import deals as deals_app
 from ..app import sessions as sessions_app
@@ -26,19 +27,22 @@ from .guard import PROG, waiting
 from . import options
 from .options import SESSION_ENV
 
+if TYPE_CHECKING:  # rich is loaded only by a command that draws
+    from ..ui.term import Console
+
 
 def connect(db: str | None) -> sqlite3.Connection:
     """The ledger the command line names (it is closed when the command ends: `guard`)."""
     return opening.connect(db, waiting)
 
 
-def _console():
+def _console() -> Console:
     from ..ui.text import console
 
     return console()
 
 
-def _json(data) -> None:
+def _json(data: object) -> None:
     from ..ui.text import emit_json
 
     emit_json(data)
@@ -131,14 +135,14 @@ def deal(db: str | None = None, session: str | None = None, **typed: str | bool 
 
     chosen = options.session_id(session)
     conn = connect(db)
-    session = deals_app.playable(conn, chosen)
+    evening = deals_app.playable(conn, chosen)
     contract = typed.pop("contract", None)
     asked = False
     try:
         if contract is None:
             raise LedgerError(_("deal needs a CONTRACT, e.g. `boston-ledger deal junior --declarer NAME --tricks N`"),
                               "contract")
-        d = deals_app.typed_deal(session, str(contract), **typed)
+        d = deals_app.typed_deal(evening, str(contract), **typed)
     except LedgerError as e:  # at a terminal, what is missing or wrong is asked; every other answer stays
         from ..ui import guided  # here: a complete deal imports no question of guided entry
 
@@ -147,27 +151,29 @@ def deal(db: str | None = None, session: str | None = None, **typed: str | bool 
         from ..app.entry import typed_answers
 
         asked = True
-        answers = typed_answers(session, {"contract": contract, **typed})
+        answers = typed_answers(evening, {"contract": contract, **typed})
         if typed.get("tricks") is not None and all(typed.get(f) is None for f in
                                                     ("partner", "partner_tricks", "team_tricks")):
             answers["partner"] = "-"  # the declarer's tricks and no partner: he played alone
-        picked = guided.deal(session, answers, lambda d: deal_table(deals_app.preview(conn, session, d)))
+        picked = guided.deal(evening, answers, lambda d: deal_table(deals_app.preview(conn, evening, d)))
         if picked is None:
             _console().print(_("Nothing recorded."))
             return
         d = picked
-    entered = deals_app.enter(conn, d, session.id)
+    entered = deals_app.enter(conn, d, evening.id)
     out = _console()
     if asked:
         out.print(_("Deal {number} recorded.", number=entered.number))
     else:
         out.print(deal_table(entered))
-    for banner in banners(session.tariff, entered.position):
+    for banner in banners(evening.tariff, entered.position):
         out.print(banner, style="bold yellow")
     for line in next_lines(entered.session, entered.after):
         out.print(line)
-    t = session.tariff
-    if not asked and d.boston is None and BY_NAME["boston"].asked(t, t.contracts.get(d.contract), entered.outcome.made):
+    t = evening.tariff
+    boston_asked = BY_NAME["boston"].asked  # whether guided entry would have asked who held the boston
+    if not asked and d.boston is None and boston_asked is not None and \
+            boston_asked(t, t.contracts.get(d.contract), entered.outcome.made):
         out.print(_("No boston named; if somebody held it: `{prog} edit {number} --boston NAME`", prog=PROG,
                     number=entered.number), style="dim")
 
@@ -184,30 +190,30 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
 
     chosen = options.session_id(session)
     conn = connect(db)
-    session = deals_app.current(conn, chosen)
+    evening = deals_app.current(conn, chosen)
     n = whole(number, "N", 1, 10**9)
     assert n is not None
     asking = guided.interactive()
     if reason is None and not asking:
         reason_text(reason)
-    old = deals_app.entered_deal(conn, session, n)
-    given = entry.typed_answers(session, typed)
-    answers = entry.edited(session, old, given)
+    old = deals_app.entered_deal(conn, evening, n)
+    given = entry.typed_answers(evening, typed)
+    answers = entry.edited(evening, old, given)
     d = None
     if given or not asking:
         try:
-            d = entry.complete(session, answers, [f for f in given if f != "contract"])
+            d = entry.complete(evening, answers, [f for f in given if f != "contract"])
         except LedgerError as e:  # at a terminal, what is missing or wrong is asked; the rest stays
             if not asking or e.field is None:
                 raise
     out = _console()
 
     def shown(d: Deal) -> object:
-        return correction_view(deals_app.correction(conn, session, n, d))
+        return correction_view(deals_app.correction(conn, evening, n, d))
 
     confirmed = asking and not yes
     if asking and (d is None or d == old):
-        d = guided.deal(session, answers, shown, unchanged=old, question=_("Record this correction?"))
+        d = guided.deal(evening, answers, shown, unchanged=old, question=_("Record this correction?"))
         confirmed = d is not None
     elif confirmed:
         assert d is not None
@@ -219,13 +225,13 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
         return
     if reason is None:
         reason = str(guided.ask(_("Why is deal {number} corrected?", number=n), reason_text))
-    done = deals_app.correct(conn, n, d, reason_text(reason), session.id)
+    done = deals_app.correct(conn, n, d, reason_text(reason), evening.id)
     if confirmed:
         out.print(_("Deal {number} corrected; the old entry stays on record.", number=n))
         return
     out.print(_("Deal {number} corrected: {was} → {now}; the old entry stays on record.", number=n,
-                was=describe(session, done.was, dealer=done.dealer), now=describe(session, d, dealer=done.dealer)))
-    out.print(change_table(session, done.before, done.after, done.basket))
+                was=describe(evening, done.was, dealer=done.dealer), now=describe(evening, d, dealer=done.dealer)))
+    out.print(change_table(evening, done.before, done.after, done.basket))
 
 
 def status(db: str | None = None, as_json: bool = False, session: str | None = None) -> None:
@@ -255,13 +261,13 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
     chosen = options.session_id(session)
     conn = connect(db)
     if corrections:
-        session, audit = deals_app.corrections(conn, chosen)
+        evening, audit = deals_app.corrections(conn, chosen)
         if as_json:
-            _json(data.corrections(session, audit))
+            _json(data.corrections(evening, audit))
         elif not audit:
-            _console().print(_("Session {id} has no corrected deal.", id=session.id))
+            _console().print(_("Session {id} has no corrected deal.", id=evening.id))
         else:
-            _console().print(corrections_table(session, audit))
+            _console().print(corrections_table(evening, audit))
         return
     count = whole(last, "--last", 1, 10**9)
     found = deals_app.history(conn, None if show_all else count, chosen)
@@ -288,13 +294,13 @@ def undo(db: str | None = None, session: str | None = None) -> None:
 
     chosen = options.session_id(session)
     done = deals_app.undo(connect(db), chosen)
-    session = done.session
     out = _console()
     out.print(_("Deal {number} ({deal}) taken back; it stays on record as undone.", number=done.last.number,
-                deal=describe(session, done.last.deal)))
-    points = not session.tariff.has_basket
-    out.print(balances_table(session, done.points if points else done.after.balances,
-                             None if points else done.after.basket))
+                deal=describe(done.session, done.last.deal)))
+    if done.points is not None:  # on points: what each has written, and no basket
+        out.print(balances_table(done.session, done.points, None))
+    else:
+        out.print(balances_table(done.session, done.after.balances, done.after.basket))
 
 
 def settle(db: str | None = None, as_json: bool = False, yes: bool = False, session: str | None = None) -> None:
@@ -307,32 +313,31 @@ def settle(db: str | None = None, as_json: bool = False, yes: bool = False, sess
     conn = connect(db)
     shown = None
     if not yes and not as_json and guided.interactive():
-        before, result = sessions_app.settlement(conn, chosen)
-        if not before.settled:
+        pending, result = sessions_app.settlement(conn, chosen)
+        if not pending.settled:
             out = _console()
-            for line in settlement_lines(before, result):
+            for line in settlement_lines(pending, result):
                 out.print(line)
             if not guided.confirm(_("Record this settlement? The session then takes no more deals.")):
                 out.print(_("Nothing recorded."))
                 return
-            chosen, shown = before.id, result.deals
+            chosen, shown = pending.id, result.deals
     found = sessions_app.settle(conn, chosen, shown)
     if as_json:
         _json(found.settled.record())
         return
-    session, result = found.session, found.settled
     out = _console()
     if not found.fresh:
         out.print(_("Session {id} was already settled; here is its settlement (`{prog} reopen` opens it again "
-                    "to correct it).", id=session.id, prog=PROG))
+                    "to correct it).", id=found.session.id, prog=PROG))
     else:
-        out.print(_("Session {id} is settled.", id=session.id))
+        out.print(_("Session {id} is settled.", id=found.session.id))
         if shown is not None:  # the settlement was shown before it was confirmed
             return
-    for line in settlement_lines(session, result):
+    for line in settlement_lines(found.session, found.settled):
         out.print(line)
-    for when, before in found.earlier:  # a reopened session: what it was settled at before, on record
-        out.print(earlier_line(when, before), style="dim")
+    for when, earlier in found.earlier:  # a reopened session: what it was settled at before, on record
+        out.print(earlier_line(when, earlier), style="dim")
 
 
 def check(all_sessions: bool = False, db: str | None = None, as_json: bool = False,
@@ -358,9 +363,9 @@ def check(all_sessions: bool = False, db: str | None = None, as_json: bool = Fal
 def reopen(db: str | None = None, session: str | None = None) -> None:
     """Open the settled session again to correct it."""
     chosen = options.session_id(session)
-    session = sessions_app.reopen(connect(db), chosen)
+    evening = sessions_app.reopen(connect(db), chosen)
     _console().print(_("Session {id} reopened; its earlier settlement stays on record. "
-                       "Correct it with `{prog} edit N ...`, then settle it again.", id=session.id, prog=PROG))
+                       "Correct it with `{prog} edit N ...`, then settle it again.", id=evening.id, prog=PROG))
 
 
 def sessions(last: str | None = None, show_all: bool = False, db: str | None = None, as_json: bool = False) -> None:
@@ -423,16 +428,16 @@ def chart(svg: Path | None = None, db: str | None = None, as_json: bool = False,
     from ..ui.deals import session_title
 
     chosen = options.session_id(session)
-    session, series = deals_app.chart(connect(db), chosen)
+    evening, series = deals_app.chart(connect(db), chosen)
     if as_json:
-        _json(dict(zip(session.players, series, strict=True)))
+        _json(dict(zip(evening.players, series, strict=True)))
         return
     if svg is None:
         out = _console()
-        for line in pictures.terminal(session.players, series, width=max(10, out.width - 40)):
+        for line in pictures.terminal(evening.players, series, width=max(10, out.width - 40)):
             out.print(line)
         return
-    picture = pictures.svg(f"{session_title(session)}: {session.tariff.name}", session.players, series)
+    picture = pictures.svg(f"{session_title(evening)}: {evening.tariff.name}", evening.players, series)
     _write(Path(svg), picture)
 
 
@@ -444,8 +449,11 @@ def _write(path: Path, text: str) -> None:
     if str(path) == "-":
         _say(text.rstrip("\n"))
         return
+    def whole_text(f: TextIO) -> None:
+        f.write(text)
+
     try:
-        write_atomically(path, lambda f: f.write(text))
+        write_atomically(path, whole_text)
     except OSError as e:
         raise LedgerError(_("cannot write {path}: {error}", path=path, error=strerror(e))) from None
     _console().print(_("wrote {path}", path=path))
@@ -483,10 +491,10 @@ def paid(payer: str | None = None, payee: str | None = None, amount: str | None 
                                 "as it was recorded"))
         n = whole(cancel, "--cancel", 1, 10**9)
         assert n is not None
-        done = cancelled(connect(db), n)
+        taken_back = cancelled(connect(db), n)
         _console().print(_("Payment {id} cancelled: {payer} paid {payee} {amount} no longer counts in the ledger; "
-                           "it stays on record.", id=done.id, payer=done.payer, payee=done.payee,
-                           amount=shown(done.cents, done.currency)))
+                           "it stays on record.", id=taken_back.id, payer=taken_back.payer, payee=taken_back.payee,
+                           amount=shown(taken_back.cents, taken_back.currency)))
         return
     if payer is None or payee is None or amount is None:
         raise LedgerError(_("paid needs FROM TO AMOUNT, e.g. `{prog} paid Vera Anna 4.00`; "
