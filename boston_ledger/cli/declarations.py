@@ -6,9 +6,9 @@ from __future__ import annotations
 import inspect
 import os
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import Annotated, Any, NoReturn
 
 import typer
 from typer.core import TyperGroup
@@ -26,14 +26,15 @@ class _Group(TyperGroup):
     """Every failure a user can cause ends as one line on stderr and exit status 2 (guard.py);
     help speaks the language of the command line (patches.py)."""
 
-    def main(self, args: Any = None, prog_name: Any = None, complete_var: Any = None,
-             standalone_mode: bool = True, **extra: Any) -> Any:
+    def main(self, args: Sequence[str] | None = None, prog_name: str | None = None, complete_var: str | None = None,
+             standalone_mode: bool = True, windows_expand_args: bool = True, **extra: Any) -> NoReturn:
         words = list(sys.argv[1:] if args is None else args)
         if "_BOSTON_LEDGER_COMPLETE" not in os.environ:
             words = prepare(words)
             speak_help(self)
         guarded(lambda: super(_Group, self).main(args=words, prog_name=PROG, complete_var=complete_var,
-                                                 standalone_mode=False, **extra),
+                                                 standalone_mode=False, windows_expand_args=windows_expand_args,
+                                                 **extra),
                 lambda: f"{PROG} {words[0]}" if words and words[0] in self.commands else PROG)
 
     def invoke(self, ctx: Any) -> Any:
@@ -134,6 +135,8 @@ def deal_fields(command: Callable[..., Any]) -> Callable[..., Any]:
         return command(**values)
 
     with_fields.__name__, with_fields.__doc__ = command.__name__, command.__doc__
+    # typer reads the parameters through inspect.signature, which takes __signature__ when a
+    # function has one; typeshed's FunctionType does not declare it, hence the ignore
     with_fields.__signature__ = inspect.Signature(declared)  # type: ignore[attr-defined]
     with_fields.__annotations__ = {p.name: p.annotation for p in declared}
     return with_fields
@@ -262,7 +265,7 @@ def check(
     db: DbOption = None,
     session: SessionOption = None,
     as_json: JsonOption = False,
-) -> None:
+) -> int:
     """Check the ledger's invariants by replaying every deal.
 
     Prints nothing and exits with status 0 when all hold; else lists each problem and exits with status 1.
@@ -485,7 +488,7 @@ def tariffs_show(
 
 
 @tariffs_app.command("check")
-def tariffs_check(path: Annotated[str, typer.Argument(metavar="FILE", help="A tariff file to validate.")]) -> None:
+def tariffs_check(path: Annotated[str, typer.Argument(metavar="FILE", help="A tariff file to validate.")]) -> int:
     """Validate a tariff file.
 
     Lists every problem with its place, and exits with status 2 when there is any.
@@ -529,7 +532,7 @@ def serve(
                                                         "from a phone, through a second link with its own token, "
                                                         "new each start.")] = False,
     db: DbOption = None,
-) -> None:
+) -> int:
     """Show the session's sheet on the players' phones, updated by itself after each deal.
 
     Needs pip install 'boston-ledger\\[serve]'. Prints the link (with --entry, then the entry link too), and when it listens on the network (--lan, --host 0.0.0.0) the QR codes to scan; Ctrl-C stops it.

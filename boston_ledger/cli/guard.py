@@ -11,7 +11,7 @@ import re
 import sqlite3
 import sys
 from collections.abc import Callable
-from typing import Any
+from typing import Any, NoReturn
 
 from ..core.errors import DROP, GIVE, LedgerError
 from ..core.i18n import N_, _, strerror, translated
@@ -25,8 +25,9 @@ class OutputClosed(Exception):
     """Our output's reader went away (a BrokenPipeError, carried past click, which would exit 1)."""
 
 
-def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PROG) -> None:
-    """Run a command; every failure a user can cause ends as one line on stderr and exit 2."""
+def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PROG) -> NoReturn:
+    """Run a command and exit with its status (a command returning an int gives it, else 0); every
+    failure a user can cause ends as one line on stderr and exit 2."""
     committed = commits()
     try:
         try:
@@ -128,7 +129,7 @@ def waiting(path: object) -> None:
               "nothing is recorded then)", prog=PROG, path=path), err=True)
 
 
-def fail(message: str) -> None:
+def fail(message: str) -> NoReturn:
     """One clear line on stderr (what it quotes made visible), exit status 2."""
     say(_("{prog}: error: {message}", prog=PROG, message=" ".join(message.split())), err=True)
     sys.exit(2)
