@@ -70,12 +70,8 @@ def usage_prefix() -> None:
     message and exit.' in English, inside `HelpFormatter.write_usage` and
     `Command.get_help_option`, with no parameter to change either; in Russian, «Вызов: » and
     the catalogue's words."""
-    try:  # typer 0.29 carries its own click
-        from typer._click.core import Command
-        from typer._click.formatting import HelpFormatter
-    except ImportError:
-        from click.core import Command  # type: ignore[no-redef]
-        from click.formatting import HelpFormatter  # type: ignore[no-redef]
+    from typer._click.core import Command  # typer carries its own click since 0.29 (pyproject: typer>=0.29)
+    from typer._click.formatting import HelpFormatter
 
     if getattr(HelpFormatter.write_usage, "_boston_ledger", False):
         return
@@ -91,9 +87,11 @@ def usage_prefix() -> None:
             option.help = _("Show this message and exit.")
         return option
 
-    usage._boston_ledger = True  # type: ignore[attr-defined]
-    HelpFormatter.write_usage = usage  # type: ignore[method-assign]
-    Command.get_help_option = help_of  # type: ignore[method-assign]
+    # the ignores below: a mark on a function, and methods replaced on click's classes, are what a
+    # patch is; the type checker rightly knows neither
+    usage._boston_ledger = True  # type: ignore[attr-defined]  # marks the patch as made
+    HelpFormatter.write_usage = usage  # type: ignore[method-assign]  # patch 3: no hook for the prefix
+    Command.get_help_option = help_of  # type: ignore[method-assign]  # patch 3: no hook for its help
 
 
 def real_metavars() -> None:
@@ -118,7 +116,8 @@ def real_metavars() -> None:
     def option_type(self: Any, ctx: Any) -> str | None:
         return None if self.is_flag else self.metavar or self.name.upper()
 
-    usage_name._boston_ledger = True  # type: ignore[attr-defined]
-    TyperArgument._usage_display_name = usage_name  # type: ignore[method-assign]
-    TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]
-    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]
+    # the ignores below: as in usage_prefix, a mark on a function and methods replaced on typer's classes
+    usage_name._boston_ledger = True  # type: ignore[attr-defined]  # marks the patch as made
+    TyperArgument._usage_display_name = usage_name  # type: ignore[method-assign]  # patch 4: no setting
+    TyperArgument.display_type_rich = lambda self, ctx: None  # type: ignore[method-assign]  # patch 4
+    TyperOption.display_type_rich = option_type  # type: ignore[method-assign]  # patch 4
