@@ -19,7 +19,8 @@ from ..core.i18n import _, contract_name, contract_names, ngettext, rank_name
 from ..core.tariff import PASS, Tariff, ambiguous, did_you_mean, suggestion
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
-from ..store.records import Correction, Recorded, Session
+from ..store.records import Correction, Recorded
+from ..store.records import Session as Session  # re-exported: the command line names a session through app/
 from .inputs import nobody, seat_of, whole
 
 def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
