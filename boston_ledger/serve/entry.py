@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
 
 from ..app import deals as deals_app
 from ..app import entry as flow

@@ -6,8 +6,8 @@ server keeps no dialogue of its own. No script is needed: each tap sends the for
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 from urllib.parse import urlencode
 
 from ..app.deals import Corrected, Entered

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Callable, Mapping, Protocol
+from typing import Protocol
 from urllib.parse import parse_qs
 
 from ..core.i18n import LANGUAGES, SOURCE, N_, _, in_language
@@ -220,7 +221,7 @@ class App:
             return None
         origin = req.headers.get("Origin")
         site = req.headers.get("Sec-Fetch-Site")
-        if site in (None, "same-origin") and origin in self.origins or origin == "null" and site == "same-origin":
+        if (site in (None, "same-origin") and origin in self.origins) or (origin == "null" and site == "same-origin"):
             return None
         return self.refused(req, 403, N_("Deals are entered only from this server's own entry page; open the "
                                          "entry link that `boston-ledger serve --entry` shows."))

@@ -84,7 +84,7 @@ class _Head:
 
 
 class Handler(BaseHTTPRequestHandler):
-    server: "Server"
+    server: Server
     protocol_version = "HTTP/1.1"
     server_version = "boston-ledger"
     sys_version = ""
@@ -141,7 +141,7 @@ class Handler(BaseHTTPRequestHandler):
         lengths = self.headers.get_all("Content-Length") or []
         length = lengths[0].strip(" \t") if lengths else None
         chunked = self.headers.get("Transfer-Encoding") is not None
-        if len(lengths) > 1 or length is not None and (chunked or not LENGTH.fullmatch(length)):
+        if len(lengths) > 1 or (length is not None and (chunked or not LENGTH.fullmatch(length))):
             # two lengths, or a length that is not plain ASCII digits (negative, ², huge): how much
             # body follows is not known, so the connection ends with the answer
             self.close_connection = True
@@ -416,7 +416,7 @@ class Served:
     def serve_forever(self) -> None:
         self.server.serve_forever(poll_interval=0.5)
 
-    def in_thread(self) -> "Served":
+    def in_thread(self) -> Served:
         """Serve from a thread of its own (for a program that goes on meanwhile, and for tests)."""
         self._thread = threading.Thread(target=self.serve_forever, name="serve", daemon=True)
         self._thread.start()

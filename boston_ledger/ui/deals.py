@@ -3,7 +3,7 @@ history of an evening, corrections; where a deal falls (partie, tour) and its ba
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..core import engine
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any
 
 from ..app import entry as flow
 from ..core.controls import visible
@@ -171,7 +172,7 @@ def _confirmation(items: tuple[flow.Item, ...], same: bool, question: str) -> st
             _("Change which answer? 1 to {count}; Enter goes back, cancel records nothing", count=count)
         text = prompt(words + ": ")
         said = flow.reply(text, count) if text else None
-        if not text and same or said == "cancel":
+        if (not text and same) or said == "cancel":
             return None
         if not text:
             listing = False

@@ -7,7 +7,8 @@ made visible as they are given, so that they are measured as they are shown)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rich import box
 from rich.console import Console as RichConsole
