@@ -135,7 +135,7 @@ def correction(c: Corrected) -> str:
         (f'<th class="bk">{e(basket_word())}</th>' if session.tariff.has_basket else "")
     rows = "".join(f'<tr><th scope="row">{e(label)}</th>' + "".join(f"<td>{cell(v)}</td>" for v in values) + "</tr>"
                    for (label, values), cell in zip(changes(session, c.before, c.after, c.basket),
-                                                    (standing, standing, signed)))
+                                                    (standing, standing, signed), strict=True))
     return (f'<section class="preview deal"><h3>{e(correction_words(c))}</h3>'
             f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{rows}</tbody></table></section>')
 
@@ -157,7 +157,7 @@ def breakdown(shown: Entered) -> str:
         lines = net_by_reason(outcome.transfers, n)
         rows = "".join(f'<tr><th scope="row">{e(why(t, deal.contract, outcome.made, key))}</th>'
                        + "".join(f"<td>{signed(v)}</td>" for v in moved) + "</tr>" for key, moved in lines.items())
-        total = [sum(col) for col in zip(*lines.values())] if lines else [0] * (n + 1)
+        total = [sum(col) for col in zip(*lines.values(), strict=True)] if lines else [0] * (n + 1)
         after = [*shown.after.balances, shown.after.basket]
         foot = (f'<tr><th scope="row">{e(_("this deal"))}</th>' + "".join(f"<td>{signed(v)}</td>" for v in total)
                 + f'</tr><tr><th scope="row">{e(_("balance"))}</th>' + "".join(f"<td>{standing(v)}</td>" for v in after)

@@ -95,7 +95,7 @@ def _players(shown: Shown) -> str:
     dealer = None if session.settled else st.next.dealer
     cards = []
     money = st.money or (None,) * len(session.players)
-    for seat, (name, value, cents) in enumerate(zip(session.players, st.standing, money)):
+    for seat, (name, value, cents) in enumerate(zip(session.players, st.standing, money, strict=True)):
         mark = f'<span class="dealer">{e(_("deals next"))}</span>' if seat == dealer else ""
         change = f'<span class="last">{e(_("last deal"))} {signed(last[name])}</span>' if name in last else ""
         worth = f'<span class="money">{standing_money(cents, session.currency)}</span>' if cents is not None else ""

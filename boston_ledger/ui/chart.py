@@ -32,7 +32,7 @@ def terminal(names: Sequence[str], series: Sequence[Sequence[int]], width: int =
              + ngettext("running balance over {n} deal (scale {low} .. {high})",
                         "running balance over {n} deals (scale {low} .. {high})", len(series[0]) - 1, low=low,
                  high=high)]
-    for name, values in zip(names, series):
+    for name, values in zip(names, series, strict=True):
         lines.append(f"{name:{pad}}  {values[-1]:>6} {min(values):>6} {max(values):>6}  "
                      f"{sparkline(values, low, high, width)}")
     return lines
@@ -68,7 +68,7 @@ def svg(title: str, names: Sequence[str], series: Sequence[Sequence[int]], width
         f'<text x="{left + plot_w}" y="{height - 12}" text-anchor="end">{escape(_("deal {number}", number=steps))}</text>',
         f'<text x="{left}" y="{height - 12}">{escape(_("start"))}</text>',
     ]
-    for k, (name, values) in enumerate(zip(names, series)):
+    for k, (name, values) in enumerate(zip(names, series, strict=True)):
         colour = COLOURS[k % len(COLOURS)]
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')

@@ -30,8 +30,8 @@ def status(s: Status) -> dict:
         "scoring": t.scoring,
         "conditions": list(t.applied),
         "players": list(session.players),
-        "balances": dict(zip(session.players, s.standing)),
-        "net": dict(zip(session.players, state.balances)),
+        "balances": dict(zip(session.players, s.standing, strict=True)),
+        "net": dict(zip(session.players, state.balances, strict=True)),
         "basket": state.basket,
         "agreed_deals": session.agreed_deals,
         "deals_left": None if session.agreed_deals is None else session.agreed_deals - state.played,
@@ -42,7 +42,7 @@ def status(s: Status) -> dict:
         "double": pos.double,
         "dealer": session.players[pos.dealer],
         "stake_due": engine.stake_due(t, state),
-        "money": None if s.money is None else dict(zip(session.players, map(money, s.money))),
+        "money": None if s.money is None else dict(zip(session.players, map(money, s.money), strict=True)),
         "chip_value": str(session.chip_value),
         "currency": session.currency,
         "settled": session.settled,
@@ -61,15 +61,17 @@ def deal(session: Session, w: Walked) -> dict:
     chips = session.tariff.has_basket
     moved = [change for change, __ in steps(session, w)]
     parties = (*names, "basket")
-    why = {r: dict(zip(parties, row)) for r, row in net_by_reason(w.outcome.transfers, len(names)).items()} \
-        if chips else {}
+    why = {r: dict(zip(parties, row, strict=True))
+           for r, row in net_by_reason(w.outcome.transfers, len(names)).items()} if chips else {}
     return {
         "deal": w.recorded.number, "partie": w.position.partie, "tour": w.position.tour,
         "multiplier": w.position.multiplier, "dealer": names[w.position.dealer],
-        "contract": w.recorded.deal.contract, "description": describe(session, w.recorded.deal, dealer=w.position.dealer),
-        "made": w.outcome.made, "balances": dict(zip(names, w.standing)),
+        "contract": w.recorded.deal.contract,
+        "description": describe(session, w.recorded.deal, dealer=w.position.dealer),
+        "made": w.outcome.made, "balances": dict(zip(names, w.standing, strict=True)),
         "basket": w.after.basket if chips else 0,
-        "double": w.position.double, "changes": dict(zip(names, moved)),
+        "double": w.position.double,
+        "changes": dict(zip(names, moved, strict=False)),  # moved ends with the basket's: basket_change
         "basket_change": moved[len(names)] if chips else 0, "why": why,
     }
 
@@ -124,7 +126,7 @@ def player(e: PlayerStats) -> dict:
 
 def books(found: Sequence[Book]) -> dict:
     return {b.currency: {
-        "balances": {n: money(c) for n, c in zip(b.names, b.cents)},
+        "balances": {n: money(c) for n, c in zip(b.names, b.cents, strict=True)},
         "payments": [{"from": b.names[p.payer], "to": b.names[p.payee], "amount": money(p.cents)}
                      for p in b.payments],
     } for b in found}
@@ -139,7 +141,8 @@ def payments(found: Sequence[PaymentRecord]) -> list[dict]:
 def rescored(r: Rescored) -> dict:
     return {"session": r.session.id, "tariff": r.tariff.name,
             "players": {name: {"recorded": a, "rescored": b, "difference": b - a}
-                        for name, a, b in zip(r.session.players, r.recorded.balances, r.rescored.balances)},
+                        for name, a, b in zip(r.session.players, r.recorded.balances, r.rescored.balances,
+                                              strict=True)},
             "basket": {"recorded": r.recorded.basket, "rescored": r.rescored.basket}}
 
 

@@ -34,7 +34,7 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
     if deal.contract == PASS:
         if deal.tricks_each is not None:
             return _("misère partout: {tricks}", tricks=", ".join(
-                f"{who} {t}" for who, t in zip(name, deal.tricks_each)))
+                f"{who} {t}" for who, t in zip(name, deal.tricks_each, strict=True)))
         return _("all pass")
     assert deal.declarer is not None
     contract = session.tariff.contracts.get(deal.contract)
@@ -120,7 +120,7 @@ def deal_table(entered: Entered) -> Group:
     total = [0] * (n + 1)
     for key, row in net_by_reason(outcome.transfers, n).items():
         table.add_row(why(session.tariff, deal.contract, outcome.made, key), *map(signed, row))
-        total = [a + b for a, b in zip(total, row)]
+        total = [a + b for a, b in zip(total, row, strict=True)]
     table.add_section()
     table.add_row(_("this deal"), *map(signed, total))
     table.add_row(Text(_("balance"), style="bold"), *map(balance, [*after.balances, after.basket]))
@@ -154,7 +154,7 @@ def money_line(session: Session, money: Sequence[int], width: int) -> str:
     head, _sep, tail = _("money: {amounts}", amounts="\0").partition("\0")
     last = len(session.players) - 1
     pieces = [head.rstrip()]
-    for i, (name, c) in enumerate(zip(session.players, money)):
+    for i, (name, c) in enumerate(zip(session.players, money, strict=True)):
         worth = amount(c, session.currency) + ("," if i < last else tail)
         pieces += [f"{name} {worth}"] if cell_len(visible(f"{name} {worth}")) <= width else [name, worth]
     lines = pieces[:1]
@@ -303,9 +303,9 @@ def steps(session: Session, w) -> list[tuple[int, int]]:
     basket when the tariff has one: (change, standing) pairs, as the score sheet writes them."""
     n = len(session.players)
     if not session.tariff.has_basket:
-        return list(zip(w.outcome.scores, w.standing))
+        return list(zip(w.outcome.scores, w.standing, strict=True))
     change = moves(w.outcome.transfers, n)
-    return [*zip(change[:n], w.standing), (change[n], w.after.basket)]
+    return [*zip(change[:n], w.standing, strict=True), (change[n], w.after.basket)]
 
 
 def tour_heading(session: Session, rows: Sequence) -> list[str | None]:
@@ -336,7 +336,7 @@ def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stack
         table.add_column(basket_word(), justify="right", style="cyan", no_wrap=True)
     blank = [""] * (len(columns) + len(session.players) + t.has_basket)
     at = columns.index(N_("deal"))
-    for w, heading in zip(rows, tour_heading(session, rows)):
+    for w, heading in zip(rows, tour_heading(session, rows), strict=True):
         if heading is not None:
             if table.rows:
                 table.add_section()
@@ -361,7 +361,7 @@ def changes(session: Session, before: Sequence[int], after: Sequence[int],
     one, before and after, and the change between them."""
     basket = session.tariff.has_basket
     was, now = [*before, *([baskets[0]] if basket else [])], [*after, *([baskets[1]] if basket else [])]
-    return [(_("before"), was), (_("after"), now), (_("change"), [a - b for a, b in zip(now, was)])]
+    return [(_("before"), was), (_("after"), now), (_("change"), [a - b for a, b in zip(now, was, strict=True)])]
 
 
 def change_table(session: Session, before: Sequence[int], after: Sequence[int], baskets: tuple[int, int]) -> Table:
@@ -369,7 +369,8 @@ def change_table(session: Session, before: Sequence[int], after: Sequence[int], 
     table = Table()
     for col in ("", *session.players, *([basket_word()] if session.tariff.has_basket else [])):
         table.add_column(col, justify="right" if col else "left")
-    for (label, values), shown in zip(changes(session, before, after, baskets), (balance, balance, signed)):
+    for (label, values), shown in zip(changes(session, before, after, baskets), (balance, balance, signed),
+                                      strict=True):
         table.add_row(label, *map(shown, values))
     return table
 

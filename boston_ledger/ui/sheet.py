@@ -84,7 +84,7 @@ def text(sheet: Sheet, width: int = WIDTH) -> str:
         return "\n".join(lines) + "\n"
     header = "".join(_cell(name, column - 1) + " " for name in names).rstrip()
     lines.append(header)
-    for w, tour in zip(history.rows, tour_heading(session, history.rows)):
+    for w, tour in zip(history.rows, tour_heading(session, history.rows), strict=True):
         if tour is not None:
             rule = f"── {tour} "
             lines.append(rule + "─" * max(0, width - cell_len(rule)))
@@ -101,7 +101,7 @@ def settlement_text(session: Session, settled: Settled, width: int = WIDTH) -> l
     """The settlement as lines of text: heading, each player's chips and money, who pays whom."""
     pad = min(16, max(cell_len(n) for n in settled.players))
     rows = [f"{set_cell_size(name, pad)} {chips(net):>7} {amount(cents, session.currency):>14}".rstrip()
-            for name, net, cents in zip(settled.players, settled.net_chips, settled.cents)]
+            for name, net, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True)]
     said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency)]
     wrapped = [textwrap.wrap(line, width, subsequent_indent="  ") for line in said]
     return wrapped[0] + rows + [line for part in wrapped[1:] for line in part]
@@ -121,7 +121,7 @@ def running_table(history: History) -> str:
     names = list(session.players) + ([basket_word()] if session.tariff.has_basket else [])
     head = "".join(f'<th scope="col">{e(n)}</th>' for n in names)
     rows = []
-    for w, tour in zip(history.rows, tour_heading(session, history.rows)):
+    for w, tour in zip(history.rows, tour_heading(session, history.rows), strict=True):
         if tour is not None:
             kind = "tour double" if w.position.double else "tour"
             rows.append(f'<tr class="{kind}"><th colspan="{len(names) + 2}" scope="colgroup">{e(tour)}</th></tr>')

@@ -215,8 +215,9 @@ def tariff_data(t: Tariff) -> dict:
                 continue
             ways[way] = {
                 (rank or ""): {str(taken): int(value) for taken, value in
-                               zip(range(t.tricks, -1, -1), schedule_row(schedule, t.tricks,
-                                                                         t.ranks[rank].multiplier if rank else 1, rank))}
+                               zip(range(t.tricks, -1, -1),
+                                   schedule_row(schedule, t.tricks, t.ranks[rank].multiplier if rank else 1, rank),
+                                   strict=True)}
                 for rank in (contract.ranks or [None])
             }
         contracts[key] = {"names": list(contract.names), "ranks": list(contract.ranks), "ways": ways}
