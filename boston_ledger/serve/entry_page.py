@@ -147,8 +147,8 @@ def breakdown(shown: Entered) -> str:
     t = session.tariff
     heads = "".join(f"<th>{e(name)}</th>" for name in session.players)
     if shown.points is not None:  # points: the deal's scores and what each has written after it
-        rows = (f'<tr><th scope="row">{e(_("this deal"))}</th>' + "".join(f"<td>{signed(n)}</td>" for n in outcome.scores)
-                + "</tr>")
+        rows = (f'<tr><th scope="row">{e(_("this deal"))}</th>'
+                + "".join(f"<td>{signed(n)}</td>" for n in outcome.scores) + "</tr>")
         foot = (f'<tr><th scope="row">{e(_("score"))}</th>' + "".join(f"<td>{standing(n)}</td>" for n in shown.points)
                 + "</tr>")
     else:

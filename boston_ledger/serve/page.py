@@ -18,7 +18,8 @@ from ..ui.text import amount, basket_word
 
 # every served page's look: light or dark as the phone is, the icon, the style sheet
 LOOK = ('<meta name="color-scheme" content="light dark">\n'
-        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">\n<link rel="stylesheet" href="/static/serve.css">\n')
+        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">\n'
+        '<link rel="stylesheet" href="/static/serve.css">\n')
 
 
 @dataclass(frozen=True)

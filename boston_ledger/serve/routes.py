@@ -240,12 +240,14 @@ class App:
             response.headers["WWW-Authenticate"] = 'Bearer realm="boston-ledger"'
             return response
         if not self.limiter.allowed(req.client):
-            response = self.refused(req, 429, N_("Too many wrong tokens from here; wait a moment and open the link again."))
+            response = self.refused(req, 429, N_("Too many wrong tokens from here; wait a moment and open the "
+                                                 "link again."))
             response.headers["Retry-After"] = str(self.limiter.wait(req.client))
             return response
         if not same(given, self.token if token is None else token):
             self.limiter.wrong(req.client)
-            return self.refused(req, 403, N_("This link's token is wrong; open the link that `boston-ledger serve` shows."))
+            return self.refused(req, 403, N_("This link's token is wrong; open the link that `boston-ledger serve` "
+                                             "shows."))
         return None
 
     # ---- the routes ------------------------------------------------------------------------

@@ -10,6 +10,7 @@ stream whose client went away ends within a second."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import http.client
 import io
@@ -261,10 +262,8 @@ class Server(ThreadingHTTPServer):
         """Bind without asking any name service for this host's name (http.server would); on every
         address of IPv6 (::), IPv4's too, so that the link with the network's IPv4 address opens."""
         if self.address_family == socket.AF_INET6 and ipaddress.ip_address(str(self.server_address[0])).is_unspecified:
-            try:
+            with contextlib.suppress(OSError, AttributeError):  # a system without dual stack: IPv6 only
                 self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
-            except (OSError, AttributeError):  # a system without dual stack: IPv6 only
-                pass
         socketserver.TCPServer.server_bind(self)
         self.server_name, self.server_port = str(self.server_address[0]), self.server_address[1]
 
@@ -478,8 +477,6 @@ def lan_address() -> str | None:
                 found.append(socket.inet_ntoa(packed[20:24]))
     except (ImportError, OSError, AttributeError):
         pass
-    try:
+    with contextlib.suppress(OSError):
         found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
-    except OSError:
-        pass
     return next((a for a in found if not a.startswith("127.") and a != "0.0.0.0"), None)

@@ -130,7 +130,8 @@ def running_table(history: History) -> str:
         rows.append(f'<tr{kind}><td class="number">{w.recorded.number}</td>'
                     f'<td class="deal">{e(played(session, w))}<span class="dealer">{dealer}</span></td>'
                     + "".join(_change(c, level) for c, level in steps(session, w)) + "</tr>")
-    return (f'<table class="sheet"><thead><tr><th scope="col">#</th><th scope="col" class="deal">{e(_("deal"))}</th>{head}'
+    return (f'<table class="sheet"><thead><tr><th scope="col">#</th>'
+            f'<th scope="col" class="deal">{e(_("deal"))}</th>{head}'
             f'</tr></thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
 
 

@@ -32,8 +32,9 @@ def sessions_table(rows: Sequence[Listed]) -> Table:
         result = ", ".join(f"{n} {amount(c, s.currency)}".replace(" ", "\u00a0")  # each whole on a line
                            for n, c in zip(r.settled.players, r.settled.cents, strict=True)) \
             if r.settled else ""
-        table.add_row(("* " if r.current else "") + str(s.id), session_name(s) or "", s.created_at[:10], ", ".join(s.players),
-                      s.tariff.name, str(r.deals), _("settled") if s.settled else _("open"), result)
+        table.add_row(("* " if r.current else "") + str(s.id), session_name(s) or "", s.created_at[:10],
+                      ", ".join(s.players), s.tariff.name, str(r.deals), _("settled") if s.settled else _("open"),
+                      result)
     return table
 
 
@@ -62,7 +63,7 @@ def stats_tables(data: Stats) -> list:
     out: list = [table, kinds, covered(data)]
     for label, p in (("best", data.best), ("worst", data.worst)):
         if p:
-            values = dict(names=_(" & ").join(p.players), made=p.made, deals=p.deals, rate=p.success_rate)
+            values = {"names": _(" & ").join(p.players), "made": p.made, "deals": p.deals, "rate": p.success_rate}
             out.append(_("most successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values)
                        if label == "best" else
                        _("least successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values))
