@@ -6,17 +6,18 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..core import engine
+from ..core.controls import visible
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
 from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, reason
 from ..core.tariff import MISDEAL, PASS, Tariff
-from ..app.deals import Corrected, Entered
-from ..store.records import Session
+from ..app.deals import Corrected, Entered, Walked
+from ..store.records import Correction, Session
 from rich.cells import cell_len
 from rich.console import Group
 from rich.measure import Measurement
 from rich.table import Table
 
-from .term import SHEET, Text, visible
+from .term import SHEET, Text
 from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, signed
 
 
@@ -132,10 +133,11 @@ def standing_view(session: Session, values: Sequence[int], basket: int | None, m
     """balances_table with each player's money (in cents) as a row of it, or, where that row would
     not fit in `width`, as lines below it; and, before a settlement, what that money counts."""
     table = balances_table(session, values, basket, money)
+    view: Table | Group = table
     if money is not None and _width(table) > width:
-        table = Group(balances_table(session, values, basket), money_line(session, money, width))
+        view = Group(balances_table(session, values, basket), money_line(session, money, width))
     note = money_note(session, basket)
-    return Group(table, note) if note else table
+    return Group(view, note) if note else view
 
 
 def money_note(session: Session, basket: int | None) -> str | None:
@@ -281,10 +283,10 @@ def why(tariff: Tariff, contract: str, made: bool | None, key: str) -> str:
     return reason(key)
 
 
-def history_table(session: Session, rows: Sequence, width: int = 200) -> Table:
-    """The evening as on the score sheet («пуля»), a line per deal (rows are app.deals.Walked):
-    what was played, and for each player and the basket the change and where it then stands
-    ("+36 → 16"); each tour opens with its heading, double tours marked.
+def history_table(session: Session, rows: Sequence[Walked], width: int = 200) -> Table:
+    """The evening as on the score sheet («пуля»), a line per deal: what was played, and for
+    each player and the basket the change and where it then stands ("+36 → 16"); each tour
+    opens with its heading, double tours marked.
 
     When a line of every column would not fit in `width`, the dealer's column goes first (the
     dealer turns round the table; `status` and each deal's heading name him), then the
@@ -298,9 +300,9 @@ def history_table(session: Session, rows: Sequence, width: int = 200) -> Table:
     return table
 
 
-def steps(session: Session, w) -> list[tuple[int, int]]:
-    """What one deal (an app.deals.Walked) changed and where it left each player, then the
-    basket when the tariff has one: (change, standing) pairs, as the score sheet writes them."""
+def steps(session: Session, w: Walked) -> list[tuple[int, int]]:
+    """What one deal changed and where it left each player, then the basket when the tariff has
+    one: (change, standing) pairs, as the score sheet writes them."""
     n = len(session.players)
     if not session.tariff.has_basket:
         return list(zip(w.outcome.scores, w.standing, strict=True))
@@ -308,7 +310,7 @@ def steps(session: Session, w) -> list[tuple[int, int]]:
     return [*zip(change[:n], w.standing, strict=True), (change[n], w.after.basket)]
 
 
-def tour_heading(session: Session, rows: Sequence) -> list[str | None]:
+def tour_heading(session: Session, rows: Sequence[Walked]) -> list[str | None]:
     """Per row, the heading of the tour it opens (the first row always opens one), else None;
     all None when the tariff has no tours (a points sheet)."""
     if len(session.tariff.tours) <= 1:
@@ -322,7 +324,7 @@ def tour_heading(session: Session, rows: Sequence) -> list[str | None]:
     return out
 
 
-def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stacked: bool) -> Table:
+def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: bool, stacked: bool) -> Table:
     t = session.tariff
     holder = holder and t.boston > 0
     table = Table(box=SHEET, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
@@ -340,7 +342,7 @@ def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stack
         if heading is not None:
             if table.rows:
                 table.add_section()
-            cells: list = list(blank)
+            cells: list[str | Text] = list(blank)
             cells[at] = Text(heading, style="bold yellow" if w.position.double else "bold")
             table.add_row(*cells)
         deal, pos, outcome = w.recorded.deal, w.position, w.outcome
@@ -387,8 +389,8 @@ def correction_view(c: Corrected) -> Group:
     return Group(correction_words(c), change_table(c.session, c.before, c.after, c.basket))
 
 
-def corrections_table(session: Session, audit: Sequence) -> Table:
-    """The audit of corrections (storage.Correction): when, which deal, why, what it was and is."""
+def corrections_table(session: Session, audit: Sequence[Correction]) -> Table:
+    """The audit of corrections: when, which deal, why, what it was and is."""
     table = Table()
     for col in (_("when"), _("deal"), _("reason"), _("was"), pgettext("a corrected deal", "now")):
         table.add_column(col)

@@ -38,11 +38,12 @@ def payment_lines(names: tuple[str, ...], payments: tuple[Payment, ...], currenc
               amount=amount(p.cents, currency)) for p in payments]
 
 
-def settlement_lines(session: Session, settled: Settled) -> list:
+def settlement_lines(session: Session, settled: Settled) -> list[str | Table]:
     """A settlement as `settle` shows it: the basket's share-out, the heading, each player's
     chips and money, who pays whom."""
-    lines: list = [ngettext("The basket's {n} chip is shared equally.", "The basket's {n} chips are shared equally.",
-                            settled.basket)] if settled.basket else []
+    lines: list[str | Table] = [ngettext("The basket's {n} chip is shared equally.",
+                                         "The basket's {n} chips are shared equally.", settled.basket)] \
+        if settled.basket else []
     lines += [settlement_heading(session), settlement_table(session, settled)]
     return lines + payment_lines(settled.players, settled.payments, session.currency)
 

@@ -12,7 +12,7 @@ import textwrap
 
 from rich.cells import cell_len, set_cell_size
 
-from ..app.deals import History
+from ..app.deals import History, Walked
 from ..app.sessions import Sheet
 from ..core.i18n import _, ngettext
 from ..core.settlement import Settled
@@ -52,8 +52,8 @@ def _packed(parts: list[str], width: int) -> list[str]:
     return lines
 
 
-def played(session: Session, w) -> str:
-    """What a deal (an app.deals.Walked) was, its result, and who held the boston."""
+def played(session: Session, w: Walked) -> str:
+    """What a deal was, its result, and who held the boston."""
     return with_result(describe(session, w.recorded.deal, dealer=w.position.dealer), w.outcome)
 
 

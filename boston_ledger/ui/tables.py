@@ -38,7 +38,7 @@ def sessions_table(rows: Sequence[Listed]) -> Table:
     return table
 
 
-def stats_tables(data: Stats) -> list:
+def stats_tables(data: Stats) -> list[Table | str]:
     """The players' figures, the contracts each declared (each named in the words of the tariff
     it was first declared under), and the best and worst partnerships."""
     table = _plain()
@@ -60,7 +60,7 @@ def stats_tables(data: Stats) -> list:
     kinds.add_column(_("contracts"))
     for name, e in data.players.items():
         kinds.add_row(name, ", ".join(f"{named.get(k, k)} {v.declared} ({v.made})" for k, v in e.declared.items()))
-    out: list = [table, kinds, covered(data)]
+    out: list[Table | str] = [table, kinds, covered(data)]
     for label, p in (("best", data.best), ("worst", data.worst)):
         if p:
             values = {"names": _(" & ").join(p.players), "made": p.made, "deals": p.deals, "rate": p.success_rate}
