@@ -6,6 +6,7 @@ text through `_()`; the page's script only swaps the sheet that the server sends
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 from ..app.sessions import Sheet
@@ -27,8 +28,8 @@ class Shown:
     """A sheet with its data as the API gives it (`status --json`, the last deals of `history --json`)."""
 
     sheet: Sheet
-    status: dict
-    deals: list[dict]
+    status: dict[str, Any]
+    deals: list[dict[str, Any]]
 
 
 def title(shown: Shown) -> str:

@@ -50,12 +50,19 @@ KEEP_ALIVE = 15.0  # seconds between comments on an idle event stream (so that p
 LOOK = 1.0  # seconds between looks at whether an event stream's client is still there
 
 
+class Headers(Protocol):
+    """A request's headers as the routes read them: a header's value by its name, None when it
+    was not sent (http.server's message, whatever the name's case; a dict in tests)."""
+
+    def get(self, name: str, /) -> str | None: ...
+
+
 @dataclass(frozen=True)
 class Request:
     method: str
     path: str  # without the query, as sent (not decoded)
     query: Mapping[str, list[str]]
-    headers: Mapping[str, str]
+    headers: Headers
     client: str  # the client's address, for the limit on wrong tokens
     form: Mapping[str, list[str]] = field(default_factory=dict)  # a POST's form (entry routes only)
 
@@ -229,7 +236,8 @@ class App:
     def authorise(self, req: Request, token: str | None = None) -> Response | None:
         """None when the request carries the token (the view's, unless another is given); else
         401 (none given), 429 (too many wrong ones from this client lately) or 403 (a wrong one)."""
-        given = (req.query.get("t") or [None])[0]  # in the address: a form's is its action's
+        tokens = req.query.get("t")  # in the address: a form's is its action's
+        given = tokens[0] if tokens else None
         if given is None:
             scheme, __, value = (req.headers.get("Authorization") or "").partition(" ")
             if scheme.lower() == "bearer" and value.strip():

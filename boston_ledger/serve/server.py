@@ -65,23 +65,32 @@ class _Timed(io.RawIOBase):
         return self.sock.recv_into(buffer)
 
 
-class _Head:
-    """The connection's input, counting what a request's head takes: past MAX_HEAD the header
-    parser is stopped (http.server answers 431)."""
+class _Head(io.BufferedIOBase):
+    """The connection's input as http.server reads it (its `rfile`: lines, a body, closed at the
+    end), counting what a request's head takes: past MAX_HEAD the header parser is stopped
+    (http.server answers 431)."""
 
-    def __init__(self, raw: Any) -> None:
-        self.raw, self.left = raw, MAX_HEAD
+    def __init__(self, timed: _Timed) -> None:
+        super().__init__()
+        self.buffered, self.left = io.BufferedReader(timed), MAX_HEAD
 
-    def readline(self, size: int = -1) -> bytes:
-        limit = self.left + 1 if size < 0 else min(size, self.left + 1)
-        line = self.raw.readline(limit)
+    def readable(self) -> bool:
+        return True
+
+    def readline(self, size: int | None = -1) -> bytes:
+        limit = self.left + 1 if size is None or size < 0 else min(size, self.left + 1)
+        line = self.buffered.readline(limit)
         self.left -= len(line)
         if self.left < 0:
             raise http.client.LineTooLong("header line")
         return line
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.raw, name)
+    def read(self, size: int | None = -1) -> bytes:
+        return self.buffered.read(size)
+
+    def close(self) -> None:
+        self.buffered.close()
+        super().close()
 
 
 class Handler(BaseHTTPRequestHandler):
@@ -91,11 +100,13 @@ class Handler(BaseHTTPRequestHandler):
     sys_version = ""
     timeout = HEAD_TIME
     default_request_version = "HTTP/1.0"  # what an unreadable request line is answered in: with headers
+    _own: frozenset[str] = frozenset()  # the security headers the response being sent sets itself
 
     def setup(self) -> None:
         super().setup()
         made, self._timed = self.rfile, _Timed(self.connection)
-        self.rfile = _Head(io.BufferedReader(self._timed))  # type: ignore[assignment]
+        self._head = _Head(self._timed)
+        self.rfile = self._head
         made.close()  # the file http.server made: it would hold the socket open after close
 
     def handle_one_request(self) -> None:
@@ -103,7 +114,7 @@ class Handler(BaseHTTPRequestHandler):
         the time its head may take."""
         try:
             self._timed.deadline = time.monotonic() + HEAD_TIME
-            self.rfile.left = MAX_HEAD  # type: ignore[attr-defined]
+            self._head.left = MAX_HEAD
             self.raw_requestline = self.rfile.readline(MAX_LINE + 1)
             if len(self.raw_requestline) > MAX_LINE:
                 self.requestline, self.request_version, self.command = "", "", ""
@@ -191,7 +202,7 @@ class Handler(BaseHTTPRequestHandler):
     def _respond(self, response: Response, streaming: bool) -> None:
         self.send_response(response.status)
         self.send_header("Content-Type", response.type)
-        self._own = set(response.headers)  # a route's own security header stands in for the common one
+        self._own = frozenset(response.headers)  # a route's own security header stands in for the common one
         for name, value in response.headers.items():
             self.send_header(name, value)
         if response.stream is None:
@@ -217,7 +228,7 @@ class Handler(BaseHTTPRequestHandler):
         response.stream(write, lambda: _gone(self.connection))
 
     def end_headers(self) -> None:
-        own, self._own = getattr(self, "_own", set()), set()
+        own, self._own = self._own, frozenset()
         for name, value in SECURITY_HEADERS.items():
             if name not in own:
                 self.send_header(name, value)
@@ -478,5 +489,6 @@ def lan_address() -> str | None:
     except (ImportError, OSError, AttributeError):
         pass
     with contextlib.suppress(OSError):
-        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
+        found += [str(info[4][0])  # AF_INET: (address, port)
+                  for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     return next((a for a in found if not a.startswith("127.") and a != "0.0.0.0"), None)
