@@ -11,9 +11,9 @@ from __future__ import annotations
 
 import re
 import sqlite3
+from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator, Mapping
 
 from ..app import deals as deals_app
 from ..app import entry as flow
@@ -227,7 +227,7 @@ def _answers(form: Mapping[str, list[str]]) -> tuple[dict[str, str], dict[str, s
     """The answers and defaults a form carries (fields of the flow only, each a short text)."""
     out: tuple[dict[str, str], dict[str, str]] = ({}, {})
     for name, values in form.items():
-        for prefix, into in zip((entry_page.ANSWER, entry_page.DEFAULT), out):
+        for prefix, into in zip((entry_page.ANSWER, entry_page.DEFAULT), out, strict=True):
             if name.startswith(prefix) and FIELD.fullmatch(name[len(prefix):]) and values:
                 into[name[len(prefix):]] = values[0][:LONGEST]
     return out

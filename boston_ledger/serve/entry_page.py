@@ -6,8 +6,8 @@ server keeps no dialogue of its own. No script is needed: each tap sends the for
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Iterable, Mapping
 from urllib.parse import urlencode
 
 from ..app.deals import Corrected, Entered
@@ -135,7 +135,7 @@ def correction(c: Corrected) -> str:
         (f'<th class="bk">{e(basket_word())}</th>' if session.tariff.has_basket else "")
     rows = "".join(f'<tr><th scope="row">{e(label)}</th>' + "".join(f"<td>{cell(v)}</td>" for v in values) + "</tr>"
                    for (label, values), cell in zip(changes(session, c.before, c.after, c.basket),
-                                                    (standing, standing, signed)))
+                                                    (standing, standing, signed), strict=True))
     return (f'<section class="preview deal"><h3>{e(correction_words(c))}</h3>'
             f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{rows}</tbody></table></section>')
 
@@ -147,8 +147,8 @@ def breakdown(shown: Entered) -> str:
     t = session.tariff
     heads = "".join(f"<th>{e(name)}</th>" for name in session.players)
     if shown.points is not None:  # points: the deal's scores and what each has written after it
-        rows = (f'<tr><th scope="row">{e(_("this deal"))}</th>' + "".join(f"<td>{signed(n)}</td>" for n in outcome.scores)
-                + "</tr>")
+        rows = (f'<tr><th scope="row">{e(_("this deal"))}</th>'
+                + "".join(f"<td>{signed(n)}</td>" for n in outcome.scores) + "</tr>")
         foot = (f'<tr><th scope="row">{e(_("score"))}</th>' + "".join(f"<td>{standing(n)}</td>" for n in shown.points)
                 + "</tr>")
     else:
@@ -157,7 +157,7 @@ def breakdown(shown: Entered) -> str:
         lines = net_by_reason(outcome.transfers, n)
         rows = "".join(f'<tr><th scope="row">{e(why(t, deal.contract, outcome.made, key))}</th>'
                        + "".join(f"<td>{signed(v)}</td>" for v in moved) + "</tr>" for key, moved in lines.items())
-        total = [sum(col) for col in zip(*lines.values())] if lines else [0] * (n + 1)
+        total = [sum(col) for col in zip(*lines.values(), strict=True)] if lines else [0] * (n + 1)
         after = [*shown.after.balances, shown.after.basket]
         foot = (f'<tr><th scope="row">{e(_("this deal"))}</th>' + "".join(f"<td>{signed(v)}</td>" for v in total)
                 + f'</tr><tr><th scope="row">{e(_("balance"))}</th>' + "".join(f"<td>{standing(v)}</td>" for v in after)

@@ -6,6 +6,7 @@ text through `_()`; the page's script only swaps the sheet that the server sends
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 from urllib.parse import urlencode
 
 from ..app.sessions import Sheet
@@ -18,7 +19,8 @@ from ..ui.text import amount, basket_word
 
 # every served page's look: light or dark as the phone is, the icon, the style sheet
 LOOK = ('<meta name="color-scheme" content="light dark">\n'
-        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">\n<link rel="stylesheet" href="/static/serve.css">\n')
+        '<link rel="icon" href="/static/icon.svg" type="image/svg+xml">\n'
+        '<link rel="stylesheet" href="/static/serve.css">\n')
 
 
 @dataclass(frozen=True)
@@ -26,8 +28,8 @@ class Shown:
     """A sheet with its data as the API gives it (`status --json`, the last deals of `history --json`)."""
 
     sheet: Sheet
-    status: dict
-    deals: list[dict]
+    status: dict[str, Any]
+    deals: list[dict[str, Any]]
 
 
 def title(shown: Shown) -> str:
@@ -95,7 +97,7 @@ def _players(shown: Shown) -> str:
     dealer = None if session.settled else st.next.dealer
     cards = []
     money = st.money or (None,) * len(session.players)
-    for seat, (name, value, cents) in enumerate(zip(session.players, st.standing, money)):
+    for seat, (name, value, cents) in enumerate(zip(session.players, st.standing, money, strict=True)):
         mark = f'<span class="dealer">{e(_("deals next"))}</span>' if seat == dealer else ""
         change = f'<span class="last">{e(_("last deal"))} {signed(last[name])}</span>' if name in last else ""
         worth = f'<span class="money">{standing_money(cents, session.currency)}</span>' if cents is not None else ""

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import re
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from importlib import resources
-from typing import Callable, Mapping, Protocol
+from typing import Protocol
 from urllib.parse import parse_qs
 
 from ..core.i18n import LANGUAGES, SOURCE, N_, _, in_language
@@ -49,12 +50,19 @@ KEEP_ALIVE = 15.0  # seconds between comments on an idle event stream (so that p
 LOOK = 1.0  # seconds between looks at whether an event stream's client is still there
 
 
+class Headers(Protocol):
+    """A request's headers as the routes read them: a header's value by its name, None when it
+    was not sent (http.server's message, whatever the name's case; a dict in tests)."""
+
+    def get(self, name: str, /) -> str | None: ...
+
+
 @dataclass(frozen=True)
 class Request:
     method: str
     path: str  # without the query, as sent (not decoded)
     query: Mapping[str, list[str]]
-    headers: Mapping[str, str]
+    headers: Headers
     client: str  # the client's address, for the limit on wrong tokens
     form: Mapping[str, list[str]] = field(default_factory=dict)  # a POST's form (entry routes only)
 
@@ -220,7 +228,7 @@ class App:
             return None
         origin = req.headers.get("Origin")
         site = req.headers.get("Sec-Fetch-Site")
-        if site in (None, "same-origin") and origin in self.origins or origin == "null" and site == "same-origin":
+        if (site in (None, "same-origin") and origin in self.origins) or (origin == "null" and site == "same-origin"):
             return None
         return self.refused(req, 403, N_("Deals are entered only from this server's own entry page; open the "
                                          "entry link that `boston-ledger serve --entry` shows."))
@@ -228,7 +236,8 @@ class App:
     def authorise(self, req: Request, token: str | None = None) -> Response | None:
         """None when the request carries the token (the view's, unless another is given); else
         401 (none given), 429 (too many wrong ones from this client lately) or 403 (a wrong one)."""
-        given = (req.query.get("t") or [None])[0]  # in the address: a form's is its action's
+        tokens = req.query.get("t")  # in the address: a form's is its action's
+        given = tokens[0] if tokens else None
         if given is None:
             scheme, __, value = (req.headers.get("Authorization") or "").partition(" ")
             if scheme.lower() == "bearer" and value.strip():
@@ -239,12 +248,14 @@ class App:
             response.headers["WWW-Authenticate"] = 'Bearer realm="boston-ledger"'
             return response
         if not self.limiter.allowed(req.client):
-            response = self.refused(req, 429, N_("Too many wrong tokens from here; wait a moment and open the link again."))
+            response = self.refused(req, 429, N_("Too many wrong tokens from here; wait a moment and open the "
+                                                 "link again."))
             response.headers["Retry-After"] = str(self.limiter.wait(req.client))
             return response
         if not same(given, self.token if token is None else token):
             self.limiter.wrong(req.client)
-            return self.refused(req, 403, N_("This link's token is wrong; open the link that `boston-ledger serve` shows."))
+            return self.refused(req, 403, N_("This link's token is wrong; open the link that `boston-ledger serve` "
+                                             "shows."))
         return None
 
     # ---- the routes ------------------------------------------------------------------------

@@ -10,6 +10,7 @@ stream whose client went away ends within a second."""
 
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import http.client
 import io
@@ -64,37 +65,48 @@ class _Timed(io.RawIOBase):
         return self.sock.recv_into(buffer)
 
 
-class _Head:
-    """The connection's input, counting what a request's head takes: past MAX_HEAD the header
-    parser is stopped (http.server answers 431)."""
+class _Head(io.BufferedIOBase):
+    """The connection's input as http.server reads it (its `rfile`: lines, a body, closed at the
+    end), counting what a request's head takes: past MAX_HEAD the header parser is stopped
+    (http.server answers 431)."""
 
-    def __init__(self, raw: Any) -> None:
-        self.raw, self.left = raw, MAX_HEAD
+    def __init__(self, timed: _Timed) -> None:
+        super().__init__()
+        self.buffered, self.left = io.BufferedReader(timed), MAX_HEAD
 
-    def readline(self, size: int = -1) -> bytes:
-        limit = self.left + 1 if size < 0 else min(size, self.left + 1)
-        line = self.raw.readline(limit)
+    def readable(self) -> bool:
+        return True
+
+    def readline(self, size: int | None = -1) -> bytes:
+        limit = self.left + 1 if size is None or size < 0 else min(size, self.left + 1)
+        line = self.buffered.readline(limit)
         self.left -= len(line)
         if self.left < 0:
             raise http.client.LineTooLong("header line")
         return line
 
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.raw, name)
+    def read(self, size: int | None = -1) -> bytes:
+        return self.buffered.read(size)
+
+    def close(self) -> None:
+        self.buffered.close()
+        super().close()
 
 
 class Handler(BaseHTTPRequestHandler):
-    server: "Server"
+    server: Server
     protocol_version = "HTTP/1.1"
     server_version = "boston-ledger"
     sys_version = ""
     timeout = HEAD_TIME
     default_request_version = "HTTP/1.0"  # what an unreadable request line is answered in: with headers
+    _own: frozenset[str] = frozenset()  # the security headers the response being sent sets itself
 
     def setup(self) -> None:
         super().setup()
         made, self._timed = self.rfile, _Timed(self.connection)
-        self.rfile = _Head(io.BufferedReader(self._timed))  # type: ignore[assignment]
+        self._head = _Head(self._timed)
+        self.rfile = self._head
         made.close()  # the file http.server made: it would hold the socket open after close
 
     def handle_one_request(self) -> None:
@@ -102,7 +114,7 @@ class Handler(BaseHTTPRequestHandler):
         the time its head may take."""
         try:
             self._timed.deadline = time.monotonic() + HEAD_TIME
-            self.rfile.left = MAX_HEAD  # type: ignore[attr-defined]
+            self._head.left = MAX_HEAD
             self.raw_requestline = self.rfile.readline(MAX_LINE + 1)
             if len(self.raw_requestline) > MAX_LINE:
                 self.requestline, self.request_version, self.command = "", "", ""
@@ -141,7 +153,7 @@ class Handler(BaseHTTPRequestHandler):
         lengths = self.headers.get_all("Content-Length") or []
         length = lengths[0].strip(" \t") if lengths else None
         chunked = self.headers.get("Transfer-Encoding") is not None
-        if len(lengths) > 1 or length is not None and (chunked or not LENGTH.fullmatch(length)):
+        if len(lengths) > 1 or (length is not None and (chunked or not LENGTH.fullmatch(length))):
             # two lengths, or a length that is not plain ASCII digits (negative, ², huge): how much
             # body follows is not known, so the connection ends with the answer
             self.close_connection = True
@@ -190,7 +202,7 @@ class Handler(BaseHTTPRequestHandler):
     def _respond(self, response: Response, streaming: bool) -> None:
         self.send_response(response.status)
         self.send_header("Content-Type", response.type)
-        self._own = set(response.headers)  # a route's own security header stands in for the common one
+        self._own = frozenset(response.headers)  # a route's own security header stands in for the common one
         for name, value in response.headers.items():
             self.send_header(name, value)
         if response.stream is None:
@@ -216,7 +228,7 @@ class Handler(BaseHTTPRequestHandler):
         response.stream(write, lambda: _gone(self.connection))
 
     def end_headers(self) -> None:
-        own, self._own = getattr(self, "_own", set()), set()
+        own, self._own = self._own, frozenset()
         for name, value in SECURITY_HEADERS.items():
             if name not in own:
                 self.send_header(name, value)
@@ -261,10 +273,8 @@ class Server(ThreadingHTTPServer):
         """Bind without asking any name service for this host's name (http.server would); on every
         address of IPv6 (::), IPv4's too, so that the link with the network's IPv4 address opens."""
         if self.address_family == socket.AF_INET6 and ipaddress.ip_address(str(self.server_address[0])).is_unspecified:
-            try:
+            with contextlib.suppress(OSError, AttributeError):  # a system without dual stack: IPv6 only
                 self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 0)
-            except (OSError, AttributeError):  # a system without dual stack: IPv6 only
-                pass
         socketserver.TCPServer.server_bind(self)
         self.server_name, self.server_port = str(self.server_address[0]), self.server_address[1]
 
@@ -416,7 +426,7 @@ class Served:
     def serve_forever(self) -> None:
         self.server.serve_forever(poll_interval=0.5)
 
-    def in_thread(self) -> "Served":
+    def in_thread(self) -> Served:
         """Serve from a thread of its own (for a program that goes on meanwhile, and for tests)."""
         self._thread = threading.Thread(target=self.serve_forever, name="serve", daemon=True)
         self._thread.start()
@@ -478,8 +488,7 @@ def lan_address() -> str | None:
                 found.append(socket.inet_ntoa(packed[20:24]))
     except (ImportError, OSError, AttributeError):
         pass
-    try:
-        found += [info[4][0] for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
-    except OSError:
-        pass
+    with contextlib.suppress(OSError):
+        found += [str(info[4][0])  # AF_INET: (address, port)
+                  for info in socket.getaddrinfo(socket.gethostname(), None, socket.AF_INET)]
     return next((a for a in found if not a.startswith("127.") and a != "0.0.0.0"), None)

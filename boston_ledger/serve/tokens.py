@@ -9,8 +9,8 @@ import re
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..app.files import ordinary
 from ..core.errors import LedgerError

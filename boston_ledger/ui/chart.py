@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from html import escape
-from typing import Sequence
 
 from ..core.controls import visible
 from ..core.i18n import _, ngettext
@@ -26,13 +26,13 @@ def sparkline(values: Sequence[int], low: int, high: int, width: int) -> str:
 def terminal(names: Sequence[str], series: Sequence[Sequence[int]], width: int = 60) -> list[str]:
     """One line per player: name, last balance, lowest and highest, and the line of the evening."""
     every = [v for s in series for v in s] or [0]
-    low, high = min(every + [0]), max(every + [0])
+    low, high = min([*every, 0]), max([*every, 0])
     pad = max(len(n) for n in names)
     lines = [f"{'':{pad}}  {_('now'):>6} {_('low'):>6} {_('high'):>6}  "
              + ngettext("running balance over {n} deal (scale {low} .. {high})",
                         "running balance over {n} deals (scale {low} .. {high})", len(series[0]) - 1, low=low,
                  high=high)]
-    for name, values in zip(names, series):
+    for name, values in zip(names, series, strict=True):
         lines.append(f"{name:{pad}}  {values[-1]:>6} {min(values):>6} {max(values):>6}  "
                      f"{sparkline(values, low, high, width)}")
     return lines
@@ -45,7 +45,7 @@ def svg(title: str, names: Sequence[str], series: Sequence[Sequence[int]], width
     left, right, top, bottom = 60, 140, 40, 40
     plot_w, plot_h = width - left - right, height - top - bottom
     every = [v for s in series for v in s] or [0]
-    low, high = min(every + [0]), max(every + [0])
+    low, high = min([*every, 0]), max([*every, 0])
     span = (high - low) or 1
     steps = max(1, len(series[0]) - 1)
 
@@ -61,14 +61,16 @@ def svg(title: str, names: Sequence[str], series: Sequence[Sequence[int]], width
         f'<rect width="{width}" height="{height}" fill="white"/>',
         f'<text x="{left}" y="24" font-size="16">{escape(visible(title))}</text>',
         f'<line x1="{left}" y1="{top}" x2="{left}" y2="{top + plot_h}" stroke="black"/>',
-        f'<line x1="{left}" y1="{y(0):.1f}" x2="{left + plot_w}" y2="{y(0):.1f}" stroke="#999" stroke-dasharray="4 3"/>',
+        f'<line x1="{left}" y1="{y(0):.1f}" x2="{left + plot_w}" y2="{y(0):.1f}" '
+        'stroke="#999" stroke-dasharray="4 3"/>',
         f'<text x="{left - 6}" y="{top + 4}" text-anchor="end">{high}</text>',
         f'<text x="{left - 6}" y="{top + plot_h + 4}" text-anchor="end">{low}</text>',
         f'<text x="{left - 6}" y="{y(0) + 4:.1f}" text-anchor="end">0</text>',
-        f'<text x="{left + plot_w}" y="{height - 12}" text-anchor="end">{escape(_("deal {number}", number=steps))}</text>',
+        f'<text x="{left + plot_w}" y="{height - 12}" text-anchor="end">'
+        f'{escape(_("deal {number}", number=steps))}</text>',
         f'<text x="{left}" y="{height - 12}">{escape(_("start"))}</text>',
     ]
-    for k, (name, values) in enumerate(zip(names, series)):
+    for k, (name, values) in enumerate(zip(names, series, strict=True)):
         colour = COLOURS[k % len(COLOURS)]
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(values))
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
+from typing import Any
 
 from ..app.deals import History, Walked
 from ..app.money import Book
 from ..app.rescore import Rescored
 from ..app.sessions import Listed, Status
-from ..app.stats import PlayerStats, Stats
+from ..app.stats import Partnership, PlayerStats, Stats, Swing
 from ..core import engine
 from ..core.i18n import N_
 from ..core.invariants import Problem
@@ -18,7 +19,7 @@ from ..store.records import Correction, PaymentRecord, Session
 from .deals import describe, net_by_reason, steps
 
 
-def status(s: Status) -> dict:
+def status(s: Status) -> dict[str, Any]:
     session, state, pos = s.session, s.state, s.next
     t = session.tariff
     tours = len(t.tours) > 1
@@ -30,8 +31,8 @@ def status(s: Status) -> dict:
         "scoring": t.scoring,
         "conditions": list(t.applied),
         "players": list(session.players),
-        "balances": dict(zip(session.players, s.standing)),
-        "net": dict(zip(session.players, state.balances)),
+        "balances": dict(zip(session.players, s.standing, strict=True)),
+        "net": dict(zip(session.players, state.balances, strict=True)),
         "basket": state.basket,
         "agreed_deals": session.agreed_deals,
         "deals_left": None if session.agreed_deals is None else session.agreed_deals - state.played,
@@ -42,18 +43,18 @@ def status(s: Status) -> dict:
         "double": pos.double,
         "dealer": session.players[pos.dealer],
         "stake_due": engine.stake_due(t, state),
-        "money": None if s.money is None else dict(zip(session.players, map(money, s.money))),
+        "money": None if s.money is None else dict(zip(session.players, map(money, s.money), strict=True)),
         "chip_value": str(session.chip_value),
         "currency": session.currency,
         "settled": session.settled,
     }
 
 
-def history(h: History) -> list[dict]:
+def history(h: History) -> list[dict[str, Any]]:
     return [deal(h.session, w) for w in h.rows]
 
 
-def deal(session: Session, w: Walked) -> dict:
+def deal(session: Session, w: Walked) -> dict[str, Any]:
     """A deal of the history: `balances` and `basket` are where it left them, `changes` and
     `basket_change` what it moved, `why` what each reason moved (the lines of the deal's table
     in the terminal, per player and the basket; empty on points)."""
@@ -61,25 +62,27 @@ def deal(session: Session, w: Walked) -> dict:
     chips = session.tariff.has_basket
     moved = [change for change, __ in steps(session, w)]
     parties = (*names, "basket")
-    why = {r: dict(zip(parties, row)) for r, row in net_by_reason(w.outcome.transfers, len(names)).items()} \
-        if chips else {}
+    why = {r: dict(zip(parties, row, strict=True))
+           for r, row in net_by_reason(w.outcome.transfers, len(names)).items()} if chips else {}
     return {
         "deal": w.recorded.number, "partie": w.position.partie, "tour": w.position.tour,
         "multiplier": w.position.multiplier, "dealer": names[w.position.dealer],
-        "contract": w.recorded.deal.contract, "description": describe(session, w.recorded.deal, dealer=w.position.dealer),
-        "made": w.outcome.made, "balances": dict(zip(names, w.standing)),
+        "contract": w.recorded.deal.contract,
+        "description": describe(session, w.recorded.deal, dealer=w.position.dealer),
+        "made": w.outcome.made, "balances": dict(zip(names, w.standing, strict=True)),
         "basket": w.after.basket if chips else 0,
-        "double": w.position.double, "changes": dict(zip(names, moved)),
+        "double": w.position.double,
+        "changes": dict(zip(names, moved, strict=False)),  # moved ends with the basket's: basket_change
         "basket_change": moved[len(names)] if chips else 0, "why": why,
     }
 
 
-def corrections(session: Session, audit: Sequence[Correction]) -> list[dict]:
+def corrections(session: Session, audit: Sequence[Correction]) -> list[dict[str, Any]]:
     return [{"deal": c.number, "corrected_at": c.corrected_at, "reason": c.reason,
              "was": describe(session, c.was), "now": describe(session, c.now)} for c in audit]
 
 
-def sessions(rows: Sequence[Listed]) -> list[dict]:
+def sessions(rows: Sequence[Listed]) -> list[dict[str, Any]]:
     return [{
         "id": r.session.id, "name": r.session.name, "date": r.session.created_at[:10],
         "players": list(r.session.players), "tariff": r.session.tariff.name,
@@ -90,8 +93,8 @@ def sessions(rows: Sequence[Listed]) -> list[dict]:
     } for r in rows]
 
 
-def stats(s: Stats) -> dict:
-    def partnership(p) -> dict | None:
+def stats(s: Stats) -> dict[str, Any]:
+    def partnership(p: Partnership | None) -> dict[str, Any] | None:
         return None if p is None else {"players": list(p.players), "deals": p.deals, "made": p.made,
                                        "success_rate": p.success_rate}
 
@@ -107,8 +110,8 @@ def stats(s: Stats) -> dict:
     }
 
 
-def player(e: PlayerStats) -> dict:
-    def swing(w) -> dict | None:
+def player(e: PlayerStats) -> dict[str, Any]:
+    def swing(w: Swing | None) -> dict[str, Any] | None:
         return None if w is None else {"chips": w.chips, "session": w.session, "deal": w.deal}
 
     net = e.net_chips
@@ -122,30 +125,31 @@ def player(e: PlayerStats) -> dict:
     }
 
 
-def books(found: Sequence[Book]) -> dict:
+def books(found: Sequence[Book]) -> dict[str, Any]:
     return {b.currency: {
-        "balances": {n: money(c) for n, c in zip(b.names, b.cents)},
+        "balances": {n: money(c) for n, c in zip(b.names, b.cents, strict=True)},
         "payments": [{"from": b.names[p.payer], "to": b.names[p.payee], "amount": money(p.cents)}
                      for p in b.payments],
     } for b in found}
 
 
-def payments(found: Sequence[PaymentRecord]) -> list[dict]:
+def payments(found: Sequence[PaymentRecord]) -> list[dict[str, Any]]:
     return [{"id": p.id, "date": p.paid_at, "from": p.payer, "to": p.payee, "amount": money(p.cents),
              "currency": p.currency, "cancelled": p.cancelled_at is not None, "cancelled_at": p.cancelled_at}
             for p in found]
 
 
-def rescored(r: Rescored) -> dict:
+def rescored(r: Rescored) -> dict[str, Any]:
     return {"session": r.session.id, "tariff": r.tariff.name,
             "players": {name: {"recorded": a, "rescored": b, "difference": b - a}
-                        for name, a, b in zip(r.session.players, r.recorded.balances, r.rescored.balances)},
+                        for name, a, b in zip(r.session.players, r.recorded.balances, r.rescored.balances,
+                                              strict=True)},
             "basket": {"recorded": r.recorded.basket, "rescored": r.rescored.basket}}
 
 
-def problems(found: Sequence[Problem]) -> list[dict]:
+def problems(found: Sequence[Problem]) -> list[dict[str, Any]]:
     return [{"session": p.session, "deal": p.deal, "problem": p.what} for p in found]
 
 
-def tariffs(found: Sequence[Tariff]) -> list[dict]:
+def tariffs(found: Sequence[Tariff]) -> list[dict[str, Any]]:
     return [{"name": t.name, "title": t.title, "source": t.source, "conditions": list(t.conditions)} for t in found]

@@ -3,20 +3,21 @@ history of an evening, corrections; where a deal falls (partie, tour) and its ba
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from collections.abc import Iterable, Sequence
 
 from ..core import engine
+from ..core.controls import visible
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
 from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, reason
 from ..core.tariff import MISDEAL, PASS, Tariff
-from ..app.deals import Corrected, Entered
-from ..store.records import Session
+from ..app.deals import Corrected, Entered, Walked
+from ..store.records import Correction, Session
 from rich.cells import cell_len
 from rich.console import Group
 from rich.measure import Measurement
 from rich.table import Table
 
-from .term import SHEET, Text, visible
+from .term import SHEET, Text
 from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, signed
 
 
@@ -34,7 +35,7 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
     if deal.contract == PASS:
         if deal.tricks_each is not None:
             return _("misère partout: {tricks}", tricks=", ".join(
-                f"{who} {t}" for who, t in zip(name, deal.tricks_each)))
+                f"{who} {t}" for who, t in zip(name, deal.tricks_each, strict=True)))
         return _("all pass")
     assert deal.declarer is not None
     contract = session.tariff.contracts.get(deal.contract)
@@ -120,7 +121,7 @@ def deal_table(entered: Entered) -> Group:
     total = [0] * (n + 1)
     for key, row in net_by_reason(outcome.transfers, n).items():
         table.add_row(why(session.tariff, deal.contract, outcome.made, key), *map(signed, row))
-        total = [a + b for a, b in zip(total, row)]
+        total = [a + b for a, b in zip(total, row, strict=True)]
     table.add_section()
     table.add_row(_("this deal"), *map(signed, total))
     table.add_row(Text(_("balance"), style="bold"), *map(balance, [*after.balances, after.basket]))
@@ -132,10 +133,11 @@ def standing_view(session: Session, values: Sequence[int], basket: int | None, m
     """balances_table with each player's money (in cents) as a row of it, or, where that row would
     not fit in `width`, as lines below it; and, before a settlement, what that money counts."""
     table = balances_table(session, values, basket, money)
+    view: Table | Group = table
     if money is not None and _width(table) > width:
-        table = Group(balances_table(session, values, basket), money_line(session, money, width))
+        view = Group(balances_table(session, values, basket), money_line(session, money, width))
     note = money_note(session, basket)
-    return Group(table, note) if note else table
+    return Group(view, note) if note else view
 
 
 def money_note(session: Session, basket: int | None) -> str | None:
@@ -154,7 +156,7 @@ def money_line(session: Session, money: Sequence[int], width: int) -> str:
     head, _sep, tail = _("money: {amounts}", amounts="\0").partition("\0")
     last = len(session.players) - 1
     pieces = [head.rstrip()]
-    for i, (name, c) in enumerate(zip(session.players, money)):
+    for i, (name, c) in enumerate(zip(session.players, money, strict=True)):
         worth = amount(c, session.currency) + ("," if i < last else tail)
         pieces += [f"{name} {worth}"] if cell_len(visible(f"{name} {worth}")) <= width else [name, worth]
     lines = pieces[:1]
@@ -281,10 +283,10 @@ def why(tariff: Tariff, contract: str, made: bool | None, key: str) -> str:
     return reason(key)
 
 
-def history_table(session: Session, rows: Sequence, width: int = 200) -> Table:
-    """The evening as on the score sheet («пуля»), a line per deal (rows are app.deals.Walked):
-    what was played, and for each player and the basket the change and where it then stands
-    ("+36 → 16"); each tour opens with its heading, double tours marked.
+def history_table(session: Session, rows: Sequence[Walked], width: int = 200) -> Table:
+    """The evening as on the score sheet («пуля»), a line per deal: what was played, and for
+    each player and the basket the change and where it then stands ("+36 → 16"); each tour
+    opens with its heading, double tours marked.
 
     When a line of every column would not fit in `width`, the dealer's column goes first (the
     dealer turns round the table; `status` and each deal's heading name him), then the
@@ -298,17 +300,17 @@ def history_table(session: Session, rows: Sequence, width: int = 200) -> Table:
     return table
 
 
-def steps(session: Session, w) -> list[tuple[int, int]]:
-    """What one deal (an app.deals.Walked) changed and where it left each player, then the
-    basket when the tariff has one: (change, standing) pairs, as the score sheet writes them."""
+def steps(session: Session, w: Walked) -> list[tuple[int, int]]:
+    """What one deal changed and where it left each player, then the basket when the tariff has
+    one: (change, standing) pairs, as the score sheet writes them."""
     n = len(session.players)
     if not session.tariff.has_basket:
-        return list(zip(w.outcome.scores, w.standing))
+        return list(zip(w.outcome.scores, w.standing, strict=True))
     change = moves(w.outcome.transfers, n)
-    return [*zip(change[:n], w.standing), (change[n], w.after.basket)]
+    return [*zip(change[:n], w.standing, strict=True), (change[n], w.after.basket)]
 
 
-def tour_heading(session: Session, rows: Sequence) -> list[str | None]:
+def tour_heading(session: Session, rows: Sequence[Walked]) -> list[str | None]:
     """Per row, the heading of the tour it opens (the first row always opens one), else None;
     all None when the tariff has no tours (a points sheet)."""
     if len(session.tariff.tours) <= 1:
@@ -322,7 +324,7 @@ def tour_heading(session: Session, rows: Sequence) -> list[str | None]:
     return out
 
 
-def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stacked: bool) -> Table:
+def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: bool, stacked: bool) -> Table:
     t = session.tariff
     holder = holder and t.boston > 0
     table = Table(box=SHEET, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
@@ -336,11 +338,11 @@ def _history(session: Session, rows: Sequence, dealer: bool, holder: bool, stack
         table.add_column(basket_word(), justify="right", style="cyan", no_wrap=True)
     blank = [""] * (len(columns) + len(session.players) + t.has_basket)
     at = columns.index(N_("deal"))
-    for w, heading in zip(rows, tour_heading(session, rows)):
+    for w, heading in zip(rows, tour_heading(session, rows), strict=True):
         if heading is not None:
             if table.rows:
                 table.add_section()
-            cells: list = list(blank)
+            cells: list[str | Text] = list(blank)
             cells[at] = Text(heading, style="bold yellow" if w.position.double else "bold")
             table.add_row(*cells)
         deal, pos, outcome = w.recorded.deal, w.position, w.outcome
@@ -361,7 +363,7 @@ def changes(session: Session, before: Sequence[int], after: Sequence[int],
     one, before and after, and the change between them."""
     basket = session.tariff.has_basket
     was, now = [*before, *([baskets[0]] if basket else [])], [*after, *([baskets[1]] if basket else [])]
-    return [(_("before"), was), (_("after"), now), (_("change"), [a - b for a, b in zip(now, was)])]
+    return [(_("before"), was), (_("after"), now), (_("change"), [a - b for a, b in zip(now, was, strict=True)])]
 
 
 def change_table(session: Session, before: Sequence[int], after: Sequence[int], baskets: tuple[int, int]) -> Table:
@@ -369,7 +371,8 @@ def change_table(session: Session, before: Sequence[int], after: Sequence[int], 
     table = Table()
     for col in ("", *session.players, *([basket_word()] if session.tariff.has_basket else [])):
         table.add_column(col, justify="right" if col else "left")
-    for (label, values), shown in zip(changes(session, before, after, baskets), (balance, balance, signed)):
+    for (label, values), shown in zip(changes(session, before, after, baskets), (balance, balance, signed),
+                                      strict=True):
         table.add_row(label, *map(shown, values))
     return table
 
@@ -386,8 +389,8 @@ def correction_view(c: Corrected) -> Group:
     return Group(correction_words(c), change_table(c.session, c.before, c.after, c.basket))
 
 
-def corrections_table(session: Session, audit: Sequence) -> Table:
-    """The audit of corrections (storage.Correction): when, which deal, why, what it was and is."""
+def corrections_table(session: Session, audit: Sequence[Correction]) -> Table:
+    """The audit of corrections: when, which deal, why, what it was and is."""
     table = Table()
     for col in (_("when"), _("deal"), _("reason"), _("was"), pgettext("a corrected deal", "now")):
         table.add_column(col)

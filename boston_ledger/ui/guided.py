@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import os
 import sys
-from typing import Any, Callable, Mapping
+from collections.abc import Callable, Mapping
+from typing import Any, TypeVar
 
 from ..app import entry as flow
 from ..core.controls import visible
@@ -17,6 +18,8 @@ from ..core.errors import LedgerError
 from ..core.i18n import _
 from ..store.records import Session
 from .text import say
+
+Answer = TypeVar("Answer")  # what a question's answer parses to
 
 
 def interactive() -> bool:
@@ -46,7 +49,7 @@ def tell(text: str) -> None:
     say(f"  {text}", err=True)
 
 
-def ask(question: str, parse: Callable[[str], object], default: str | None = None) -> object:
+def ask(question: str, parse: Callable[[str], Answer], default: str | None = None) -> Answer:
     """Ask until the answer parses; an empty answer takes the default (shown in brackets)."""
     while True:
         said = question + (f" [{default}]" if default else "")
@@ -67,7 +70,7 @@ def confirm(question: str, default: bool = True) -> bool:
             return said == "yes"
         raise LedgerError(_("answer y or n"))
 
-    return ask(question + " " + (_("[Y/n]") if default else _("[y/N]")), parse)  # type: ignore[return-value]
+    return ask(question + " " + (_("[Y/n]") if default else _("[y/N]")), parse)
 
 
 def line(question: flow.Question) -> str:
@@ -99,7 +102,8 @@ def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal],
     from .text import console
 
     out = console()
-    given, defaults = dict(answers), {}
+    given: dict[str, str] = dict(answers)
+    defaults: dict[str, str] = {}
     while True:
         found = flow.step(session, given, defaults)
         if isinstance(found, flow.Question):
@@ -110,12 +114,13 @@ def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal],
             text = prompt(line(found))
             if flow.is_cancel(text):
                 return None
-            said = flow.reply(text, 0) if found.suggestion is not None else None
-            if said in ("yes", "no"):  # "did you mean X?"
+            if found.suggestion is not None:  # "did you mean X?"
+                said = flow.reply(text, 0)
                 if said == "no":
                     given.pop(found.field, None)
                     continue
-                text = found.suggestion
+                if said == "yes":
+                    text = found.suggestion
             if flow.is_back(text):
                 moved = flow.back(session, given, found.field)
                 if moved is None:
@@ -171,7 +176,7 @@ def _confirmation(items: tuple[flow.Item, ...], same: bool, question: str) -> st
             _("Change which answer? 1 to {count}; Enter goes back, cancel records nothing", count=count)
         text = prompt(words + ": ")
         said = flow.reply(text, count) if text else None
-        if not text and same or said == "cancel":
+        if (not text and same) or said == "cancel":
             return None
         if not text:
             listing = False

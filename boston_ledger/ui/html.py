@@ -58,7 +58,7 @@ def settlement(session: Session, settled: Settled, note: str = "") -> str:
     unit = _("net chips") if session.tariff.has_basket else _("net points")
     rows = "".join(f'<tr><th scope="row">{e(name)}</th><td>{e(chips(net))}</td>'
                    f'<td>{standing_money(cents, session.currency)}</td></tr>'
-                   for name, net, cents in zip(settled.players, settled.net_chips, settled.cents))
+                   for name, net, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True))
     pays = "".join(f"<li>{e(line)}</li>" for line in payment_lines(settled.players, settled.payments,
                                                                       session.currency))
     return (f'<section class="settlement"><h2>{e(settlement_heading(session))}</h2>'

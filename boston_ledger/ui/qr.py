@@ -24,4 +24,4 @@ def codes(links: list[tuple[str, str]], utf8: bool | None = None) -> str:
     width = max(len(line) for line in drawn[0])
     rows = max(map(len, drawn))
     return "".join(f"{a:<{width}}   {b}".rstrip() + "\n" for a, b in
-                   zip(*(lines + [""] * (rows - len(lines)) for lines in drawn)))
+                   zip(*(lines + [""] * (rows - len(lines)) for lines in drawn), strict=True))

@@ -24,7 +24,7 @@ def settlement_table(session: Session, settled: Settled) -> Table:
     table.add_column(_("player"))
     table.add_column(_("net chips") if session.tariff.has_basket else _("net points"), justify="right")
     table.add_column(_("money"), justify="right")
-    for name, chips, cents in zip(settled.players, settled.net_chips, settled.cents):
+    for name, chips, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True):
         style = "green" if cents > 0 else "red" if cents < 0 else ""
         table.add_row(name, chips_text(chips), Text(amount(cents, session.currency), style=style))
     return table
@@ -38,11 +38,12 @@ def payment_lines(names: tuple[str, ...], payments: tuple[Payment, ...], currenc
               amount=amount(p.cents, currency)) for p in payments]
 
 
-def settlement_lines(session: Session, settled: Settled) -> list:
+def settlement_lines(session: Session, settled: Settled) -> list[str | Table]:
     """A settlement as `settle` shows it: the basket's share-out, the heading, each player's
     chips and money, who pays whom."""
-    lines: list = [ngettext("The basket's {n} chip is shared equally.", "The basket's {n} chips are shared equally.",
-                            settled.basket)] if settled.basket else []
+    lines: list[str | Table] = [ngettext("The basket's {n} chip is shared equally.",
+                                         "The basket's {n} chips are shared equally.", settled.basket)] \
+        if settled.basket else []
     lines += [settlement_heading(session), settlement_table(session, settled)]
     return lines + payment_lines(settled.players, settled.payments, session.currency)
 
@@ -50,4 +51,5 @@ def settlement_lines(session: Session, settled: Settled) -> list:
 def earlier_line(when: str, settled: Settled) -> str:
     """A reopened session's earlier settlement, as it stays on record."""
     return _("Settled before, on {when}, and reopened: {money}", when=local_time(when),
-             money=", ".join(f"{n} {amount(c, settled.currency)}" for n, c in zip(settled.players, settled.cents)))
+             money=", ".join(f"{n} {amount(c, settled.currency)}"
+                             for n, c in zip(settled.players, settled.cents, strict=True)))

@@ -12,7 +12,7 @@ import textwrap
 
 from rich.cells import cell_len, set_cell_size
 
-from ..app.deals import History
+from ..app.deals import History, Walked
 from ..app.sessions import Sheet
 from ..core.i18n import _, ngettext
 from ..core.settlement import Settled
@@ -52,8 +52,8 @@ def _packed(parts: list[str], width: int) -> list[str]:
     return lines
 
 
-def played(session: Session, w) -> str:
-    """What a deal (an app.deals.Walked) was, its result, and who held the boston."""
+def played(session: Session, w: Walked) -> str:
+    """What a deal was, its result, and who held the boston."""
     return with_result(describe(session, w.recorded.deal, dealer=w.position.dealer), w.outcome)
 
 
@@ -84,7 +84,7 @@ def text(sheet: Sheet, width: int = WIDTH) -> str:
         return "\n".join(lines) + "\n"
     header = "".join(_cell(name, column - 1) + " " for name in names).rstrip()
     lines.append(header)
-    for w, tour in zip(history.rows, tour_heading(session, history.rows)):
+    for w, tour in zip(history.rows, tour_heading(session, history.rows), strict=True):
         if tour is not None:
             rule = f"── {tour} "
             lines.append(rule + "─" * max(0, width - cell_len(rule)))
@@ -101,7 +101,7 @@ def settlement_text(session: Session, settled: Settled, width: int = WIDTH) -> l
     """The settlement as lines of text: heading, each player's chips and money, who pays whom."""
     pad = min(16, max(cell_len(n) for n in settled.players))
     rows = [f"{set_cell_size(name, pad)} {chips(net):>7} {amount(cents, session.currency):>14}".rstrip()
-            for name, net, cents in zip(settled.players, settled.net_chips, settled.cents)]
+            for name, net, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True)]
     said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency)]
     wrapped = [textwrap.wrap(line, width, subsequent_indent="  ") for line in said]
     return wrapped[0] + rows + [line for part in wrapped[1:] for line in part]
@@ -121,7 +121,7 @@ def running_table(history: History) -> str:
     names = list(session.players) + ([basket_word()] if session.tariff.has_basket else [])
     head = "".join(f'<th scope="col">{e(n)}</th>' for n in names)
     rows = []
-    for w, tour in zip(history.rows, tour_heading(session, history.rows)):
+    for w, tour in zip(history.rows, tour_heading(session, history.rows), strict=True):
         if tour is not None:
             kind = "tour double" if w.position.double else "tour"
             rows.append(f'<tr class="{kind}"><th colspan="{len(names) + 2}" scope="colgroup">{e(tour)}</th></tr>')
@@ -130,7 +130,8 @@ def running_table(history: History) -> str:
         rows.append(f'<tr{kind}><td class="number">{w.recorded.number}</td>'
                     f'<td class="deal">{e(played(session, w))}<span class="dealer">{dealer}</span></td>'
                     + "".join(_change(c, level) for c, level in steps(session, w)) + "</tr>")
-    return (f'<table class="sheet"><thead><tr><th scope="col">#</th><th scope="col" class="deal">{e(_("deal"))}</th>{head}'
+    return (f'<table class="sheet"><thead><tr><th scope="col">#</th>'
+            f'<th scope="col" class="deal">{e(_("deal"))}</th>{head}'
             f'</tr></thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
 
 

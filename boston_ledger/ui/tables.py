@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Sequence
+from collections.abc import Sequence
 
 from ..app.money import Book, Doubt
 from ..app.rescore import Rescored
@@ -30,14 +30,15 @@ def sessions_table(rows: Sequence[Listed]) -> Table:
     for r in rows:
         s = r.session
         result = ", ".join(f"{n} {amount(c, s.currency)}".replace(" ", "\u00a0")  # each whole on a line
-                           for n, c in zip(r.settled.players, r.settled.cents)) \
+                           for n, c in zip(r.settled.players, r.settled.cents, strict=True)) \
             if r.settled else ""
-        table.add_row(("* " if r.current else "") + str(s.id), session_name(s) or "", s.created_at[:10], ", ".join(s.players),
-                      s.tariff.name, str(r.deals), _("settled") if s.settled else _("open"), result)
+        table.add_row(("* " if r.current else "") + str(s.id), session_name(s) or "", s.created_at[:10],
+                      ", ".join(s.players), s.tariff.name, str(r.deals), _("settled") if s.settled else _("open"),
+                      result)
     return table
 
 
-def stats_tables(data: Stats) -> list:
+def stats_tables(data: Stats) -> list[Table | str]:
     """The players' figures, the contracts each declared (each named in the words of the tariff
     it was first declared under), and the best and worst partnerships."""
     table = _plain()
@@ -59,10 +60,10 @@ def stats_tables(data: Stats) -> list:
     kinds.add_column(_("contracts"))
     for name, e in data.players.items():
         kinds.add_row(name, ", ".join(f"{named.get(k, k)} {v.declared} ({v.made})" for k, v in e.declared.items()))
-    out: list = [table, kinds, covered(data)]
+    out: list[Table | str] = [table, kinds, covered(data)]
     for label, p in (("best", data.best), ("worst", data.worst)):
         if p:
-            values = dict(names=_(" & ").join(p.players), made=p.made, deals=p.deals, rate=p.success_rate)
+            values = {"names": _(" & ").join(p.players), "made": p.made, "deals": p.deals, "rate": p.success_rate}
             out.append(_("most successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values)
                        if label == "best" else
                        _("least successful partnership: {names}, {made} of {deals} made ({rate:.0%})", **values))
@@ -91,7 +92,7 @@ def rescore_table(r: Rescored) -> Table:
                   + _(" instead of {tariff}", tariff=session.tariff.name), title_justify="left")
     for col in ("", _("recorded"), _("rescored"), _("difference")):
         table.add_column(col, justify="right" if col else "left")
-    for name, a, b in zip(session.players, r.recorded.balances, r.rescored.balances):
+    for name, a, b in zip(session.players, r.recorded.balances, r.rescored.balances, strict=True):
         table.add_row(name, balance(a), balance(b), signed(b - a))
     table.add_row(basket_word(), str(r.recorded.basket), str(r.rescored.basket),
                   signed(r.rescored.basket - r.recorded.basket))
@@ -141,7 +142,7 @@ def book_lines(found: Sequence[Book]) -> list[str]:
     for b in found:
         code = b.currency
         lines.append((_("In {currency}", currency=currency_sign(code)) if code else _("Money")) + ": "
-                     + ", ".join(f"{n} {amount(c, '')}" for n, c in zip(b.names, b.cents)))
+                     + ", ".join(f"{n} {amount(c, '')}" for n, c in zip(b.names, b.cents, strict=True)))
         lines += ["  " + _("{payer} pays {payee} {amount}", payer=b.names[p.payer], payee=b.names[p.payee],
                            amount=amount(p.cents, code)) for p in b.payments] or ["  " + _("all square")]
     return lines

@@ -3,6 +3,8 @@ same data the engine uses."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from rich.box import SIMPLE_HEAD
 from rich.table import Table
 
@@ -14,6 +16,11 @@ from .text import chip_count
 
 FAILED_BASKET = {"labet": N_("labet"), "opponents": N_("to opponents"), "none": "—",
                  "as-each": N_("as to each opponent")}
+
+
+# a row of the tariff's tables: its label, its bar, what a failure puts in the basket, and the
+# amounts from all tricks down to none (schedule_row)
+_Row = tuple[str, str, str, list[str]]
 
 
 def schedule_row(schedule: Schedule, tricks: int, factor: int, rank: str | None = None) -> list[str]:
@@ -95,7 +102,7 @@ def _rules(t: Tariff) -> list[str]:
             + ([_(LABET_ODD_CHIP[rules.labet_odd_chip])] if any(
                 s.shares and s.failed_basket == "labet" for s in t.schedules.values()) or not t.schedules else [])
             + [_(SHARE_REMAINDER[rules.share_remainder])])))
-    premiums = {}
+    premiums: dict[str, set[int]] = {}
     for key, contract in t.contracts.items():
         for schedule in (contract.with_partner, contract.alone):
             if schedule is not None and schedule.premium:
@@ -155,7 +162,7 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
     ]
     what = (_("Chips each member of the declaring side receives from (+) or pays to (-) each opponent")
             if t.has_basket else _("Points each member of the declaring side scores (+) or loses (-)"))
-    rows: list[tuple[str, str, str, list[str]]] = []
+    rows: list[_Row] = []
     nulls = Table(title=_("Misères, nulls and other no-trick contracts (made when the declarer takes no trick)"),
                   title_justify="left")
     nulls.add_column(_("contract"), no_wrap=True)
@@ -205,7 +212,7 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
     return out
 
 
-def tariff_data(t: Tariff) -> dict:
+def tariff_data(t: Tariff) -> dict[str, Any]:
     """A tariff's tables as data: per contract, way and rank, the amount at each number of tricks."""
     contracts = {}
     for key, contract in t.contracts.items():
@@ -215,8 +222,9 @@ def tariff_data(t: Tariff) -> dict:
                 continue
             ways[way] = {
                 (rank or ""): {str(taken): int(value) for taken, value in
-                               zip(range(t.tricks, -1, -1), schedule_row(schedule, t.tricks,
-                                                                         t.ranks[rank].multiplier if rank else 1, rank))}
+                               zip(range(t.tricks, -1, -1),
+                                   schedule_row(schedule, t.tricks, t.ranks[rank].multiplier if rank else 1, rank),
+                                   strict=True)}
                 for rank in (contract.ranks or [None])
             }
         contracts[key] = {"names": list(contract.names), "ranks": list(contract.ranks), "ways": ways}
@@ -230,7 +238,7 @@ def tariff_data(t: Tariff) -> dict:
     }
 
 
-def _wide(t: Tariff, what: str, rows: list) -> list[Table]:
+def _wide(t: Tariff, what: str, rows: list[_Row]) -> list[Table]:
     table = Table(title=_("{what}, by tricks taken", what=what), title_justify="left")
     table.add_column(_("contract"))
     table.add_column(_("bar"), justify="right")
@@ -243,7 +251,7 @@ def _wide(t: Tariff, what: str, rows: list) -> list[Table]:
     return [table]
 
 
-def _narrow(t: Tariff, what: str, rows: list, width: int) -> list[Table | str]:
+def _narrow(t: Tariff, what: str, rows: list[_Row], width: int) -> list[Table | str]:
     per_table = max(1, (width - 8) // 13)
     out: list[Table | str] = [_("{what}, by tricks taken (one column per contract):", what=what)]
     for start in range(0, len(rows), per_table):

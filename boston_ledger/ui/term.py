@@ -7,12 +7,14 @@ made visible as they are given, so that they are measured as they are shown)."""
 
 from __future__ import annotations
 
-from typing import Any, Iterable
+from collections.abc import Iterable
+from typing import Any
 
 from rich import box
 from rich.console import Console as RichConsole
-from rich.console import RenderHook
+from rich.console import ConsoleOptions, ConsoleRenderable, RenderHook
 from rich.segment import Segment
+from rich.style import Style
 from rich.text import Text as RichText
 
 from ..core.controls import CONTROL_IN_LINES, visible
@@ -21,27 +23,28 @@ from ..core.controls import CONTROL_IN_LINES, visible
 class Text(RichText):
     """rich's styled text, every string it is given made visible."""
 
-    def __init__(self, text: str = "", style: Any = "", **options: Any) -> None:
+    def __init__(self, text: str = "", style: str | Style = "", **options: Any) -> None:
         super().__init__(visible(text), style, **options)
 
-    def append(self, text: Any, style: Any = None) -> Text:
-        return super().append(visible(text) if isinstance(text, str) else text, style)  # type: ignore[return-value]
+    def append(self, text: RichText | str, style: str | Style | None = None) -> Text:
+        super().append(visible(text) if isinstance(text, str) else text, style)
+        return self  # as rich's returns itself, for chaining
 
 
 class _Visible:
     """A renderable whose every text segment is made visible (rich's own control segments pass):
     the last word on what reaches the terminal, whatever a view built."""
 
-    def __init__(self, inner: Any) -> None:
+    def __init__(self, inner: ConsoleRenderable) -> None:
         self.inner = inner
 
-    def __rich_console__(self, console: RichConsole, options: Any) -> Iterable[Segment]:
+    def __rich_console__(self, console: RichConsole, options: ConsoleOptions) -> Iterable[Segment]:
         for s in console.render(self.inner, options):
             yield s if s.control or not CONTROL_IN_LINES.search(s.text) else Segment(visible(s.text), s.style)
 
 
 class _Hook(RenderHook):
-    def process_renderables(self, renderables: list) -> list:
+    def process_renderables(self, renderables: list[ConsoleRenderable]) -> list[ConsoleRenderable]:
         return [_Visible(r) for r in renderables]
 
 
@@ -55,7 +58,7 @@ class Console(RichConsole):
         super().__init__(highlight=False, markup=False, emoji=False, **options)
         self.push_render_hook(_Hook())
 
-    def render_str(self, text: str, **options: Any) -> Any:
+    def render_str(self, text: str, **options: Any) -> RichText:
         return super().render_str(visible(text), **options)
 
     def on_broken_pipe(self) -> None:

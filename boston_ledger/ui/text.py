@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import sys
 from decimal import Decimal
+from fractions import Fraction
 from typing import Any
 
 from ..core.controls import CONTROL_IN_LINES, visible
@@ -84,6 +85,6 @@ def chip_count(n: int) -> str:
     return ngettext("{n} chip", "{n} chips", n)
 
 
-def chips(value: int | float) -> str:
+def chips(value: int | float | Fraction) -> str:
     """Net chips (or points), which a basket's share-out may make fractional: '12', '9.5' ('9,5')."""
     return str(int(value) if float(value).is_integer() else float(value)).replace(".", speaking().decimal)
