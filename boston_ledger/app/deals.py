@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from ..core import engine, invariants
 from ..core.engine import Deal, Outcome, Position, State

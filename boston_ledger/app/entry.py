@@ -14,8 +14,8 @@ names the field to ask again.
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
-from typing import Mapping, Sequence
 
 from ..core import engine
 from ..core.engine import Deal
@@ -236,7 +236,7 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
             break
         if found.error:
             raise LedgerError(found.error, field_of(found.field), found.suggestion, found.remedy)
-        if found.field in answered or found.default is None and not found.nobody:
+        if found.field in answered or (found.default is None and not found.nobody):
             deal_of(session, {f: v for f, __, v in asked})  # the engine says what is missing, as for `deal`
             raise LedgerError(_("the deal needs an answer to: {what}", what=found.label), field_of(found.field),
                               remedy=GIVE)

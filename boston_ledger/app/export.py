@@ -10,8 +10,9 @@ from __future__ import annotations
 import csv
 import re
 import sqlite3
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator, TextIO
+from typing import TextIO
 
 from ..core.controls import visible
 from ..core.engine import Deal, plays

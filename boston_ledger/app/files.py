@@ -19,9 +19,10 @@ import signal
 import stat
 import sys
 import tempfile
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, TextIO
+from typing import TextIO
 
 from ..core.errors import LedgerError
 from ..core.i18n import _, strerror

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Iterable
 
 from ..core.errors import LedgerError
 from ..core.fields import BY_NAME
@@ -104,7 +104,7 @@ def currency(text: str) -> str:
     """A currency as shown with money: 1 to 8 letters (EUR, RUB, руб), or one currency sign (€, ₽)."""
     code = unicodedata.normalize("NFC", text.strip())
     letters = 1 <= len(code) <= 8 and code.isalpha() and not IGNORABLE.search(code)
-    if not (letters or len(code) == 1 and unicodedata.category(code) == "Sc"):
+    if not (letters or (len(code) == 1 and unicodedata.category(code) == "Sc")):
         raise LedgerError(_("--currency must be a code of 1 to 8 letters such as EUR or RUB, or one currency sign "
                             "such as € or ₽; not {clip}", clip=clip(text)))
     return code.upper() if code.isascii() else code

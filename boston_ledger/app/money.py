@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from ..core.errors import LedgerError
 from ..core.i18n import _
@@ -136,9 +137,7 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
 
 def _doubt(conn: sqlite3.Connection, paid: Paid, everybody: dict[str, str], sessions: list[Session]) -> None:
     """Doubt (raised) when a payment repeats one recorded within the hour, or would turn a debt around."""
-    from datetime import datetime, timezone
-
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     recorded = read.payments(conn)
     again = [p for p in recorded if p.cancelled_at is None and (p.payer, p.payee, p.cents, p.currency) ==
              (paid.payer, paid.payee, paid.cents, paid.currency)

@@ -98,7 +98,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
     counted = [0, 0]  # sessions not settled, settled
     named_by: dict[str, Tariff] = {}
     for session in read.sessions(conn):
-        if session.demo or since is not None and date.fromisoformat(session.created_at[:10]) < since:
+        if session.demo or (since is not None and date.fromisoformat(session.created_at[:10]) < since):
             continue
         who = [names[name_key(p)] for p in session.players]
         stats = [entry(name) for name in who]

@@ -6,7 +6,8 @@ Transfer between two parties, so balances plus basket always sum to zero.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from .errors import DROP, GIVE, MEND, LedgerError
 from .i18n import _, contract_name, contract_names, ngettext, rank_name
@@ -556,7 +557,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         for seat in range(n):
             if seat != deal.boston:
                 move(seat, deal.boston, amount, "boston")
-    elif rule == "declarer-pays" or rule == "declarer-pays-unless-holder" and deal.boston != deal.declarer:
+    elif rule == "declarer-pays" or (rule == "declarer-pays-unless-holder" and deal.boston != deal.declarer):
         for seat in range(n):
             if seat != deal.declarer:
                 move(deal.declarer, seat, amount, "boston")

@@ -6,7 +6,8 @@ A problem names the session, the deal when there is one, and what was expected a
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple
 
 from . import engine
 from .engine import BASKET, Outcome, State, Transfer

@@ -16,8 +16,8 @@ breaches are the source's, listed by `tariffs check` and `tariffs show`, not war
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from . import engine
 from .i18n import _, contract_name, ngettext, rank_name

@@ -8,10 +8,10 @@ from __future__ import annotations
 import bisect
 import heapq
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Sequence
 
 
 @dataclass(frozen=True)

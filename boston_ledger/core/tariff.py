@@ -8,8 +8,9 @@ it: the keys of a table are the fields of the record it fills).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Callable, Iterable, Mapping, NamedTuple
+from typing import NamedTuple
 
 from .errors import LedgerError
 from .i18n import _

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import copy
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .i18n import _, ngettext, shown_name, strerror
 from .tariff import LIMIT, Tariff, TariffError, ambiguous, did_you_mean, find

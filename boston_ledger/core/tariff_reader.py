@@ -10,7 +10,8 @@ key is a new field, and its reading here. What a user's file may hold is bounded
 from __future__ import annotations
 
 import re
-from typing import AbstractSet, Any, Callable, Iterable
+from collections.abc import Callable, Iterable, Set
+from typing import Any
 
 from .i18n import _, ngettext
 from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET, LABET_ODD_CHIP,
@@ -23,7 +24,7 @@ LINES = {"source", "notes", "seed"}  # texts of several lines: a line break (and
 # The most characters a text of a user's file holds (the shipped tariffs' longest: a word 27, a
 # title 163, a source, note or seed 324); any other string (a word, a name, a table's) WORD.
 WORD = 100
-LONGEST = {"title": 1_000, **{key: 10_000 for key in LINES}}
+LONGEST = {"title": 1_000, **dict.fromkeys(LINES, 10_000)}
 MOST_WORDS = 100  # in one list (names, pass words, notes...: the shipped tariffs' longest holds 9)
 SHOWN = 60  # the most characters of a value an error message quotes
 
@@ -364,7 +365,7 @@ class _Reader:
         """`[bonuses] honours`: the over-tricks paid for 0, 1, 2... of the trump's honours held by a made
         declarer (a deal's `honours`), at his schedule's rate per trick."""
         value = bonuses.get("honours", [])
-        if not isinstance(value, list) or not 2 <= len(value) <= 5 and value or not all(
+        if not isinstance(value, list) or (not 2 <= len(value) <= 5 and value) or not all(
                 isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100 for v in value):
             raise self.fail("[bonuses] honours", _("must be a list of over-tricks (whole numbers 0..100) paid "
                                                    "for 0, 1, 2, 3 and 4 honours"))
@@ -459,7 +460,7 @@ class _Reader:
         return self.whole(raw, key, where, 0, LIMIT), {}
 
     def contract(self, key: str, raw: Any, schedules: dict[str, Schedule], ranks: dict[str, Rank],
-                 broken: AbstractSet[str] = frozenset()) -> Contract:
+                 broken: Set[str] = frozenset()) -> Contract:
         where = f"[contracts.{key}]"
         if not isinstance(raw, dict):
             raise self.fail(where, _("must be a table"))

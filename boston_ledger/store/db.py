@@ -12,10 +12,11 @@ import os
 import sqlite3
 import sys
 import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import TypeVar
 
 from ..core.i18n import _
 from . import WAIT_LIMIT, StorageError, newfile, repair, schema
@@ -75,7 +76,7 @@ def resolve_path(db: str | None) -> Path:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # ---- opening and creating ----------------------------------------------------------------------

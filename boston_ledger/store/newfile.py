@@ -6,8 +6,8 @@ be. The new ledger is made this way (`db.create_ledger`)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from ..core.i18n import _, strerror
 from . import StorageError

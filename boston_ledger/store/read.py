@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
 from decimal import Decimal
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from ..core import engine
 from ..core.engine import Deal, State, Transfer

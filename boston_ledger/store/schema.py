@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from ..core.engine import moves
 from . import earlier
