@@ -107,12 +107,14 @@ def deals(conn: sqlite3.Connection, session: Session, transfers: bool = True,
                        transfers=tuple(own), balances=kept_balances(r[3]), basket=r[4])
 
 
-def kept_balances(text: str | None) -> tuple:
-    """Balances kept with a deal, as stored (a damaged value reads as empty: `check` reports it)."""
+def kept_balances(text: str | None) -> tuple[int, ...]:
+    """Balances kept with a deal, as stored (a damaged value, not a list, reads as empty: `check`
+    reports it)."""
     try:
-        return tuple(json.loads(text)) if text else ()
+        value = json.loads(text) if text else []
     except ValueError:
         return ()
+    return tuple(value) if isinstance(value, list) else ()
 
 
 def last_deal(conn: sqlite3.Connection, session: Session) -> Recorded | None:
