@@ -7,10 +7,10 @@ A problem names the session, the deal when there is one, and what was expected a
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import NamedTuple
+from typing import NamedTuple, Protocol
 
 from . import engine
-from .engine import BASKET, Outcome, State, Transfer
+from .engine import BASKET, Deal, Outcome, State, Transfer
 from .i18n import N_, _, reason
 from .tariff import Tariff
 
@@ -28,6 +28,26 @@ class Problem(NamedTuple):
         return f"{where}: {self.what}"
 
 
+# A reference check's row (store.audit.foreign_references): the deal's number, what points outside its
+# session, and that session; ("orphans", their count) for transfers of no deal.
+Reference = tuple[int | None, str, int | None]
+
+
+class KeptDeal(Protocol):
+    """A deal as the ledger keeps it (store.records.Recorded), as far as the replay reads it."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def deal(self) -> Deal: ...
+    @property
+    def transfers(self) -> tuple[Transfer, ...]: ...
+    @property
+    def balances(self) -> tuple[int, ...]: ...
+    @property
+    def basket(self) -> int | None: ...
+
+
 def imbalance(state: State) -> int:
     """What balances plus basket sum to: zero, by double entry."""
     return sum(state.balances) + state.basket
@@ -41,7 +61,7 @@ def zero_sum(session_id: int, state: State) -> list[Problem]:
     return []
 
 
-def references(session_id: int, rows: Iterable[tuple]) -> list[Problem]:
+def references(session_id: int, rows: Iterable[Reference]) -> list[Problem]:
     """The rows that point outside their session (store.audit.foreign_references), as problems."""
     problems = []
     for number, what, other in rows:
@@ -56,7 +76,7 @@ def references(session_id: int, rows: Iterable[tuple]) -> list[Problem]:
     return problems
 
 
-def replay(session_id: int, tariff: Tariff, players: int, recorded: Iterable) -> list[Problem]:
+def replay(session_id: int, tariff: Tariff, players: int, recorded: Iterable[KeptDeal]) -> list[Problem]:
     """Replay a session's standing deals as stored (store.records.Recorded: number, deal, kept
     balances and basket, transfers) through the engine and the session's tariff, holding each
     deal's number, kept balances and transfers to the engine's. The first difference, in words
@@ -82,7 +102,7 @@ def _misnumbered(session_id: int, number: int, expected: int) -> Problem:
                                          number=number, expected=expected))
 
 
-def difference(session_id: int, players: int, number: int, balances: tuple, basket: int | None,
+def difference(session_id: int, players: int, number: int, balances: tuple[int, ...], basket: int | None,
                transfers: tuple[Transfer, ...], after: State, outcome: Outcome) -> list[Problem]:
     """How a stored deal (its kept balances and basket, its transfers) differs from the replay's
     state after it and outcome, in words; empty when it does not."""

@@ -43,7 +43,7 @@ class Recorded(NamedTuple):
     deal: Deal
     entered_at: str
     transfers: tuple[Transfer, ...]
-    balances: tuple = ()  # as kept after the deal (empty when the kept text is damaged)
+    balances: tuple[int, ...] = ()  # as kept after the deal (empty when the kept text is damaged)
     basket: int | None = None
 
 
