@@ -16,6 +16,7 @@ from ..core.tariff import Tariff, ambiguous, did_you_mean, find, suggestion
 from ..store.records import Session
 
 MIN_CHIP_VALUE = Decimal("0.000001")
+CHIP_VALUE_PLACES = 6  # the most decimals of a chip's value: MIN_CHIP_VALUE's
 MAX_CHIP_VALUE = Decimal("1000000")
 JOINERS = {"\u200c", "\u200d"}  # zero-width (non-)joiners inside emoji and some scripts
 MAX_MARKS = 4  # combining marks on one letter: enough for any script's accents, not for a smear
@@ -93,11 +94,14 @@ def chip_value(text: str) -> Decimal:
     try:
         value = Decimal(text.strip().replace(",", "."))
     except (InvalidOperation, AttributeError):
-        value = None
-    if (value is None or not value.is_finite() or not MIN_CHIP_VALUE <= value <= MAX_CHIP_VALUE
-            or value.as_tuple().exponent < MIN_CHIP_VALUE.as_tuple().exponent):
-        raise LedgerError(_("--chip-value must be a positive decimal amount such as 0.10, from {low} to {high} with at most six decimals, not {clip}", low=MIN_CHIP_VALUE, high=MAX_CHIP_VALUE, clip=clip(text)))
-    return value.quantize(Decimal(1)) if value.as_tuple().exponent > 0 else value  # 1E+1 -> 10
+        value = Decimal("NaN")
+    exponent = value.as_tuple().exponent  # a letter for NaN and the infinities
+    if (not isinstance(exponent, int) or not MIN_CHIP_VALUE <= value <= MAX_CHIP_VALUE
+            or exponent < -CHIP_VALUE_PLACES):
+        raise LedgerError(_("--chip-value must be a positive decimal amount such as 0.10, from {low} to {high} with "
+                            "at most six decimals, not {clip}", low=MIN_CHIP_VALUE, high=MAX_CHIP_VALUE,
+                            clip=clip(text)))
+    return value.quantize(Decimal(1)) if exponent > 0 else value  # 1E+1 -> 10
 
 
 def currency(text: str) -> str:

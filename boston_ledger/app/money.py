@@ -70,11 +70,11 @@ def _totals(conn: sqlite3.Connection, names: dict[str, str], sessions: list[Sess
     less the payments `paid` that are not cancelled (`names`: `people`)."""
     totals: dict[str, dict[str, int]] = {}
     for session in sessions:
-        if not session.settled or session.demo:
+        result = None if session.demo else read.settlement(conn, session)
+        if result is None:  # not settled (or the demo evening)
             continue
-        result = read.settlement(conn, session)
         book = totals.setdefault(session.currency, {})
-        for name, cents in zip(result.players, result.cents):
+        for name, cents in zip(result.players, result.cents, strict=True):
             key = names[name_key(name)]
             book[key] = book.get(key, 0) + cents
     for p in paid:

@@ -226,9 +226,12 @@ def settlements(conn: sqlite3.Connection, session: Session) -> list[tuple[str, S
 
 
 def settlement(conn: sqlite3.Connection, session: Session) -> Settled | None:
-    """The session's last settlement."""
+    """The settlement of a settled session (its last, when it was reopened and settled again);
+    None while it is not settled."""
     from ..core.settlement import Settled
 
+    if not session.settled:
+        return None
     row = conn.execute(
         "SELECT result FROM settlements WHERE session_id = ? ORDER BY id DESC LIMIT 1", (session.id,)
     ).fetchone()
