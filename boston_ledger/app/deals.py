@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 import sqlite3
 from collections.abc import Iterable, Iterator, Sequence
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..core import engine, invariants
 from ..core.engine import Deal, Outcome, Position, State
@@ -37,9 +37,10 @@ def typed_deal(session: Session, contract: str, **typed: str | bool | None) -> D
 
     `team_tricks`, with a partner, is the pair's tricks together: with one member's own tricks
     given too, the other's follow and are kept as well (`engine.filled`)."""
-    values = {f.name: typed_value(session, f, text) for f in FIELDS
-              for text in [contract if f.name == "contract" else typed.get(f.name)] if text not in (None, False)}
-    deal = Deal(**values)  # type: ignore[arg-type]
+    values: dict[str, Any] = {  # by field, of the type its kind gives it (typed_value)
+        f.name: typed_value(session, f, text) for f in FIELDS
+        for text in [contract if f.name == "contract" else typed.get(f.name)] if text not in (None, False)}
+    deal = Deal(**values)
     engine.validate(session.tariff, deal)
     return engine.filled(deal)
 

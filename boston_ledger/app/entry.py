@@ -252,11 +252,11 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
 
 def deal_of(session: Session, values: Mapping[str, object]) -> Deal:
     """The deal of the answers' values (as `_value` reads them), checked by the engine."""
-    text: dict[str, str | bool] = {k: v for k, v in values.items() if isinstance(v, (str, bool))}
+    text: dict[str, str | bool] = {k: v for k, v in values.items() if k != "contract" and isinstance(v, (str, bool))}
     each = [str(text[f"{EACH}{seat}"]) for seat in range(len(session.players)) if f"{EACH}{seat}" in text]
     if each:
         text["tricks_each"] = ",".join(each)
-    return typed_deal(session, **text)  # type: ignore[arg-type]
+    return typed_deal(session, str(values["contract"]), **text)
 
 
 # ---- the questions, in order -------------------------------------------------------------------
