@@ -20,7 +20,7 @@ import stat
 import sys
 import tempfile
 from collections.abc import Callable, Iterable, Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import TextIO
 
@@ -191,10 +191,8 @@ def _remove_set(folder: Path, names: frozenset[str] | None) -> None:
         pass
     finally:
         os.close(fd)
-    try:
+    with suppress(OSError):  # not empty: somebody's file stays, and so does the folder
         os.rmdir(folder)
-    except OSError:
-        pass
 
 
 LEFTOVER = r"\.{stem}\.(\d+)\.[a-z0-9_]+\.(?:new|old)"  # a folder write_set makes and removes

@@ -138,7 +138,8 @@ def table_names(names: list[str], tariff: Tariff) -> list[str]:
             raise LedgerError(_("the name {name} piles more than {limit} marks on one letter; type a plain name",
                                 name=clip(name), limit=MAX_MARKS))
         if key in map(name_key, every_translation("basket")):
-            raise LedgerError(_("{name!r} is the word for the pool in the middle; give the player another name", name=name))
+            raise LedgerError(_("{name!r} is the word for the pool in the middle; give the player another name",
+                                name=name))
         if key in seen:
             if seen[key] == name:
                 raise LedgerError(_("{name!r} is named twice; every player needs a distinct name", name=name))
@@ -191,7 +192,8 @@ def money_amount(text: str) -> int:
     word = text.strip().replace(",", ".")
     value = Decimal(word) if re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,2})?", word) else None
     if value is None or value <= 0:
-        raise LedgerError(_("AMOUNT must be a positive amount of money with at most two decimals, such as 12.30, not {clip}", clip=clip(text)))
+        raise LedgerError(_("AMOUNT must be a positive amount of money with at most two decimals, such as 12.30, "
+                            "not {clip}", clip=clip(text)))
     return int(value * 100)
 
 
@@ -210,5 +212,6 @@ def reason_text(text: str | None) -> str:
         raise LedgerError(_("a correction needs --reason TEXT: say why the deal is changed"))
     reason = " ".join(text.split())
     if not reason or len(reason) > 500 or not reason.isprintable():
-        raise LedgerError(_("a correction needs --reason TEXT: say in plain words (at most 500 characters) why the deal is changed"))
+        raise LedgerError(_("a correction needs --reason TEXT: say in plain words (at most 500 characters) why the "
+                            "deal is changed"))
     return reason

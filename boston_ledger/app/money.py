@@ -123,12 +123,14 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
         shown = ", ".join(c or _("(none)") for c in used) or _("none yet")
         if code is None:
             if len(used) != 1:
-                raise LedgerError(_("the settled sessions use several currencies ({shown}); give --currency CODE", shown=shown))
+                raise LedgerError(_("the settled sessions use several currencies ({shown}); give --currency CODE",
+                                    shown=shown))
             code = used[0]
         else:
             code = _currency_of(code, used)
         if code not in used:
-            raise LedgerError(_("no settled session is in {value}; the currencies are {shown}", value=code or _("(no currency)"), shown=shown))
+            raise LedgerError(_("no settled session is in {value}; the currencies are {shown}",
+                                value=code or _("(no currency)"), shown=shown))
         if not sure:
             _doubt(conn, Paid(who, whom, cents, code), everybody, sessions)
         payment_id = write.record_payment(conn, who, whom, cents, code)

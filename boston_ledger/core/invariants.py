@@ -24,7 +24,8 @@ class Problem(NamedTuple):
     what: str
 
     def __str__(self) -> str:
-        where = _("session {id}", id=self.session) + (_(", deal {number}", number=self.deal) if self.deal is not None else "")
+        where = _("session {id}", id=self.session) + (
+            _(", deal {number}", number=self.deal) if self.deal is not None else "")
         return f"{where}: {self.what}"
 
 
@@ -107,18 +108,20 @@ def difference(session_id: int, players: int, number: int, balances: tuple[int, 
     """How a stored deal (its kept balances and basket, its transfers) differs from the replay's
     state after it and outcome, in words; empty when it does not."""
     if balances != after.balances or basket != after.basket:
-        return [Problem(session_id, number, _("stored balances after the deal {stored}, basket {basket}; the replay gives {replayed}, "
+        return [Problem(session_id, number, _(
+            "stored balances after the deal {stored}, basket {basket}; the replay gives {replayed}, "
             "basket {replayed_basket}", stored=list(balances), basket=basket, replayed=list(after.balances),
             replayed_basket=after.basket))]
     if tuple(outcome.transfers) == tuple(transfers):
         return []
     problems = [  # the engine's are well formed; are these?
-        Problem(session_id, number, _("transfer {t} is not a movement of chips between two parties of the session", t=t))
+        Problem(session_id, number,
+                _("transfer {t} is not a movement of chips between two parties of the session", t=t))
         for t in transfers
         if t.chips <= 0 or t.payer == t.payee or not all(p is BASKET or 0 <= p < players for p in (t.payer, t.payee))]
     expected = [t for t in outcome.transfers if t not in transfers]
     found = [t for t in transfers if t not in outcome.transfers]
-    return problems + [Problem(session_id, number,
+    return [*problems, Problem(session_id, number,
                                _("stored transfers differ from the replay: expected {expected}, found {found}",
                                  expected=_brief(expected), found=_brief(found))
                                + ("" if expected or found else _(" (in another order)")))]
