@@ -140,6 +140,8 @@ def test_a_sound_ledger_has_no_problem(sound: Path) -> None:
                  "session 1, deal 30: stored balances after the deal", id="kept-basket-null"),
     pytest.param([f"UPDATE deals SET balances = '[1.5, 0, 0, 0]' WHERE id = {DEAL}"],
                  "session 1, deal 30: stored balances after the deal", id="kept-not-whole"),
+    pytest.param([f"UPDATE deals SET balances = '5' WHERE id = {DEAL}"],
+                 "session 1, deal 30: stored balances after the deal", id="kept-not-a-list"),
     pytest.param([f"UPDATE deals SET number = 31 WHERE id = {DEAL}"], "session 1, deal 31: the deal is numbered 31",
                  id="number"),
     pytest.param([f"UPDATE deals SET declarer = CASE declarer WHEN 1 THEN 2 ELSE 1 END, partner = NULL,"

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import re
 import sqlite3
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import Any, NamedTuple
 
 from ..core import engine, invariants
 from ..core.engine import Deal, Outcome, Position, State
@@ -37,9 +38,10 @@ def typed_deal(session: Session, contract: str, **typed: str | bool | None) -> D
 
     `team_tricks`, with a partner, is the pair's tricks together: with one member's own tricks
     given too, the other's follow and are kept as well (`engine.filled`)."""
-    values = {f.name: typed_value(session, f, text) for f in FIELDS
-              for text in [contract if f.name == "contract" else typed.get(f.name)] if text not in (None, False)}
-    deal = Deal(**values)  # type: ignore[arg-type]
+    values: dict[str, Any] = {  # by field, of the type its kind gives it (typed_value)
+        f.name: typed_value(session, f, text) for f in FIELDS
+        for text in [contract if f.name == "contract" else typed.get(f.name)] if text not in (None, False)}
+    deal = Deal(**values)
     engine.validate(session.tariff, deal)
     return engine.filled(deal)
 
@@ -106,7 +108,8 @@ def open_for_deals(session: Session, played: int | None = None) -> None:
         raise LedgerError(_("session {id} is settled and takes no more deals; start another with `boston-ledger new`, "
                             "or `boston-ledger reopen` it to correct it", id=session.id))
     if played is not None and session.agreed_deals is not None and played >= session.agreed_deals:
-        raise LedgerError(ngettext("the {n} agreed deal of session {id} is played; settle it with `boston-ledger settle`",
+        raise LedgerError(ngettext("the {n} agreed deal of session {id} is played; settle it with "
+                                   "`boston-ledger settle`",
                                    "the {n} agreed deals of session {id} are played; settle it with "
                                    "`boston-ledger settle`", session.agreed_deals, id=session.id))
 
@@ -175,7 +178,8 @@ def _entered(session: Session, step: engine.Step) -> Entered:
 
 def _within_limits(state: State) -> None:
     if max([abs(state.basket), *map(abs, state.balances)]) > MAX_CHIPS:
-        raise LedgerError(_("this would take the basket or a balance beyond what the ledger can hold; settle the session and start a new one"))
+        raise LedgerError(_("this would take the basket or a balance beyond what the ledger can hold; settle the "
+                            "session and start a new one"))
 
 
 def _verify(conn: sqlite3.Connection, session: Session, expected: State | None = None,
@@ -254,7 +258,7 @@ def walk(session: Session, recorded: Iterable[Recorded], redeals: int = 0) -> It
             yield Walked(r, pos, outcome, after, r.balances)
         return
     rows = list(recorded)  # a points session's points is replayed from its first deal
-    for r, step in zip(rows, engine.replaying(t, (r.deal for r in rows))):
+    for r, step in zip(rows, engine.replaying(t, (r.deal for r in rows)), strict=True):
         yield Walked(r, step.position, step.outcome, step.after, step.scores)
 
 
@@ -262,7 +266,9 @@ def series(session: Session, walked: Iterable[Walked]) -> list[list[int]]:
     """Each player's running standing from 0 through every deal: the lines of a chart."""
     lines = [[0] for __ in session.players]
     for w in walked:
-        for line, value in zip(lines, w.standing):
+        # strict=False: a deal's kept balances, when damaged, are shorter (`check` reports them; the
+        # views show what is kept)
+        for line, value in zip(lines, w.standing, strict=False):
             line.append(value)
     return lines
 
@@ -343,7 +349,8 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
     with writing(conn):
         session = current(conn, session_id)
         if session.settled:
-            raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal", id=session.id))
+            raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal",
+                                id=session.id))
         if last is not None and getattr(read.last_deal(conn, session), "number", None) != last:
             raise LedgerError(_("deal {number} is no longer the last deal; nothing was corrected", number=last))
         standing_deals = _numbered(conn, session, number)
@@ -352,7 +359,7 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
         done, replayed = _corrected(conn, session, standing_deals, number, deal)
         later = standing_deals[number - 1:]
         cid = write.record_correction(conn, session, number, later[0].id, reason, [r.id for r in later])
-        for offset, (step, original) in enumerate(zip(replayed, later)):
+        for offset, (step, original) in enumerate(zip(replayed, later, strict=True)):
             write.record_deal(conn, session, step.number, step.deal, step.outcome, step.after, correction_id=cid,
                               entered_at=None if offset == 0 else original.entered_at)
         _verify(conn, session, expected=replayed[-1].after)

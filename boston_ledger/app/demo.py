@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import sqlite3
+from collections.abc import Iterator
 from decimal import Decimal
-from typing import Iterator
 
 from ..core.engine import Deal
 from ..core.fields import STORED

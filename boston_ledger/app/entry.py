@@ -3,19 +3,20 @@ far, and what each answer means. Nothing is read, written or printed here: the t
 (`ui/guided.py`) and the phones' entry page (`serve/`) ask these questions, in this order, check
 the answers here and say the words given here.
 
-Answers are the texts players gave, by field (`core.fields`; a seat's tricks of misère partout by `EACH`). `step()` reads them all again each
-time, in the order the questions are asked, so a flow keeps no state of its own: an answer
-that is wrong is asked again with the reason (`Question.error`), the others stay; going back
-(`<`) or changing an answer at the end drops one answer (`back`, `change`). The deal is checked
-by the engine as the command line's is (`app.deals.typed_deal`); when it refuses, its error
-names the field to ask again.
+Answers are the texts players gave, by field (`core.fields`; a seat's tricks of misère partout by
+`EACH`). `step()` reads them all again each time, in the order the questions are asked, so a flow
+keeps no state of its own: an answer that is wrong is asked again with the reason
+(`Question.error`), the others stay; going back (`<`) or changing an answer at the end drops one
+answer (`back`, `change`). The deal is checked by the engine as the command line's is
+(`app.deals.typed_deal`); when it refuses, its error names the field to ask again.
 """
 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping, Sequence
+from contextlib import suppress
 from dataclasses import dataclass, replace
-from typing import Mapping, Sequence
 
 from ..core import engine
 from ..core.engine import Deal
@@ -236,7 +237,7 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
             break
         if found.error:
             raise LedgerError(found.error, field_of(found.field), found.suggestion, found.remedy)
-        if found.field in answered or found.default is None and not found.nobody:
+        if found.field in answered or (found.default is None and not found.nobody):
             deal_of(session, {f: v for f, __, v in asked})  # the engine says what is missing, as for `deal`
             raise LedgerError(_("the deal needs an answer to: {what}", what=found.label), field_of(found.field),
                               remedy=GIVE)
@@ -252,11 +253,11 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
 
 def deal_of(session: Session, values: Mapping[str, object]) -> Deal:
     """The deal of the answers' values (as `_value` reads them), checked by the engine."""
-    text: dict[str, str | bool] = {k: v for k, v in values.items() if isinstance(v, (str, bool))}
+    text: dict[str, str | bool] = {k: v for k, v in values.items() if k != "contract" and isinstance(v, (str, bool))}
     each = [str(text[f"{EACH}{seat}"]) for seat in range(len(session.players)) if f"{EACH}{seat}" in text]
     if each:
         text["tricks_each"] = ",".join(each)
-    return typed_deal(session, **text)  # type: ignore[arg-type]
+    return typed_deal(session, str(values["contract"]), **text)
 
 
 # ---- the questions, in order -------------------------------------------------------------------
@@ -330,10 +331,8 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
     c = t.contracts.get(str(values["contract"]))  # None: an all-pass
     made = None
     if c is not None and ("tricks" in values or "team_tricks" in values):
-        try:
+        with suppress(LedgerError):  # not all said yet
             made = engine.made(t, deal_of(session, values))
-        except LedgerError:  # not all said yet
-            pass
     extras = [f.name for f in FIELDS if f.asked is not None and f.asked(t, c, made)]  # asked of every such deal
     if c is None:
         partout = [f"{EACH}{seat}" for seat in range(t.players)] if t.basket.partout else []
@@ -379,14 +378,16 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
 
     def ask(kind: str, choices: tuple[Choice, ...], default: str | None = default, nobody: str = "") -> Question:
         return Question(field, _(f.question, name=name, declarer=declarer, partner=partner),
-                        _(f.label, name=name, declarer=declarer, partner=partner), kind, choices, default, _(nobody) if nobody else "")
+                        _(f.label, name=name, declarer=declarer, partner=partner), kind, choices, default,
+                        _(nobody) if nobody else "")
 
     contract = t.contracts.get(str(values.get("contract")))
     if field == "contract":
-        return ask("word", tuple(Choice(key, contract_name(t, key)) for key in t.contracts)
-                   + (Choice(PASS, _("pass")), Choice(MISDEAL, _("misdeal"))))
+        return ask("word", (*(Choice(key, contract_name(t, key)) for key in t.contracts),
+                            Choice(PASS, _("pass")), Choice(MISDEAL, _("misdeal"))))
     if field == "partner":
-        return ask("player", people(declarer), nobody=f.nobody if contract is not None and contract.alone is not None else "")
+        alone = contract is not None and contract.alone is not None
+        return ask("player", people(declarer), nobody=f.nobody if alone else "")
     if field == "rank":
         ranks = contract.ranks if contract is not None else tuple(t.ranks)
         return ask("word", tuple(Choice(r, rank_name(t, r)) for r in ranks),
@@ -447,7 +448,8 @@ def _value(session: Session, values: Mapping[str, object], question: Question, t
 def _wrong_player(question: Question) -> LedgerError:
     """The refusal of an answer that names none of a question's players: their numbers in the
     menu and their names (the declarer is not among a partner's)."""
-    return LedgerError(_("choose {numbers}, or a name ({names})", numbers=either(str(c.number) for c in question.choices),
+    return LedgerError(_("choose {numbers}, or a name ({names})",
+                         numbers=either(str(c.number) for c in question.choices),
                          names=", ".join(c.label for c in question.choices)))
 
 

@@ -10,8 +10,9 @@ from __future__ import annotations
 import csv
 import re
 import sqlite3
+from collections.abc import Iterable, Iterator
 from pathlib import Path
-from typing import Iterable, Iterator, TextIO
+from typing import TextIO
 
 from ..core.controls import visible
 from ..core.engine import Deal, plays
@@ -46,11 +47,14 @@ def cell(value: object) -> object:
     return value
 
 
-def _cells(row: Iterable) -> list:
+Row = Iterable[object]  # a CSV row's values, before cell() makes them cells
+
+
+def _cells(row: Row) -> list[object]:
     return [cell(v) for v in row]
 
 
-def _write(path: Path, header: list[str], rows: Iterable) -> None:
+def _write(path: Path, header: list[str], rows: Iterable[Row]) -> None:
     """One CSV, a new file in the folder write_set swaps in: the byte-order mark, the header row,
     the rows."""
     def write(f: TextIO) -> None:
@@ -71,9 +75,9 @@ def _fields(session: Session) -> list[Field]:
     return [f for f in STORED if plays(session.tariff, f.name)]
 
 
-def _entered(session: Session, d: Deal) -> list:
+def _entered(session: Session, d: Deal) -> list[object]:
     """A deal's fields as the players entered them, names for seats, blanks for what was not given."""
-    out: list = []
+    out: list[object] = []
     for f in _fields(session):
         value = getattr(d, f.name)
         if value is None:
@@ -90,7 +94,8 @@ def _entered(session: Session, d: Deal) -> list:
 
 def _words(session: Session, d: Deal) -> str:
     """A deal as `key=value` words: 'contract=junior; declarer=Boris; tricks=5'."""
-    return "; ".join(f"{f.name}={v}" for f, v in zip(_fields(session), _entered(session, d)) if v != "")
+    return "; ".join(f"{f.name}={v}" for f, v in zip(_fields(session), _entered(session, d), strict=True)
+                     if v != "")
 
 
 def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[Path]:
@@ -113,7 +118,7 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
                      for w in walked(transfers=True) for t in w.recorded.transfers)
     balance_rows = ([w.recorded.number, *w.standing, w.after.basket] for w in walked())
     entered = [f.name for f in _fields(session)]
-    files = [
+    files: list[tuple[str, list[str], Iterable[Row]]] = [
         ("deals.csv", ["deal", "partie", "tour", "multiplier", "dealer", *entered, "result", "entered_at"], deal_rows),
         ("transfers.csv", ["deal", "from", "to", "chips", "reason"], transfer_rows),
         ("balances.csv", ["deal", *names, "basket"], balance_rows),
@@ -127,11 +132,11 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         files.append(("corrections.csv", ["deal", "corrected_at", "reason", "was", "now"],
                       [[c.number, c.corrected_at, c.reason, _words(session, c.was), _words(session, c.now)]
                        for c in audit]))
-    settled = read.settlement(conn, session) if session.settled else None
+    settled = read.settlement(conn, session)
     if settled is not None:
         files.append(("settlement.csv", ["player", "net_chips", "money", "currency"],
                       [[n, chips, money(cents), session.currency]
-                       for n, chips, cents in zip(settled.players, settled.net_chips, settled.cents)]))
+                       for n, chips, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True)]))
         files.append(("payments.csv", ["from", "to", "amount", "currency"],
                       [[names[p.payer], names[p.payee], money(p.cents), session.currency] for p in settled.payments]))
 
@@ -142,5 +147,6 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     try:
         write_set(directory, EXPORT_NAMES, fill)
     except OSError as e:
-        raise LedgerError(_("cannot write into {directory}: {strerror}", directory=directory, strerror=strerror(e))) from None
+        raise LedgerError(_("cannot write into {directory}: {strerror}", directory=directory,
+                            strerror=strerror(e))) from None
     return [directory / name for name, _, _ in files]

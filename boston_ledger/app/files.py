@@ -19,9 +19,10 @@ import signal
 import stat
 import sys
 import tempfile
-from contextlib import contextmanager
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager, suppress
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, TextIO
+from typing import TextIO
 
 from ..core.errors import LedgerError
 from ..core.i18n import _, strerror
@@ -33,7 +34,7 @@ def umask() -> int:
     return mask
 
 
-def _fill(file: int | Path, write: Callable[[TextIO], None], newline: str | None) -> None:
+def _fill(file: int | Path, write: Callable[[TextIO], object], newline: str | None) -> None:
     """`write(f)` into an open descriptor, or into a new file (never an existing one, never
     through a symlink) made as the umask allows."""
     with open(file, "w" if isinstance(file, int) else "x", encoding="utf-8", newline=newline,
@@ -58,7 +59,7 @@ def ordinary(path: Path) -> None:
                             "boston-ledger writes only ordinary files: give another path", path=path))
 
 
-def write_atomically(path: Path, write: Callable[[TextIO], None], newline: str | None = None) -> None:
+def write_atomically(path: Path, write: Callable[[TextIO], object], newline: str | None = None) -> None:
     """Write `path` with `write(file)`: into a temporary file in the same folder, then renamed
     over it (a symlink there is replaced, not followed). An ordinary file as the umask allows;
     on any failure the temporary file is removed and `path` is as it was. What is at `path`
@@ -75,7 +76,7 @@ def write_atomically(path: Path, write: Callable[[TextIO], None], newline: str |
         raise
 
 
-def write_new(path: Path, write: Callable[[TextIO], None], newline: str | None = None) -> None:
+def write_new(path: Path, write: Callable[[TextIO], object], newline: str | None = None) -> None:
     """Write a new file `path` (in a folder of write_set's) with `write(file)`."""
     _fill(path, write, newline)
 
@@ -190,10 +191,8 @@ def _remove_set(folder: Path, names: frozenset[str] | None) -> None:
         pass
     finally:
         os.close(fd)
-    try:
+    with suppress(OSError):  # not empty: somebody's file stays, and so does the folder
         os.rmdir(folder)
-    except OSError:
-        pass
 
 
 LEFTOVER = r"\.{stem}\.(\d+)\.[a-z0-9_]+\.(?:new|old)"  # a folder write_set makes and removes

@@ -5,9 +5,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Iterable
 from datetime import date
 from decimal import Decimal, InvalidOperation
-from typing import Iterable
 
 from ..core.errors import LedgerError
 from ..core.fields import BY_NAME
@@ -16,6 +16,7 @@ from ..core.tariff import Tariff, ambiguous, did_you_mean, find, suggestion
 from ..store.records import Session
 
 MIN_CHIP_VALUE = Decimal("0.000001")
+CHIP_VALUE_PLACES = 6  # the most decimals of a chip's value: MIN_CHIP_VALUE's
 MAX_CHIP_VALUE = Decimal("1000000")
 JOINERS = {"\u200c", "\u200d"}  # zero-width (non-)joiners inside emoji and some scripts
 MAX_MARKS = 4  # combining marks on one letter: enough for any script's accents, not for a smear
@@ -93,18 +94,21 @@ def chip_value(text: str) -> Decimal:
     try:
         value = Decimal(text.strip().replace(",", "."))
     except (InvalidOperation, AttributeError):
-        value = None
-    if (value is None or not value.is_finite() or not MIN_CHIP_VALUE <= value <= MAX_CHIP_VALUE
-            or value.as_tuple().exponent < MIN_CHIP_VALUE.as_tuple().exponent):
-        raise LedgerError(_("--chip-value must be a positive decimal amount such as 0.10, from {low} to {high} with at most six decimals, not {clip}", low=MIN_CHIP_VALUE, high=MAX_CHIP_VALUE, clip=clip(text)))
-    return value.quantize(Decimal(1)) if value.as_tuple().exponent > 0 else value  # 1E+1 -> 10
+        value = Decimal("NaN")
+    exponent = value.as_tuple().exponent  # a letter for NaN and the infinities
+    if (not isinstance(exponent, int) or not MIN_CHIP_VALUE <= value <= MAX_CHIP_VALUE
+            or exponent < -CHIP_VALUE_PLACES):
+        raise LedgerError(_("--chip-value must be a positive decimal amount such as 0.10, from {low} to {high} with "
+                            "at most six decimals, not {clip}", low=MIN_CHIP_VALUE, high=MAX_CHIP_VALUE,
+                            clip=clip(text)))
+    return value.quantize(Decimal(1)) if exponent > 0 else value  # 1E+1 -> 10
 
 
 def currency(text: str) -> str:
     """A currency as shown with money: 1 to 8 letters (EUR, RUB, руб), or one currency sign (€, ₽)."""
     code = unicodedata.normalize("NFC", text.strip())
     letters = 1 <= len(code) <= 8 and code.isalpha() and not IGNORABLE.search(code)
-    if not (letters or len(code) == 1 and unicodedata.category(code) == "Sc"):
+    if not (letters or (len(code) == 1 and unicodedata.category(code) == "Sc")):
         raise LedgerError(_("--currency must be a code of 1 to 8 letters such as EUR or RUB, or one currency sign "
                             "such as € or ₽; not {clip}", clip=clip(text)))
     return code.upper() if code.isascii() else code
@@ -134,7 +138,8 @@ def table_names(names: list[str], tariff: Tariff) -> list[str]:
             raise LedgerError(_("the name {name} piles more than {limit} marks on one letter; type a plain name",
                                 name=clip(name), limit=MAX_MARKS))
         if key in map(name_key, every_translation("basket")):
-            raise LedgerError(_("{name!r} is the word for the pool in the middle; give the player another name", name=name))
+            raise LedgerError(_("{name!r} is the word for the pool in the middle; give the player another name",
+                                name=name))
         if key in seen:
             if seen[key] == name:
                 raise LedgerError(_("{name!r} is named twice; every player needs a distinct name", name=name))
@@ -187,7 +192,8 @@ def money_amount(text: str) -> int:
     word = text.strip().replace(",", ".")
     value = Decimal(word) if re.fullmatch(r"[0-9]{1,9}(\.[0-9]{1,2})?", word) else None
     if value is None or value <= 0:
-        raise LedgerError(_("AMOUNT must be a positive amount of money with at most two decimals, such as 12.30, not {clip}", clip=clip(text)))
+        raise LedgerError(_("AMOUNT must be a positive amount of money with at most two decimals, such as 12.30, "
+                            "not {clip}", clip=clip(text)))
     return int(value * 100)
 
 
@@ -206,5 +212,6 @@ def reason_text(text: str | None) -> str:
         raise LedgerError(_("a correction needs --reason TEXT: say why the deal is changed"))
     reason = " ".join(text.split())
     if not reason or len(reason) > 500 or not reason.isprintable():
-        raise LedgerError(_("a correction needs --reason TEXT: say in plain words (at most 500 characters) why the deal is changed"))
+        raise LedgerError(_("a correction needs --reason TEXT: say in plain words (at most 500 characters) why the "
+                            "deal is changed"))
     return reason

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass
+from datetime import UTC, datetime
 
 from ..core.errors import LedgerError
 from ..core.i18n import _
@@ -69,11 +70,11 @@ def _totals(conn: sqlite3.Connection, names: dict[str, str], sessions: list[Sess
     less the payments `paid` that are not cancelled (`names`: `people`)."""
     totals: dict[str, dict[str, int]] = {}
     for session in sessions:
-        if not session.settled or session.demo:
+        result = None if session.demo else read.settlement(conn, session)
+        if result is None:  # not settled (or the demo evening)
             continue
-        result = read.settlement(conn, session)
         book = totals.setdefault(session.currency, {})
-        for name, cents in zip(result.players, result.cents):
+        for name, cents in zip(result.players, result.cents, strict=True):
             key = names[name_key(name)]
             book[key] = book.get(key, 0) + cents
     for p in paid:
@@ -122,12 +123,14 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
         shown = ", ".join(c or _("(none)") for c in used) or _("none yet")
         if code is None:
             if len(used) != 1:
-                raise LedgerError(_("the settled sessions use several currencies ({shown}); give --currency CODE", shown=shown))
+                raise LedgerError(_("the settled sessions use several currencies ({shown}); give --currency CODE",
+                                    shown=shown))
             code = used[0]
         else:
             code = _currency_of(code, used)
         if code not in used:
-            raise LedgerError(_("no settled session is in {value}; the currencies are {shown}", value=code or _("(no currency)"), shown=shown))
+            raise LedgerError(_("no settled session is in {value}; the currencies are {shown}",
+                                value=code or _("(no currency)"), shown=shown))
         if not sure:
             _doubt(conn, Paid(who, whom, cents, code), everybody, sessions)
         payment_id = write.record_payment(conn, who, whom, cents, code)
@@ -136,9 +139,7 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
 
 def _doubt(conn: sqlite3.Connection, paid: Paid, everybody: dict[str, str], sessions: list[Session]) -> None:
     """Doubt (raised) when a payment repeats one recorded within the hour, or would turn a debt around."""
-    from datetime import datetime, timezone
-
-    now = datetime.now(timezone.utc)
+    now = datetime.now(UTC)
     recorded = read.payments(conn)
     again = [p for p in recorded if p.cancelled_at is None and (p.payer, p.payee, p.cents, p.currency) ==
              (paid.payer, paid.payee, paid.cents, paid.currency)

@@ -3,8 +3,9 @@ first thing written into it), and closed when the command is done."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable, TypeVar
+from typing import TypeVar
 
 from ..store import db
 from ..store.db import Ledger, Waiting

@@ -81,8 +81,7 @@ def listing(conn: sqlite3.Connection, last: int | None = None) -> list[Listed]:
         if not found:
             raise
         now = None
-    return [Listed(s, read.state(conn, s).deals, s.id == now, read.settlement(conn, s) if s.settled else None)
-            for s in found]
+    return [Listed(s, read.state(conn, s).deals, s.id == now, read.settlement(conn, s)) for s in found]
 
 
 def count(conn: sqlite3.Connection) -> int:
@@ -127,7 +126,7 @@ def _settled(conn: sqlite3.Connection, session: Session, state: State) -> Settle
     would record."""
     from ..core.settlement import settled  # here: a plain deal needs none of it
 
-    recorded = read.settlement(conn, session) if session.settled else None
+    recorded = read.settlement(conn, session)
     if recorded is not None:
         return recorded
     if not state.deals:

@@ -98,7 +98,7 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
     counted = [0, 0]  # sessions not settled, settled
     named_by: dict[str, Tariff] = {}
     for session in read.sessions(conn):
-        if session.demo or since is not None and date.fromisoformat(session.created_at[:10]) < since:
+        if session.demo or (since is not None and date.fromisoformat(session.created_at[:10]) < since):
             continue
         who = [names[name_key(p)] for p in session.players]
         stats = [entry(name) for name in who]
@@ -141,15 +141,15 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
             e.declared_total += times
             e.made_total += made * times
             if deal.partner is not None:
-                pair = tuple(sorted((who[deal.declarer], who[deal.partner]), key=str.casefold))
-                record = pairs.setdefault(pair, [0, 0])
+                first, second = sorted((who[deal.declarer], who[deal.partner]), key=str.casefold)
+                record = pairs.setdefault((first, second), [0, 0])
                 record[0] += times
                 record[1] += made * times
         if wanted is None or wanted in who:
             counted[session.settled] += 1
-        if session.settled:  # chips and money both as the settlement has them
-            result = read.settlement(conn, session)
-            for e, chips, cents in zip(stats, result.net_chips, result.cents):
+        result = read.settlement(conn, session)
+        if result is not None:  # settled: chips and money both as the settlement has them
+            for e, chips, cents in zip(stats, result.net_chips, result.cents, strict=True):
                 e.net_chips += Fraction(chips)
                 e.money[session.currency] = e.money.get(session.currency, 0) + cents
     partnerships = [Partnership(p, d, m) for p, (d, m) in pairs.items()]

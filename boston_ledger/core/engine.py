@@ -6,7 +6,8 @@ Transfer between two parties, so balances plus basket always sum to zero.
 
 from __future__ import annotations
 
-from typing import Iterable, Iterator, NamedTuple, Sequence
+from collections.abc import Iterable, Iterator, Sequence
+from typing import NamedTuple
 
 from .errors import DROP, GIVE, MEND, LedgerError
 from .i18n import _, contract_name, contract_names, ngettext, rank_name
@@ -16,8 +17,9 @@ BASKET = None  # the party that is the pool in the middle of the table
 Party = int | None
 
 # Why chips moved; the order in which a breakdown shows them.
-REASONS = ("stake", "remise", "misdeal", "all-pass", "misere-partout", "consolation", "contract", "overtricks", "undertricks",
-           "misere-tricks", "slam", "premium", "honours", "basket", "labet", "penalty", "boston", "carte-blanche")
+REASONS = ("stake", "remise", "misdeal", "all-pass", "misere-partout", "consolation", "contract", "overtricks",
+           "undertricks", "misere-tricks", "slam", "premium", "honours", "basket", "labet", "penalty", "boston",
+           "carte-blanche")
 
 
 class DealError(LedgerError):
@@ -164,7 +166,8 @@ def validate(tariff: Tariff, deal: Deal) -> None:
     contract = tariff.contracts.get(deal.contract)
     if contract is None:
         raise DealError(_("the {name} tariff has no contract {contract!r}; it has {names} and pass", name=tariff.name,
-                          contract=contract_name(tariff, deal.contract), names=contract_names(tariff)), "contract", None)
+                          contract=contract_name(tariff, deal.contract), names=contract_names(tariff)),
+                        "contract", None)
     name = contract_name(tariff, deal.contract)
     if deal.declarer is None:
         raise DealError(_("{contract} needs its declarer", contract=name), "declarer", remedy=GIVE)
@@ -258,7 +261,8 @@ def _validate_tricks(tariff: Tariff, deal: Deal) -> None:
                                  "pair's {n} tricks together", team, tricks=mine, partner_tricks=theirs), "team_tricks")
     if team is not None and mine is not None and mine > team:
         raise DealError(ngettext("the declarer cannot have taken {own} of the pair's {n} trick",
-                                 "the declarer cannot have taken {own} of the pair's {n} tricks", team, own=mine), "tricks")
+                                 "the declarer cannot have taken {own} of the pair's {n} tricks", team, own=mine),
+                        "tricks")
     if team is not None and theirs is not None and theirs > team:
         raise DealError(ngettext("the partner cannot have taken {own} of the pair's {n} trick",
                                  "the partner cannot have taken {own} of the pair's {n} tricks", team, own=theirs),
@@ -448,7 +452,8 @@ def _partout(tariff: Tariff, taken: tuple[int, ...], multiplier: int) -> list[Tr
         shares = [total // len(losers)] * len(losers)
         for i in range(total - sum(shares)):
             shares[i] += 1
-        out += [Transfer(loser, seat, share, "misere-partout") for loser, share in zip(losers, shares) if share > 0]
+        out += [Transfer(loser, seat, share, "misere-partout") for loser, share in zip(losers, shares, strict=True)
+                if share > 0]
     return out
 
 
@@ -458,7 +463,8 @@ def _partout_pool(tariff: Tariff, taken: tuple[int, ...], basket: int) -> list[T
     fewest = min(taken)
     winners = [seat for seat, t in enumerate(taken) if t == fewest]
     shares = _split(tariff.basket.first_pool(basket), winners, tariff.basket.share_remainder)
-    return [Transfer(BASKET, seat, share, "misere-partout") for seat, share in zip(winners, shares) if share > 0]
+    return [Transfer(BASKET, seat, share, "misere-partout") for seat, share in zip(winners, shares, strict=True)
+            if share > 0]
 
 
 def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
@@ -521,7 +527,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     total = sum(chips for __, chips in pay) * factor
     scores = [0] * n
     failing = side if made or not schedule.shares else [
-        s for s, share in zip(side, schedule.shares) if (own[s] or 0) < share]
+        s for s, share in zip(side, schedule.shares, strict=True) if (own[s] or 0) < share]
     for member in side if made else failing:
         scores[member] = total if made else -total
         for opponent in opponents:
@@ -531,7 +537,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     if made:
         stake_next = _awards(tariff, schedule, True)
         if stake_next:  # the basket, or its first pool
-            for member, share in zip(side, _split(rules.first_pool(basket), side, rules.share_remainder)):
+            for member, share in zip(side, _split(rules.first_pool(basket), side, rules.share_remainder), strict=True):
                 move(BASKET, member, share, "basket")
     else:
         stake_next = _awards(tariff, schedule, False)
@@ -543,10 +549,10 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
             shares = _split(labet, failing)
             odd = 0 if rules.labet_odd_chip == "declarer" or len(failing) < 2 else 1
             shares[odd] += labet - sum(shares)  # the declarer (first of the side) or the partner pays any odd chip
-            for member, share in zip(failing, shares):
+            for member, share in zip(failing, shares, strict=True):
                 move(member, BASKET, share, "labet")
         elif schedule.failed_basket == "opponents":  # the basket goes to them
-            for opponent, share in zip(opponents, _split(basket, opponents, rules.share_remainder)):
+            for opponent, share in zip(opponents, _split(basket, opponents, rules.share_remainder), strict=True):
                 move(BASKET, opponent, share, "basket")
     slam = made and schedule.kind == "tricks" and side_took == tariff.tricks
     doubled = slam and (tariff.boston_slam_for == "anyone" or deal.boston in side)
@@ -556,7 +562,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         for seat in range(n):
             if seat != deal.boston:
                 move(seat, deal.boston, amount, "boston")
-    elif rule == "declarer-pays" or rule == "declarer-pays-unless-holder" and deal.boston != deal.declarer:
+    elif rule == "declarer-pays" or (rule == "declarer-pays-unless-holder" and deal.boston != deal.declarer):
         for seat in range(n):
             if seat != deal.declarer:
                 move(deal.declarer, seat, amount, "boston")

@@ -13,7 +13,8 @@ CSV files, `check`, rescore and completion follow this table.
 
 from __future__ import annotations
 
-from typing import Callable, NamedTuple
+from collections.abc import Callable
+from typing import NamedTuple
 
 from .i18n import N_
 from .engine import holder_counts, plays

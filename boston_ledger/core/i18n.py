@@ -17,10 +17,11 @@ from __future__ import annotations
 
 import errno
 import string
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from contextvars import ContextVar
 from pathlib import Path
-from typing import Any, Iterable, Iterator, Mapping, NamedTuple
+from typing import Any, NamedTuple
 
 
 class Language(NamedTuple):

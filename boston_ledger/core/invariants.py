@@ -6,10 +6,11 @@ A problem names the session, the deal when there is one, and what was expected a
 
 from __future__ import annotations
 
-from typing import Iterable, NamedTuple
+from collections.abc import Iterable
+from typing import NamedTuple, Protocol
 
 from . import engine
-from .engine import BASKET, Outcome, State, Transfer
+from .engine import BASKET, Deal, Outcome, State, Transfer
 from .i18n import N_, _, reason
 from .tariff import Tariff
 
@@ -23,8 +24,29 @@ class Problem(NamedTuple):
     what: str
 
     def __str__(self) -> str:
-        where = _("session {id}", id=self.session) + (_(", deal {number}", number=self.deal) if self.deal is not None else "")
+        where = _("session {id}", id=self.session) + (
+            _(", deal {number}", number=self.deal) if self.deal is not None else "")
         return f"{where}: {self.what}"
+
+
+# A reference check's row (store.audit.foreign_references): the deal's number, what points outside its
+# session, and that session; ("orphans", their count) for transfers of no deal.
+Reference = tuple[int | None, str, int | None]
+
+
+class KeptDeal(Protocol):
+    """A deal as the ledger keeps it (store.records.Recorded), as far as the replay reads it."""
+
+    @property
+    def number(self) -> int: ...
+    @property
+    def deal(self) -> Deal: ...
+    @property
+    def transfers(self) -> tuple[Transfer, ...]: ...
+    @property
+    def balances(self) -> tuple[int, ...]: ...
+    @property
+    def basket(self) -> int | None: ...
 
 
 def imbalance(state: State) -> int:
@@ -40,7 +62,7 @@ def zero_sum(session_id: int, state: State) -> list[Problem]:
     return []
 
 
-def references(session_id: int, rows: Iterable[tuple]) -> list[Problem]:
+def references(session_id: int, rows: Iterable[Reference]) -> list[Problem]:
     """The rows that point outside their session (store.audit.foreign_references), as problems."""
     problems = []
     for number, what, other in rows:
@@ -55,7 +77,7 @@ def references(session_id: int, rows: Iterable[tuple]) -> list[Problem]:
     return problems
 
 
-def replay(session_id: int, tariff: Tariff, players: int, recorded: Iterable) -> list[Problem]:
+def replay(session_id: int, tariff: Tariff, players: int, recorded: Iterable[KeptDeal]) -> list[Problem]:
     """Replay a session's standing deals as stored (store.records.Recorded: number, deal, kept
     balances and basket, transfers) through the engine and the session's tariff, holding each
     deal's number, kept balances and transfers to the engine's. The first difference, in words
@@ -81,23 +103,25 @@ def _misnumbered(session_id: int, number: int, expected: int) -> Problem:
                                          number=number, expected=expected))
 
 
-def difference(session_id: int, players: int, number: int, balances: tuple, basket: int | None,
+def difference(session_id: int, players: int, number: int, balances: tuple[int, ...], basket: int | None,
                transfers: tuple[Transfer, ...], after: State, outcome: Outcome) -> list[Problem]:
     """How a stored deal (its kept balances and basket, its transfers) differs from the replay's
     state after it and outcome, in words; empty when it does not."""
     if balances != after.balances or basket != after.basket:
-        return [Problem(session_id, number, _("stored balances after the deal {stored}, basket {basket}; the replay gives {replayed}, "
+        return [Problem(session_id, number, _(
+            "stored balances after the deal {stored}, basket {basket}; the replay gives {replayed}, "
             "basket {replayed_basket}", stored=list(balances), basket=basket, replayed=list(after.balances),
             replayed_basket=after.basket))]
     if tuple(outcome.transfers) == tuple(transfers):
         return []
     problems = [  # the engine's are well formed; are these?
-        Problem(session_id, number, _("transfer {t} is not a movement of chips between two parties of the session", t=t))
+        Problem(session_id, number,
+                _("transfer {t} is not a movement of chips between two parties of the session", t=t))
         for t in transfers
         if t.chips <= 0 or t.payer == t.payee or not all(p is BASKET or 0 <= p < players for p in (t.payer, t.payee))]
     expected = [t for t in outcome.transfers if t not in transfers]
     found = [t for t in transfers if t not in outcome.transfers]
-    return problems + [Problem(session_id, number,
+    return [*problems, Problem(session_id, number,
                                _("stored transfers differ from the replay: expected {expected}, found {found}",
                                  expected=_brief(expected), found=_brief(found))
                                + ("" if expected or found else _(" (in another order)")))]

@@ -16,8 +16,8 @@ breaches are the source's, listed by `tariffs check` and `tariffs show`, not war
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Iterator
 
 from . import engine
 from .i18n import _, contract_name, ngettext, rank_name
@@ -47,9 +47,9 @@ class Breach:
         def named(key: str, rank: str | None) -> str:
             return contract_name(t, key) + (f" ({rank_name(t, rank)})" if rank and rank != key else "")
 
-        values = dict(higher=named(self.higher, self.higher_rank), lower=named(self.lower, self.lower_rank),
-                      high=self.high, low=self.low,
-                      way=_("with a partner") if self.way == "with_partner" else _("alone"))
+        values = {"higher": named(self.higher, self.higher_rank), "lower": named(self.lower, self.lower_rank),
+                  "high": self.high, "low": self.low,
+                  "way": _("with a partner") if self.way == "with_partner" else _("alone")}
         return (ngettext("ladders: {higher}, {way}, made with {n} trick pays {high}, less than the lower "
                          "{lower}'s {low}", "ladders: {higher}, {way}, made with {n} tricks pays {high}, less than the "
                          "lower {lower}'s {low}", self.tricks, **values) if self.made else

@@ -8,10 +8,11 @@ from __future__ import annotations
 import bisect
 import heapq
 from collections import deque
+from collections.abc import Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
-from typing import Sequence
+from typing import Any
 
 
 @dataclass(frozen=True)
@@ -35,12 +36,12 @@ class Settled:
     currency: str
     deals: int
 
-    def record(self) -> dict:
+    def record(self) -> dict[str, Any]:
         """The settlement as the ledger keeps it and `settle` prints it as JSON."""
         name = self.players
         return {
-            "net_chips": dict(zip(name, self.net_chips)),
-            "money": {n: money(c) for n, c in zip(name, self.cents)},
+            "net_chips": dict(zip(name, self.net_chips, strict=True)),
+            "money": {n: money(c) for n, c in zip(name, self.cents, strict=True)},
             "payments": [{"from": name[p.payer], "to": name[p.payee], "amount": money(p.cents)}
                          for p in self.payments],
             "basket": self.basket,
@@ -50,7 +51,7 @@ class Settled:
         }
 
     @classmethod
-    def from_record(cls, players: Sequence[str], record: dict) -> Settled:
+    def from_record(cls, players: Sequence[str], record: dict[str, Any]) -> Settled:
         """A kept settlement read back (`record` is what `record()` wrote)."""
         seat = {n: i for i, n in enumerate(players)}
         return cls(
@@ -153,7 +154,7 @@ def zero_sum_groups(values: Sequence[int]) -> list[tuple[int, ...]]:
 
 
 def _fits(left: list[int]) -> bool:
-    return len(left) * 2 ** len(left) <= EXACT_STEPS
+    return len(left) * (1 << len(left)) <= EXACT_STEPS
 
 
 def _opposites(values: Sequence[int]) -> tuple[list[tuple[int, ...]], list[int]]:

@@ -8,8 +8,9 @@ it: the keys of a table are the fields of the record it fills).
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import Callable, Iterable, Mapping, NamedTuple
+from typing import NamedTuple
 
 from .errors import LedgerError
 from .i18n import _
@@ -174,7 +175,8 @@ class Tariff(NamedTuple):
     boston_slam_for: str = "anyone"
     ladders: tuple[tuple[str, ...], ...] = ()  # contracts from the lowest to the highest, ladder by ladder
     ladder_exceptions: tuple[tuple[str, str], ...] = ()  # (lower, higher): where the source's own tables break them
-    honours: tuple[int, ...] = ()  # the over-tricks paid for 0, 1, 2... honours held by a made declarer (none: not scored)
+    # the over-tricks paid for 0, 1, 2... honours held by a made declarer (none: not scored)
+    honours: tuple[int, ...] = ()
     base_payment: str = ""  # what the base payment of a contract is called: "consolation" (the Russian seeds' word,
     # the default of a chips tariff) or "contract" (the default of a points one)
 

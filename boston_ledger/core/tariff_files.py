@@ -9,8 +9,9 @@ from __future__ import annotations
 
 import copy
 import tomllib
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from .i18n import _, ngettext, shown_name, strerror
 from .tariff import LIMIT, Tariff, TariffError, ambiguous, did_you_mean, find
@@ -60,7 +61,7 @@ def locate(name_or_path: str, relative_to: Path | None = None) -> Path:
                         name=name_or_path, known=known))
 
 
-def _read(path: Path) -> tuple[dict, str]:
+def _read(path: Path) -> tuple[dict[str, Any], str]:
     """A user's tariff file (`MOST_BYTES` at most), as TOML reads it, and its text."""
     try:
         size = path.stat().st_size
@@ -78,7 +79,8 @@ def _read(path: Path) -> tuple[dict, str]:
     return _toml(text, str(path)), text
 
 
-def _toml(text: str, origin: str) -> dict:
+def _toml(text: str, origin: str) -> dict[str, Any]:
+    data: dict[str, Any] | None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
@@ -106,7 +108,7 @@ def _depth(data: Any) -> int:
     return deepest
 
 
-def merge(base: dict, over: dict) -> dict:
+def merge(base: dict[str, Any], over: dict[str, Any]) -> dict[str, Any]:
     """`over` merged into a copy of `base`: tables merge key by key, anything else replaces."""
     out = copy.deepcopy(base)
     for key, value in over.items():
@@ -117,12 +119,12 @@ def merge(base: dict, over: dict) -> dict:
     return out
 
 
-def _remove(data: dict, paths: Any, where: str) -> None:
+def _remove(data: dict[str, Any], paths: Any, where: str) -> None:
     if not isinstance(paths, list) or not all(isinstance(p, str) for p in paths):
         raise TariffError(f"{where} remove: "
                           + _("must be a list of dotted key paths such as \"contracts.junior.with_partner\""))
     for dotted in paths:
-        node = data
+        node: Any = data  # whatever the path leads to
         *parents, last = dotted.split(".")
         for part in parents:
             node = node.get(part) if isinstance(node, dict) else None
@@ -131,7 +133,8 @@ def _remove(data: dict, paths: Any, where: str) -> None:
         del node[last]
 
 
-def _resolve(data: dict, origin: str, folder: Path | None, seen: tuple[str, ...] = ()) -> tuple[dict, bool]:
+def _resolve(data: dict[str, Any], origin: str, folder: Path | None,
+             seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], bool]:
     """The tariff with its `extends` chain merged in; whether there was one."""
     head = data.get("tariff")
     base_name = head.get("extends") if isinstance(head, dict) else None
@@ -148,8 +151,8 @@ def _resolve(data: dict, origin: str, folder: Path | None, seen: tuple[str, ...]
         path = locate(base_name, relative_to=folder)
     except TariffError as e:
         raise TariffError(f"{origin}: [tariff] extends: {e}") from None
-    base, unused = _read(path)
-    base, unused = _resolve(base, str(path), path.parent, seen + (base_name,))
+    base, _text = _read(path)
+    base, _extended = _resolve(base, str(path), path.parent, (*seen, base_name))
     own = copy.deepcopy(data)
     removals = own.pop("remove", [])
     del own["tariff"]["extends"]
@@ -158,14 +161,14 @@ def _resolve(data: dict, origin: str, folder: Path | None, seen: tuple[str, ...]
     return merged, True
 
 
-def effective_text(data: dict, note: str) -> str:
+def effective_text(data: dict[str, Any], note: str) -> str:
     """A resolved tariff as TOML, as stored with a session."""
     import tomli_w
 
     return f"# {note}\n" + tomli_w.dumps(data)
 
 
-def apply_conditions(data: dict, names: Iterable[str], origin: str) -> dict:
+def apply_conditions(data: dict[str, Any], names: Iterable[str], origin: str) -> dict[str, Any]:
     """The tariff with the named conditions turned on, in order."""
     table = data.get("conditions", {})
     out = copy.deepcopy(data)
@@ -208,7 +211,7 @@ def condition_key(table: Any, word: str) -> str:
           known=", ".join(shown_name(k, _names(c)) for k, c in conditions.items()) or _("none"))))
 
 
-def _names(condition: Any) -> list:
+def _names(condition: Any) -> list[Any]:
     """A condition table's `names`, as far as they are a list (the reader checks them)."""
     names = condition.get("names") if isinstance(condition, dict) else None
     return names if isinstance(names, list) else []
@@ -232,7 +235,7 @@ def load(name_or_path: str, conditions: Iterable[str] = ()) -> Tariff:
     return tariff
 
 
-def _condition_problems(data: dict, text: str, origin: str, skip: Iterable[str] = ()) -> list[str]:
+def _condition_problems(data: dict[str, Any], text: str, origin: str, skip: Iterable[str] = ()) -> list[str]:
     """What goes wrong when each condition of the tariff is turned on by itself."""
     problems: list[str] = []
     table = data.get("conditions")
@@ -288,7 +291,7 @@ def check(path_text: str) -> tuple[Tariff | None, list[str]]:
     try:
         path = locate(path_text)
         data, text = _read(path)
-        data, unused = _resolve(data, str(path), path.parent)
+        data, _extended = _resolve(data, str(path), path.parent)
     except TariffError as e:
         return None, e.problems
     tariff, problems = read(data, text, str(path))
@@ -300,8 +303,8 @@ def copy_text(source: str, name: str, target: str) -> str:
     """The text of a copy of tariff `source` (resolved, without its conditions) named `name`, for
     a user to edit; checked valid (as `target`, the file it will be)."""
     origin = locate(source)
-    data, unused = _read(origin)
-    data, unused = _resolve(data, str(origin), origin.parent)
+    data, _text = _read(origin)
+    data, _extended = _resolve(data, str(origin), origin.parent)
     if not isinstance(data.setdefault("tariff", {}), dict):
         raise TariffError(f"{origin}: " + _("[{key}] must be a table", key="tariff"))
     data["tariff"]["name"] = name

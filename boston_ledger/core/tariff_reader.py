@@ -10,20 +10,25 @@ key is a new field, and its reading here. What a user's file may hold is bounded
 from __future__ import annotations
 
 import re
-from typing import AbstractSet, Any, Callable, Iterable
+from collections.abc import Callable, Iterable, Set
+from functools import partial
+from typing import Any, TypeVar, overload
 
 from .i18n import _, ngettext
-from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET, LABET_ODD_CHIP,
-                     LIMIT, MISDEAL_DEALER, PASS, SCORING, SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition,
-                     Contract, Rank, Schedule, Tariff, TariffError)
+from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET,
+                     LABET_ODD_CHIP, LIMIT, MISDEAL_DEALER, PASS, SCORING, SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS,
+                     Basket, Condition, Contract, Rank, Schedule, Tariff, TariffError)
 from .controls import CONTROL, CONTROL_IN_LINES
+
+T = TypeVar("T")
+D = TypeVar("D")
 
 SLUG = re.compile(r"[^\W_][\w-]{0,39}")  # a tariff's name: letters and digits, '-' and '_' inside
 LINES = {"source", "notes", "seed"}  # texts of several lines: a line break (and a tab) is theirs
 # The most characters a text of a user's file holds (the shipped tariffs' longest: a word 27, a
 # title 163, a source, note or seed 324); any other string (a word, a name, a table's) WORD.
 WORD = 100
-LONGEST = {"title": 1_000, **{key: 10_000 for key in LINES}}
+LONGEST = {"title": 1_000, **dict.fromkeys(LINES, 10_000)}
 MOST_WORDS = 100  # in one list (names, pass words, notes...: the shipped tariffs' longest holds 9)
 SHOWN = 60  # the most characters of a value an error message quotes
 
@@ -53,7 +58,7 @@ KEYS = {  # the keys of each table, by the table ([schedules.NAME] by its kind)
 }
 
 
-def read(data: dict, text: str, origin: str, stored: bool = False) -> tuple[Tariff | None, list[str]]:
+def read(data: dict[str, Any], text: str, origin: str, stored: bool = False) -> tuple[Tariff | None, list[str]]:
     """The Tariff of resolved data, and every problem found (the tariff only when there is none);
     `stored` for one kept with a session (read as it was accepted then: its name is not held to
     today's rule, nor its texts to today's bounds)."""
@@ -62,7 +67,7 @@ def read(data: dict, text: str, origin: str, stored: bool = False) -> tuple[Tari
     return tariff, reader.problems
 
 
-def build(data: dict, text: str, origin: str, stored: bool = False) -> Tariff:
+def build(data: dict[str, Any], text: str, origin: str, stored: bool = False) -> Tariff:
     """The Tariff of resolved data; TariffError with the first problem (and how many more)."""
     tariff, problems = read(data, text, origin, stored)
     if problems:
@@ -110,7 +115,7 @@ class _Reader:
     def fail(self, where: str, message: str) -> _Problem:
         return _Problem(f"{self.origin}: {where}: {message}")
 
-    def each(self, items: Iterable[tuple[str, Any]], build: Callable[[str, Any], Any], kind: str = "") -> dict:
+    def each(self, items: Iterable[tuple[str, Any]], build: Callable[[str, Any], T], kind: str = "") -> dict[str, T]:
         out = {}
         for key, raw in items:
             try:
@@ -126,7 +131,15 @@ class _Reader:
                 pass
         return out
 
-    def guard(self, fn: Callable[[], Any], default: Any = None) -> Any:
+    @overload
+    def guard(self, fn: Callable[[], T]) -> T | None: ...
+
+    @overload
+    def guard(self, fn: Callable[[], T], default: D) -> T | D: ...
+
+    def guard(self, fn: Callable[[], T], default: Any = None) -> Any:
+        """What `fn` gives; when it finds a problem, the problem kept and `default` given instead (its
+        table then ends in `done`, which leaves it out)."""
         try:
             return fn()
         except _Problem as e:
@@ -135,7 +148,7 @@ class _Reader:
         except _Skip:
             return default
 
-    def table(self, data: dict, key: str, where: str, required: bool = True) -> dict:
+    def table(self, data: dict[str, Any], key: str, where: str, required: bool = True) -> dict[str, Any]:
         value = data.get(key)
         if value is None and not required:
             return {}
@@ -144,7 +157,7 @@ class _Reader:
                             else _("[{key}] must be a table", key=key))
         return value
 
-    def keys(self, data: dict, where: str, table: str) -> None:
+    def keys(self, data: dict[str, Any], where: str, table: str) -> None:
         """Report every key that is not one of the table's (`KEYS`), without stopping its other checks."""
         allowed = KEYS[table]
         for key in sorted(set(data) - allowed):
@@ -157,7 +170,7 @@ class _Reader:
         if len(self.problems) > start:
             raise _Skip()
 
-    def whole(self, data: dict, key: str, where: str, low: int, high: int, default: int | None = None) -> int:
+    def whole(self, data: dict[str, Any], key: str, where: str, low: int, high: int, default: int | None = None) -> int:
         value = data.get(key, default)
         if value is None:
             raise self.fail(where, _("missing {key} (a whole number {low}..{high})", key=key, low=low, high=high))
@@ -166,7 +179,7 @@ class _Reader:
                                                 low=low, high=high, value=_Shown(value)))
         return value
 
-    def word(self, data: dict, key: str, where: str, choices: tuple[str, ...] | None = None,
+    def word(self, data: dict[str, Any], key: str, where: str, choices: tuple[str, ...] | None = None,
              default: str | None = None, text: bool = True) -> str:
         value = data.get(key, default)
         if not isinstance(value, str) or not value.strip():
@@ -179,7 +192,7 @@ class _Reader:
             self.plain(value, key, f"{where} {key}")
         return value
 
-    def words(self, data: dict, key: str, where: str) -> tuple[str, ...]:
+    def words(self, data: dict[str, Any], key: str, where: str) -> tuple[str, ...]:
         value = data.get(key, [])
         if not isinstance(value, list) or not all(isinstance(v, str) and v.strip() for v in value):
             raise self.fail(f"{where} {key}", _("must be a list of non-empty strings"))
@@ -209,7 +222,7 @@ class _Reader:
             raise self.fail(where, _("must be plain text: {value!r} holds the control character {code}",
                                      value=_Shown(value), code=_code(found.group())))
 
-    def tariff(self, data: dict, text: str) -> Tariff | None:
+    def tariff(self, data: dict[str, Any], text: str) -> Tariff | None:
         self.guard(lambda: self.keys(data, _("top level"), "top level"))
         head = self.guard(lambda: self.head(data), {})
         players = self.guard(lambda: self.whole(head, "players", "[tariff]", 2, 8), 4)
@@ -242,7 +255,7 @@ class _Reader:
         exceptions = self.guard(lambda: self.ladder_exceptions(data, ladders), ())
         base_payment = self.guard(lambda: self.word(head, "base_payment", "[tariff]", choices=BASE_PAYMENT,
                                                     default="consolation" if scoring == "chips" else "contract"))
-        if self.problems or basket_values is None or boston_values is None:
+        if self.problems or basket_values is None or boston_values is None or base_payment is None:
             return None
         return Tariff(
             name=head["name"], title=head["title"], source=head["source"], scoring=scoring,
@@ -254,7 +267,7 @@ class _Reader:
             ladder_exceptions=exceptions, base_payment=base_payment, honours=honours,
         )
 
-    def ladders(self, data: dict) -> tuple[tuple[str, ...], ...]:
+    def ladders(self, data: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
         """`ladders`: lists of contract names, each from the lowest contract to the highest."""
         value = data.get("ladders", [])
         if not isinstance(value, list) or not all(
@@ -266,7 +279,8 @@ class _Reader:
                 self.bounded(name, "ladders", "ladders")
         return tuple(tuple(ladder) for ladder in value)
 
-    def ladder_exceptions(self, data: dict, ladders: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str], ...]:
+    def ladder_exceptions(self, data: dict[str, Any],
+                          ladders: tuple[tuple[str, ...], ...]) -> tuple[tuple[str, str], ...]:
         """`ladder_exceptions`: pairs [lower, higher] of one ladder whose breaches the source's own tables make."""
         value = data.get("ladder_exceptions", [])
         if not isinstance(value, list) or not all(
@@ -278,15 +292,16 @@ class _Reader:
                                                        low=_Shown(low), high=_Shown(high)))
         return tuple((low, high) for low, high in value)
 
-    def head(self, data: dict) -> dict:
+    def head(self, data: dict[str, Any]) -> dict[str, Any]:
         head = self.table(data, "tariff", _("top level"))
         self.keys(head, "[tariff]", "tariff")
         for key in ("name", "title", "source"):  # the name is held to SLUG below
-            self.guard(lambda: self.word(head, key, "[tariff]", text=key != "name"))
+            self.guard(partial(self.word, head, key, "[tariff]", text=key != "name"))
         name = head.get("name")
         if isinstance(name, str) and name.strip() and not SLUG.fullmatch(name) and not self.stored:
             self.problems.append(f"{self.origin}: [tariff] name: " + _(
-                "must be a short name of letters, digits, '-' and '_' such as my-club, not {value!r}", value=_Shown(name)))
+                "must be a short name of letters, digits, '-' and '_' such as my-club, not {value!r}",
+                value=_Shown(name)))
         return head
 
     def rank(self, key: str, raw: Any) -> Rank:
@@ -297,7 +312,7 @@ class _Reader:
         return Rank(key=key, names=self.words(raw, "names", where),
                     multiplier=self.whole(raw, "multiplier", where, 1, 1000, default=1))
 
-    def tours(self, data: dict) -> tuple[int, ...]:
+    def tours(self, data: dict[str, Any]) -> tuple[int, ...]:
         partie = self.table(data, "partie", _("top level"))
         self.keys(partie, "[partie]", "partie")
         tours = partie.get("tours")
@@ -308,7 +323,7 @@ class _Reader:
                             _("must be a non-empty list of multipliers (whole numbers 1..100), one per tour"))
         return tuple(tours)
 
-    def basket(self, basket: dict, scoring: str) -> Basket:
+    def basket(self, basket: dict[str, Any], scoring: str) -> Basket:
         start = len(self.problems)
         g = self.guard
         self.keys(basket, "[basket]", "basket")
@@ -317,7 +332,7 @@ class _Reader:
             return g(lambda: self.whole(basket, key, "[basket]", low, LIMIT, default=default), 0)
 
         def word(key: str, choices: tuple[str, ...], default: str | None) -> str:
-            return g(lambda: self.word(basket, key, "[basket]", choices=choices, default=default))
+            return g(lambda: self.word(basket, key, "[basket]", choices=choices, default=default), "")
 
         stake = whole("stake", default=None)
         stake_payer = word("stake_payer", STAKE_PAYERS, "each")
@@ -335,8 +350,9 @@ class _Reader:
         misdeal_names = g(lambda: self.words(basket, "misdeal_names", "[basket]"), ())
         misdeal_penalty = whole("misdeal_penalty")
         if scoring == "points" and (stake or remise or misdeal_penalty or pool_limit
-                                    or all_pass not in (None, "nothing")):
-            raise self.fail("[basket]", _("a points tariff has no basket: stake = 0, no remise, all_pass = \"nothing\""))
+                                    or all_pass not in ("", "nothing")):
+            raise self.fail("[basket]",
+                            _("a points tariff has no basket: stake = 0, no remise, all_pass = \"nothing\""))
         self.done(start)
         return Basket(stake=stake, stake_payer=stake_payer, remise=remise, all_pass=all_pass, pass_names=pass_names,
                       all_pass_remainder=all_pass_remainder, labet_odd_chip=labet_odd_chip,
@@ -344,7 +360,7 @@ class _Reader:
                       misdeal_names=misdeal_names, misdeal_penalty=misdeal_penalty, pool_limit=pool_limit,
                       misdeal_dealer=misdeal_dealer)
 
-    def boston(self, boston: dict, scoring: str) -> tuple[int, int, str]:
+    def boston(self, boston: dict[str, Any], scoring: str) -> tuple[int, int, str]:
         start = len(self.problems)
         self.keys(boston, "[boston]", "boston")
         amount = self.guard(lambda: self.whole(boston, "amount", "[boston]", 0, LIMIT), 0)
@@ -356,15 +372,15 @@ class _Reader:
         self.done(start)
         return amount, slam, slam_for
 
-    def bonuses(self, bonuses: dict) -> int:
+    def bonuses(self, bonuses: dict[str, Any]) -> int:
         self.keys(bonuses, "[bonuses]", "bonuses")
         return self.whole(bonuses, "carte_blanche", "[bonuses]", 0, LIMIT, default=0)
 
-    def honours(self, bonuses: dict) -> tuple[int, ...]:
+    def honours(self, bonuses: dict[str, Any]) -> tuple[int, ...]:
         """`[bonuses] honours`: the over-tricks paid for 0, 1, 2... of the trump's honours held by a made
         declarer (a deal's `honours`), at his schedule's rate per trick."""
         value = bonuses.get("honours", [])
-        if not isinstance(value, list) or not 2 <= len(value) <= 5 and value or not all(
+        if not isinstance(value, list) or (not 2 <= len(value) <= 5 and value) or not all(
                 isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 100 for v in value):
             raise self.fail("[bonuses] honours", _("must be a list of over-tricks (whole numbers 0..100) paid "
                                                    "for 0, 1, 2, 3 and 4 honours"))
@@ -376,36 +392,37 @@ class _Reader:
             raise self.fail(where, _("must be a table"))
         start = len(self.problems)
         g = self.guard
-        kind = g(lambda: self.word(raw, "kind", where, choices=("tricks", "null", "table")))
-        failed_basket = g(lambda: self.word(raw, "failed_basket", where, choices=FAILED_BASKET))
-        if failed_basket is not None and (scoring == "points") != (failed_basket == "none"):
+        # after a problem: kind "" (the other keys checked as a `tricks` schedule's), failed_basket "", bar 0
+        kind = g(lambda: self.word(raw, "kind", where, choices=("tricks", "null", "table")), "")
+        failed_basket = g(lambda: self.word(raw, "failed_basket", where, choices=FAILED_BASKET), "")
+        if failed_basket and (scoring == "points") != (failed_basket == "none"):
             self.problems.append(f"{self.origin}: {where} failed_basket: "
                                  + _("must be \"none\" exactly when the tariff scores points"))
         takes_basket = g(lambda: self.flag(raw, "takes_basket", where, default=True), True)
         if kind == "null":
             self.keys(raw, where, "null")
             value, by_rank = g(lambda: self.amount(raw, "value", where, ranks), (0, {}))
-            per_trick = g(lambda: self.flag(raw, "failed_per_trick", where), False)
+            failed_per_trick = g(lambda: self.flag(raw, "failed_per_trick", where), False)
             takes = g(lambda: self.whole(raw, "takes", where, 0, tricks, default=0), 0)
             self.done(start)
             return Schedule(key=key, kind=kind, failed_basket=failed_basket, consolation=value, by_rank=by_rank,
-                            failed_per_trick=per_trick, takes_basket=takes_basket, takes=takes)
+                            failed_per_trick=failed_per_trick, takes_basket=takes_basket, takes=takes)
         if kind == "table":
             self.keys(raw, where, "table")
-            bar = g(lambda: self.whole(raw, "bar", where, 1, tricks))
-            made = g(lambda: self.table_row(raw, "made", where, tricks - bar + 1, flat=True) if bar else (), ())
-            failed = g(lambda: self.table_row(raw, "failed", where, bar) if bar else (), ())
-            if made and any(v < made[0] for v in made):
+            bar = g(lambda: self.whole(raw, "bar", where, 1, tricks), 0)
+            made_table = g(lambda: self.table_row(raw, "made", where, tricks - bar + 1, flat=True) if bar else (), ())
+            failed_table = g(lambda: self.table_row(raw, "failed", where, bar) if bar else (), ())
+            if made_table and any(v < made_table[0] for v in made_table):
                 self.problems.append(f"{self.origin}: {where} made: "
                                      + _("a value below the first one ({first}): more tricks never pay less",
-                                         first=made[0]))
+                                         first=made_table[0]))
             self.done(start)
             return Schedule(key=key, kind=kind, failed_basket=failed_basket, bar=bar, takes_basket=takes_basket,
-                            made_table=made, failed_table=failed)
+                            made_table=made_table, failed_table=failed_table)
         self.keys(raw, where, "tricks")
-        bar = g(lambda: self.whole(raw, "bar", where, 1, tricks))
+        bar = g(lambda: self.whole(raw, "bar", where, 1, tricks), 0)
         shares = raw.get("shares", [])
-        if shares and bar is not None and (not isinstance(shares, list) or len(shares) != 2
+        if shares and bar and (not isinstance(shares, list) or len(shares) != 2
                        or not all(isinstance(s, int) and not isinstance(s, bool) and s >= 0 for s in shares)
                        or sum(shares) != bar):
             self.problems.append(f"{self.origin}: {where} shares: "
@@ -415,7 +432,7 @@ class _Reader:
         per_undertrick = g(lambda: self.whole(raw, "per_undertrick", where, 0, LIMIT, default=per_trick), 0)
         slam = g(lambda: self.whole(raw, "slam", where, 1, 100, default=1), 1)
         slam_against = g(lambda: self.whole(raw, "slam_against", where, 1, 100, default=slam), 1)
-        undertricks = g(lambda: self.whole(raw, "slam_against_undertricks", where, 0, tricks, default=bar or 0), 0)
+        undertricks = g(lambda: self.whole(raw, "slam_against_undertricks", where, 0, tricks, default=bar), 0)
         failed, failed_by_rank = g(lambda: self.amount(raw, "failed_consolation", where, ranks)
                                    if "failed_consolation" in raw else (None, {}), (None, {}))
         premium = g(lambda: self.whole(raw, "premium", where, 0, LIMIT, default=0), 0)
@@ -427,13 +444,13 @@ class _Reader:
                         failed_consolation=None if failed_by_rank else failed, failed_by_rank=failed_by_rank,
                         premium=premium, takes_basket=takes_basket)
 
-    def flag(self, raw: dict, key: str, where: str, default: bool = False) -> bool:
+    def flag(self, raw: dict[str, Any], key: str, where: str, default: bool = False) -> bool:
         value = raw.get(key, default)
         if not isinstance(value, bool):
             raise self.fail(f"{where} {key}", _("must be true or false"))
         return value
 
-    def table_row(self, raw: dict, key: str, where: str, count: int, flat: bool = False) -> tuple[int, ...]:
+    def table_row(self, raw: dict[str, Any], key: str, where: str, count: int, flat: bool = False) -> tuple[int, ...]:
         """A row of a printed table: `count` whole numbers (or, where `flat`, one number for them all)."""
         value = raw.get(key)
         if flat and isinstance(value, int) and not isinstance(value, bool):
@@ -444,7 +461,7 @@ class _Reader:
                                                 limit=LIMIT) + (_(" (or one number for them all)") if flat else ""))
         return tuple(value)
 
-    def amount(self, raw: dict, key: str, where: str, ranks: dict[str, Rank]) -> tuple[int, dict[str, int]]:
+    def amount(self, raw: dict[str, Any], key: str, where: str, ranks: dict[str, Rank]) -> tuple[int, dict[str, int]]:
         """A base amount: one whole number, or a table with one per rank."""
         value = raw.get(key)
         if isinstance(value, dict):
@@ -459,7 +476,7 @@ class _Reader:
         return self.whole(raw, key, where, 0, LIMIT), {}
 
     def contract(self, key: str, raw: Any, schedules: dict[str, Schedule], ranks: dict[str, Rank],
-                 broken: AbstractSet[str] = frozenset()) -> Contract:
+                 broken: Set[str] = frozenset()) -> Contract:
         where = f"[contracts.{key}]"
         if not isinstance(raw, dict):
             raise self.fail(where, _("must be a table"))
@@ -484,7 +501,8 @@ class _Reader:
                 found[way] = None
                 continue
             if not isinstance(name, str):
-                raise self.fail(f"{where} {way}", _("must be the name of a schedule, not {value!r}", value=_Shown(name)))
+                raise self.fail(f"{where} {way}", _("must be the name of a schedule, not {value!r}",
+                                                    value=_Shown(name)))
             if name in broken:
                 raise _Skip()
             if name not in schedules:

@@ -5,11 +5,12 @@ from __future__ import annotations
 import sqlite3
 
 from ..core.fields import STORED
+from ..core.invariants import Reference
 
 PLAYERS = ", ".join(f"d.{f.name}" for f in STORED if f.kind == "player")  # a deal's columns naming players
 
 
-def foreign_references(conn: sqlite3.Connection, session_id: int) -> list[tuple]:
+def foreign_references(conn: sqlite3.Connection, session_id: int) -> list[Reference]:
     """Rows of a session that point outside it, as (deal number, what, other session): deals
     and transfers naming a player of another session ("deal", "transfer"), corrections crossing
     sessions ("correction", "superseded deal")."""
@@ -38,5 +39,5 @@ def foreign_references(conn: sqlite3.Connection, session_id: int) -> list[tuple]
 
 def orphan_transfers(conn: sqlite3.Connection) -> int:
     """How many transfers of the ledger point at no deal (of no session)."""
-    return conn.execute("SELECT COUNT(*) FROM transfers t LEFT JOIN deals d ON d.id = t.deal_id"
-                        " WHERE d.id IS NULL").fetchone()[0]
+    return int(conn.execute("SELECT COUNT(*) FROM transfers t LEFT JOIN deals d ON d.id = t.deal_id"
+                            " WHERE d.id IS NULL").fetchone()[0])

@@ -12,10 +12,11 @@ import os
 import sqlite3
 import sys
 import time
-from contextlib import contextmanager
-from datetime import datetime, timezone
+from collections.abc import Callable, Iterator, Mapping
+from contextlib import contextmanager, suppress
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Callable, Iterator, TypeVar
+from typing import TypeVar
 
 from ..core.i18n import _
 from . import WAIT_LIMIT, StorageError, newfile, repair, schema
@@ -42,7 +43,7 @@ class Ledger(sqlite3.Connection):
 # ---- where the ledger lives --------------------------------------------------------------
 
 
-def app_dir(environ: dict[str, str] | os._Environ = os.environ) -> Path:
+def app_dir(environ: Mapping[str, str] = os.environ) -> Path:
     """The per-user folder of boston-ledger, where click's (and typer's) `get_app_dir` puts it:
     $XDG_CONFIG_HOME/boston-ledger on Linux and other POSIX systems, Application Support on
     macOS, %APPDATA% on Windows. (Written out here so that a plain `deal` need not import typer.)"""
@@ -75,7 +76,7 @@ def resolve_path(db: str | None) -> Path:
 
 
 def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="seconds")
+    return datetime.now(UTC).isoformat(timespec="seconds")
 
 
 # ---- opening and creating ----------------------------------------------------------------------
@@ -87,12 +88,10 @@ def open_db(path: Path, create: bool = False, waiting: Waiting | None = None) ->
     for __ in range(ATTEMPTS):
         found = examine(path)
         if found.what == "missing" and create:
-            try:
+            with suppress(FileExistsError):  # another boston-ledger made it meanwhile
                 _publish(path, None)
-            except FileExistsError:  # another boston-ledger made it meanwhile
-                pass
             continue
-        conn, __, __ = _open(path, found, create, None, waiting)
+        conn = _open(path, found, create, None, waiting)[0]
         if conn is not None:
             return conn
     raise _changing(path)
@@ -125,7 +124,8 @@ def open_read_only(path: Path) -> sqlite3.Connection:
     write, not even a migration. The ledger must exist, be ours (`examine`) and of this version."""
     found = examine(path)
     if found.what == "old":
-        raise StorageError(_("{path} is not a boston-ledger database of this version; run `boston-ledger status --db {path}` once to bring it up to date", path=path))
+        raise StorageError(_("{path} is not a boston-ledger database of this version; run "
+                             "`boston-ledger status --db {path}` once to bring it up to date", path=path))
     refuse(path, found, create=False)
     conn = sqlite3.connect(uri(str(Path(path).absolute()), "ro"), uri=True, timeout=WAIT_LIMIT,
                            isolation_level=None, check_same_thread=False)
@@ -134,16 +134,18 @@ def open_read_only(path: Path) -> sqlite3.Connection:
         ours = current(conn)
     except sqlite3.DatabaseError as e:
         conn.close()
-        raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file", path=path, e=e)) from None
+        raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file",
+                             path=path, e=e)) from None
     if not ours:
         conn.close()
-        raise StorageError(_("{path} is not a boston-ledger database of this version; run `boston-ledger status --db {path}` once to bring it up to date", path=path))
+        raise StorageError(_("{path} is not a boston-ledger database of this version; run "
+                             "`boston-ledger status --db {path}` once to bring it up to date", path=path))
     return conn
 
 
 def data_version(conn: sqlite3.Connection) -> int:
     """SQLite's count that moves whenever another connection commits to the file."""
-    return conn.execute("PRAGMA data_version").fetchone()[0]
+    return int(conn.execute("PRAGMA data_version").fetchone()[0])
 
 
 def _changing(path: Path) -> StorageError:
@@ -180,8 +182,10 @@ def _open(path: Path, found: Found, create: bool, first: Callable[[Ledger], T] |
         if not isinstance(e, sqlite3.DatabaseError):
             raise
         if "not a database" in str(e) or "malformed" in str(e):
-            raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file", path=path, e=e)) from None
-        raise StorageError(_("cannot use the ledger {path}: {e}; check that the file and its folder are writable", path=path, e=e)) from None
+            raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file",
+                                 path=path, e=e)) from None
+        raise StorageError(_("cannot use the ledger {path}: {e}; check that the file and its folder are writable",
+                             path=path, e=e)) from None
     return conn, result, done
 
 

@@ -164,4 +164,6 @@ SECOND = {"7377c60": CORRECTIONS_7377C60, "21dff91": CORRECTIONS_21DFF91}
 # A column that a rebuilt table gains and that cannot take its default: how to fill it from what
 # the ledger holds. 7377c60 wrote no corrections; should a ledger of it hold one, the deal it
 # corrected is the first that the correction superseded (as 21dff91 recorded `old_deal`).
-FILLS = {("corrections", "old_deal"): "(SELECT MIN(s.deal_id) FROM main.supersessions s WHERE s.correction_id = old.id)"}
+FILLS = {
+    ("corrections", "old_deal"): "(SELECT MIN(s.deal_id) FROM main.supersessions s WHERE s.correction_id = old.id)",
+}

@@ -139,11 +139,15 @@ def refuse(path: Path, found: Found, create: bool) -> None:
         raise StorageError(
             _("no ledger in {path} yet; start a session with `boston-ledger new NAME NAME NAME NAME`", path=path))
     if found.what == "newer":
-        raise StorageError(_("{path} was written by a newer boston-ledger (schema {version}, this one knows {SCHEMA_VERSION}); upgrade boston-ledger to use it", path=path, version=found.version, SCHEMA_VERSION=SCHEMA_VERSION))
+        raise StorageError(_("{path} was written by a newer boston-ledger (schema {version}, this one knows "
+                             "{SCHEMA_VERSION}); upgrade boston-ledger to use it", path=path, version=found.version,
+                             SCHEMA_VERSION=SCHEMA_VERSION))
     if found.what == "foreign":
-        raise StorageError(_("{path} is an SQLite database of something else, not a boston-ledger database; give --db another file", path=path))
+        raise StorageError(_("{path} is an SQLite database of something else, not a boston-ledger database; "
+                             "give --db another file", path=path))
     if found.what == "junk":
-        raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file", path=path, e=found.detail))
+        raise StorageError(_("{path} is not a boston-ledger database ({e}); give --db another file", path=path,
+                             e=found.detail))
 
 
 # ---- telling a ledger from another SQLite file by its schema ----------------------------------------

@@ -6,8 +6,9 @@ be. The new ledger is made this way (`db.create_ledger`)."""
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
+from contextlib import suppress
 from pathlib import Path
-from typing import Callable
 
 from ..core.i18n import _, strerror
 from . import StorageError
@@ -44,7 +45,8 @@ def _folders(folder: Path) -> list[Path]:
         except OSError as e:
             for m in reversed(made):
                 m.rmdir()
-            raise StorageError(_("cannot make the folder for the ledger {path}: {strerror}; give --db a path in a folder you can write", path=f, strerror=strerror(e))) from None
+            raise StorageError(_("cannot make the folder for the ledger {path}: {strerror}; give --db a path in a "
+                                 "folder you can write", path=f, strerror=strerror(e))) from None
         made.append(f)
     return made
 
@@ -59,10 +61,8 @@ def _write_new(path: Path, image: bytes) -> None:
     try:
         if not _link_unnamed(path, image, directory):
             _link_named(path, image)
-        try:
+        with suppress(OSError):
             os.fsync(directory)  # the name too survives a power cut
-        except OSError:
-            pass
     finally:
         os.close(directory)
 

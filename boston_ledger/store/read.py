@@ -9,16 +9,18 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Iterator
 from decimal import Decimal
-from typing import TYPE_CHECKING, Iterator
+from typing import TYPE_CHECKING
 
 from ..core import engine
 from ..core.engine import Deal, State, Transfer
+from ..core.fields import STORED
 from ..core.i18n import _
 from ..core.tariff import MISDEAL
 from ..core.tariff_files import parse
 from . import StorageError
-from .records import ENTRY, STORED, Correction, PaymentRecord, Recorded, Session, stored_deal
+from .records import ENTRY, Correction, PaymentRecord, Recorded, Session, stored_deal
 
 if TYPE_CHECKING:  # loaded by the readers of settlements only: `deal` and `status` need none
     from ..core.settlement import Settled
@@ -98,7 +100,7 @@ def deals(conn: sqlite3.Connection, session: Session, transfers: bool = True,
     seat = session.seat
     for r in conn.execute(f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d {where}"
                           f" ORDER BY d.id", span):
-        own = []
+        own: list[Transfer] = []
         while pending is not None and pending[0] == r[0]:
             own.append(Transfer(seat(pending[1]), seat(pending[2]), pending[3], pending[4]))
             pending = next(pending_rows, None)
@@ -106,12 +108,14 @@ def deals(conn: sqlite3.Connection, session: Session, transfers: bool = True,
                        transfers=tuple(own), balances=kept_balances(r[3]), basket=r[4])
 
 
-def kept_balances(text: str | None) -> tuple:
-    """Balances kept with a deal, as stored (a damaged value reads as empty: `check` reports it)."""
+def kept_balances(text: str | None) -> tuple[int, ...]:
+    """Balances kept with a deal, as stored (a damaged value, not a list, reads as empty: `check`
+    reports it)."""
     try:
-        return tuple(json.loads(text)) if text else ()
+        value = json.loads(text) if text else []
     except ValueError:
         return ()
+    return tuple(value) if isinstance(value, list) else ()
 
 
 def last_deal(conn: sqlite3.Connection, session: Session) -> Recorded | None:
@@ -125,9 +129,10 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
     if last is None:
         return State.start(len(session.players))
     if len(last.balances) != len(session.players) or not isinstance(last.basket, int):
-        raise StorageError(_("the balances kept with deal {last} of session {id} are damaged; `boston-ledger check` shows what differs", last=last.number, id=session.id))
-    return State(balances=last.balances, basket=last.basket, deals=last.number, stake_due=_stake_due(conn, session, last.deal),
-                 redeals=redeals(conn, session))
+        raise StorageError(_("the balances kept with deal {last} of session {id} are damaged; `boston-ledger check` "
+                             "shows what differs", last=last.number, id=session.id))
+    return State(balances=last.balances, basket=last.basket, deals=last.number,
+                 stake_due=_stake_due(conn, session, last.deal), redeals=redeals(conn, session))
 
 
 def redeals(conn: sqlite3.Connection, session: Session, below: int | None = None) -> int:
@@ -135,8 +140,8 @@ def redeals(conn: sqlite3.Connection, session: Session, below: int | None = None
     after which the same dealer dealt again: none unless its tariff says a misdealer deals again."""
     if session.tariff.basket.misdeal_dealer != "same":
         return 0
-    return conn.execute(f"SELECT COUNT(*) FROM deals d WHERE d.session_id = ? AND d.contract = ? AND d.number < ?"
-                        f" AND {STANDING}", (session.id, MISDEAL, 2**62 if below is None else below)).fetchone()[0]
+    return int(conn.execute(f"SELECT COUNT(*) FROM deals d WHERE d.session_id = ? AND d.contract = ? AND d.number < ?"
+                            f" AND {STANDING}", (session.id, MISDEAL, 2**62 if below is None else below)).fetchone()[0])
 
 
 def dealer_of(conn: sqlite3.Connection, session: Session, number: int) -> int:
@@ -184,9 +189,9 @@ def last_change(conn: sqlite3.Connection, session: Session) -> Recorded | Correc
 
 
 def undone_count(conn: sqlite3.Connection, session: Session) -> int:
-    return conn.execute(
+    return int(conn.execute(
         "SELECT COUNT(*) FROM undos u JOIN deals d ON d.id = u.deal_id WHERE d.session_id = ?", (session.id,)
-    ).fetchone()[0]
+    ).fetchone()[0])
 
 
 def transfers_of(conn: sqlite3.Connection, session: Session, deal_id: int) -> tuple[Transfer, ...]:
@@ -221,9 +226,12 @@ def settlements(conn: sqlite3.Connection, session: Session) -> list[tuple[str, S
 
 
 def settlement(conn: sqlite3.Connection, session: Session) -> Settled | None:
-    """The session's last settlement."""
+    """The settlement of a settled session (its last, when it was reopened and settled again);
+    None while it is not settled."""
     from ..core.settlement import Settled
 
+    if not session.settled:
+        return None
     row = conn.execute(
         "SELECT result FROM settlements WHERE session_id = ? ORDER BY id DESC LIMIT 1", (session.id,)
     ).fetchone()

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 from decimal import Decimal
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from ..core.engine import BASKET, Deal, Transfer
 from ..core.fields import STORED
@@ -43,7 +43,7 @@ class Recorded(NamedTuple):
     deal: Deal
     entered_at: str
     transfers: tuple[Transfer, ...]
-    balances: tuple = ()  # as kept after the deal (empty when the kept text is damaged)
+    balances: tuple[int, ...] = ()  # as kept after the deal (empty when the kept text is damaged)
     basket: int | None = None
 
 
@@ -67,11 +67,11 @@ class PaymentRecord(NamedTuple):
     cancelled_at: str | None = None  # when `paid --cancel` took it back (it stays on record)
 
 
-def stored_deal(session: Session, entry: tuple) -> Deal:
+def stored_deal(session: Session, entry: tuple[Any, ...]) -> Deal:
     """The Deal of an entry's columns (ENTRY, as stored): player ids read as seats (an id not of
     this session raises ValueError), a flag as a bool, every seat's tricks from their JSON."""
-    values: dict[str, object] = {}
-    for f, value in zip(STORED, entry):
+    values: dict[str, Any] = {}  # by field, of the type its kind (core.fields) gives it
+    for f, value in zip(STORED, entry, strict=True):
         if f.kind == "player":
             value = session.seat(value)
         elif f.kind == "flag":
@@ -79,10 +79,10 @@ def stored_deal(session: Session, entry: tuple) -> Deal:
         elif f.kind == "tricks-each" and value is not None:
             value = tricks_each(value)
         values[f.name] = value
-    return Deal(**values)  # type: ignore[arg-type]
+    return Deal(**values)
 
 
-def entry_of(session: Session, deal: Deal) -> tuple:
+def entry_of(session: Session, deal: Deal) -> tuple[object, ...]:
     """A deal's columns as stored (ENTRY's order): player ids for seats, 0 or 1 for a flag, JSON
     for every seat's tricks."""
     out: list[object] = []

@@ -70,10 +70,11 @@ def _repair(conn: sqlite3.Connection, target: dict[str, tuple[str, str, str]], f
         _write_first_ranks(conn)
     if kept_none and "balances" in _columns(conn, "deals"):
         keep_balances(conn)
-    for name, (kind, table, text) in target.items():
+    for kind, table, text in target.values():
         if kind != "table" and table in changed:
             conn.execute(text)
-    wanted = {name: (kind.encode(), table.encode(), even(text.encode())) for name, (kind, table, text) in target.items()}
+    wanted = {name: (kind.encode(), table.encode(), even(text.encode()))
+              for name, (kind, table, text) in target.items()}
     if objects(conn) != wanted:
         raise Unrepairable(_("the schema made differs from today's"))
 

@@ -12,9 +12,10 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
-from ..core.engine import moves
+from ..core.engine import Transfer, moves
 from . import earlier
 
 SCHEMA_VERSION = 7  # PRAGMA user_version after every migration has run
@@ -253,17 +254,17 @@ def keep_balances(conn: sqlite3.Connection) -> None:
     from the deals' own transfers, for ledgers whose deals kept none (the deals table has just been
     made again, without its triggers)."""
     for (session_id,) in conn.execute("SELECT id FROM sessions").fetchall():
-        seats = {pid: seat for pid, seat in conn.execute("SELECT id, seat FROM players WHERE session_id = ?",
-                                                         (session_id,))}
+        seats: dict[int, int] = dict(conn.execute("SELECT id, seat FROM players WHERE session_id = ?", (session_id,)))
         balances, basket = [0] * len(seats), 0
         for (deal_id,) in conn.execute(
-                "SELECT id FROM deals d WHERE session_id = ? AND NOT EXISTS (SELECT 1 FROM undos u WHERE u.deal_id = d.id)"
+                "SELECT id FROM deals d WHERE session_id = ?"
+                " AND NOT EXISTS (SELECT 1 FROM undos u WHERE u.deal_id = d.id)"
                 " AND NOT EXISTS (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id) ORDER BY id",
                 (session_id,)).fetchall():
             rows = conn.execute("SELECT payer, payee, chips FROM transfers WHERE deal_id = ?", (deal_id,))
-            change = moves([(None if a is None else seats[a], None if b is None else seats[b], chips, "")
+            change = moves([Transfer(None if a is None else seats[a], None if b is None else seats[b], chips, "")
                             for a, b, chips in rows], len(seats))
-            balances = [b + c for b, c in zip(balances, change)]
+            balances = [b + c for b, c in zip(balances, change, strict=False)]  # the basket's, last, left out
             basket += change[-1]
             conn.execute("UPDATE deals SET balances = ?, basket = ? WHERE id = ?",
                          (json.dumps(balances), basket, deal_id))

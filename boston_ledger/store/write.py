@@ -22,12 +22,11 @@ def create_session(conn: sqlite3.Connection, players: list[str], tariff: Tariff,
                    chip_value: Decimal, currency: str, name: str | None = None,
                    agreed_deals: int | None = None, demo: bool = False) -> int:
     """A new session with its players in seat order, made current (`demo`: the demonstration's)."""
-    cur = conn.execute(
+    session_id = _row_id(conn.execute(
         "INSERT INTO sessions (name, created_at, tariff_name, tariff_text, tariff_hash, chip_value, currency,"
         " agreed_deals, demo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
         (name, now(), tariff.name, tariff.text, tariff.digest, str(chip_value), currency, agreed_deals, int(demo)),
-    )
-    session_id = cur.lastrowid
+    ))
     conn.executemany(
         "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
         [(session_id, seat, player) for seat, player in enumerate(players)],
@@ -51,12 +50,11 @@ def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: D
         return None if seat is None else pid[seat]
 
     columns = ", ".join(f.name for f in STORED)
-    cur = conn.execute(
+    deal_id = _row_id(conn.execute(
         f"INSERT INTO deals (session_id, number, entered_at, correction_id, balances, basket, {columns})"
         f" VALUES (?, ?, ?, ?, ?, ?{', ?' * len(STORED)})",
         (session.id, number, entered_at or now(), correction_id, json.dumps(after.balances), after.basket,
-         *entry_of(session, deal)))
-    deal_id = cur.lastrowid
+         *entry_of(session, deal))))
     conn.executemany(
         "INSERT INTO transfers (deal_id, payer, payee, chips, reason) VALUES (?, ?, ?, ?, ?)",
         [(deal_id, player(t.payer), player(t.payee), t.chips, t.reason) for t in outcome.transfers],
@@ -71,9 +69,9 @@ def record_undo(conn: sqlite3.Connection, deal_id: int) -> None:
 def record_correction(conn: sqlite3.Connection, session: Session, number: int, old_deal: int, reason: str,
                       superseded: list[int]) -> int:
     """A correction of deal `number`, superseding the standing deals from it on."""
-    cid = conn.execute(
+    cid = _row_id(conn.execute(
         "INSERT INTO corrections (session_id, number, old_deal, reason, corrected_at) VALUES (?, ?, ?, ?, ?)",
-        (session.id, number, old_deal, reason, now())).lastrowid
+        (session.id, number, old_deal, reason, now())))
     conn.executemany("INSERT INTO supersessions (deal_id, correction_id) VALUES (?, ?)",
                      [(deal_id, cid) for deal_id in superseded])
     return cid
@@ -91,10 +89,16 @@ def record_settlement(conn: sqlite3.Connection, session: Session, settled: Settl
 
 
 def record_payment(conn: sqlite3.Connection, payer: str, payee: str, cents: int, currency: str) -> int:
-    return conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at) VALUES (?, ?, ?, ?, ?)",
-                        (payer, payee, cents, currency, now())).lastrowid
+    return _row_id(conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at) VALUES (?, ?, ?, ?, ?)",
+                                (payer, payee, cents, currency, now())))
 
 
 def record_cancellation(conn: sqlite3.Connection, payment_id: int) -> None:
     """A payment taken back: a new entry pointing at it (the payment itself stays)."""
     conn.execute("INSERT INTO payment_cancellations (payment_id, cancelled_at) VALUES (?, ?)", (payment_id, now()))
+
+
+def _row_id(cur: sqlite3.Cursor) -> int:
+    """The id of the row an INSERT just made (sqlite3 types it optional: None before any insert)."""
+    assert cur.lastrowid is not None, "an INSERT gives its row's id"
+    return cur.lastrowid
