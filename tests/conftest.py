@@ -52,8 +52,13 @@ def schema_of(conn: sqlite3.Connection) -> str:
         "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL AND name NOT LIKE 'sqlite_%' ORDER BY type, name"))
 
 
-def frozen_schema(path: Path = FIXTURES / "schema.sql") -> str:
-    """A schema as a fixture froze it (the file's first line says what it is)."""
+STEPS = FIXTURES / "schema-steps"  # the schema each migration leaves, frozen (tests/test_old_ledgers.py)
+
+
+def frozen_schema(path: Path | None = None) -> str:
+    """A schema as a fixture froze it (the file's first line says what it is); by default the
+    last migration's, which is a new ledger's."""
+    path = path or max(STEPS.glob("*.sql"))
     return path.read_text(encoding="utf-8").split("\n", 1)[1].strip()
 
 

@@ -316,7 +316,7 @@ def earlier_leftover(path: Path, state: str) -> None:
             conn.execute("INSERT INTO _sqlite_migrations (migration_set, name, applied_at)"
                          " VALUES ('boston_ledger', 'm001_initial', '2026-11-30')")
         if state == "both":
-            full = (FIXTURES / "schema.sql").read_text(encoding="utf-8")
+            full = frozen_schema()
             for table in ("corrections", "supersessions", "reopenings", "payments"):
                 start = full.index(f"CREATE TABLE {table} (")
                 conn.execute(full[start:full.index(";\n", start)])

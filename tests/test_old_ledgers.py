@@ -15,10 +15,9 @@ import pytest
 
 from boston_ledger.store import schema
 from boston_ledger.store.schema import APPLICATION_ID, SCHEMA_VERSION
-from conftest import FIXTURES, frozen_schema, schema_of
+from conftest import FIXTURES, STEPS, frozen_schema, schema_of
 
 EARLIER = FIXTURES / "earlier"
-STEPS = FIXTURES / "schema-steps"
 LEDGERS = sorted(p.stem for p in EARLIER.glob("*.db"))
 # made by 901e709 ... fb5f259, whose engine played a solo or nine entered without a rank as its first
 FIRST_RANK = {"v1-901e709", "v1-901e709-later"}
