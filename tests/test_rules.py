@@ -434,6 +434,16 @@ def test_tariffs_check_warns_of_a_broken_ladder(cli, tmp_path: Path) -> None:
     assert cli("tariffs", "check", "classic").stderr == ""
 
 
+def test_a_ladder_broken_by_one_chip_is_warned_of(cli, tmp_path: Path) -> None:
+    """The smallest breach: a grand misère worth 15, one chip under the lower misère's 16."""
+    mine = tmp_path / "club.toml"
+    mine.write_text('[tariff]\nextends = "classic"\nname = "club"\ntitle = "t"\nsource = "s"\n'
+                    '[schedules.grand-misere]\nkind = "null"\nvalue = 15\nfailed_basket = "labet"\n', encoding="utf-8")
+    breaches = [w for w in cli("tariffs", "check", str(mine)).stderr.splitlines() if "less than" in w]
+    assert len(breaches) == 1 and "grand-misere" in breaches[0] and "15" in breaches[0], breaches
+    assert "misere's 16" in breaches[0]
+
+
 # ---- rules as data ---------------------------------------------------------------------------------
 
 
