@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
 import typer.main
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 from boston_ledger.cli.declarations import app
 
@@ -71,6 +74,18 @@ def test_every_reading_command_speaks_json(table, path) -> None:
             assert data == []  # nothing was corrected
         else:
             assert ("classic" if path[0] == "tariffs" else "Boris") in out, (path, arguments)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_command_reference_is_the_commands_help(lang: str) -> None:
+    """README.md (English) and docs/commands.ru.md (Russian) list every command with its arguments
+    and options and the first words of its help, as tools/reference.py writes them from the tree."""
+    import reference
+
+    differ = reference.drift(lang)
+    document = reference.DOCS[lang].relative_to(reference.ROOT)
+    assert not differ, (f"{document} no longer says what the help of {', '.join(reference.named(differ))} says: "
+                        f"run python tools/reference.py (the changed lines: {differ})")
 
 
 def test_the_readme_examples_run(cli, tmp_path: Path, monkeypatch) -> None:
