@@ -59,10 +59,10 @@ def configure(folder: Path, modules: list[str], tests: list[str]) -> None:
 
     section = (
         "\n[tool.mutmut]\n"
-        f"paths_to_mutate = {toml_list(['boston_ledger/'])}\n"
+        f"source_paths = {toml_list(['boston_ledger/'])}\n"
         f"only_mutate = {toml_list(['boston_ledger/' + m for m in modules])}\n"
         f"also_copy = {toml_list(['tests/', 'tariffs/', 'tools/', 'docs/', 'README.md'])}\n"
-        f"pytest_add_cli_args = {toml_list(['-p', 'no:cacheprovider', *ignored, *tests])}\n"
+        f"pytest_add_cli_args = {toml_list(['-p', 'no:cacheprovider', '-n0', *ignored, *tests])}\n"
         f"pytest_add_cli_args_test_selection = {toml_list(['tests/'])}\n"
     )
     pyproject = folder / "pyproject.toml"
