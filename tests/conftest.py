@@ -8,6 +8,7 @@ console script on PATH needed."""
 
 from __future__ import annotations
 
+import compileall
 import functools
 import gc
 import json
@@ -118,6 +119,14 @@ SHM = Path("/dev/shm")
 DISK = Path(tempfile.gettempdir())  # where the `disk` tests' folders go, if it is a disk
 
 
+# Each program a test starts (hundreds: fault injection, races, a process's exit codes) would
+# compile boston_ledger again where bytecode is not written (PYTHONDONTWRITEBYTECODE, as on
+# this machine): the run compiles it once, into __pycache__ beside the sources as Python does
+# (git ignores it), and they read it; the test processes keep their rewritten test modules there.
+PACKAGE = Path(__file__).resolve().parent.parent / "boston_ledger"
+sys.dont_write_bytecode = False
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -129,7 +138,10 @@ def _alive(pid: int) -> bool:
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    if config.option.basetemp or hasattr(config, "workerinput"):  # given, or given by xdist's controller
+    if hasattr(config, "workerinput"):  # xdist's controller did what follows
+        return
+    compileall.compile_dir(PACKAGE, quiet=2)  # the programs the tests start read it, and write nothing
+    if config.option.basetemp:
         return
     if os.environ.get("BOSTON_LEDGER_TEST_TMP") == "disk" or filesystem(SHM) not in IN_MEMORY:
         return

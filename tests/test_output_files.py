@@ -150,7 +150,7 @@ def test_an_export_interrupted_anywhere_leaves_one_whole_set(evening, tmp_path: 
     between = {points.index("rename") + 2} if way == "two-renames" else set()  # the second rename
     written = len(points) - points[::-1].index("fopen")
     swap = set(range(written - 1, len(points) - points[::-1].index("open") + 2))  # to the old set's removal
-    for k in faults.sample(range(1, len(points) + 1), 4, 20261205, edges=swap):
+    for k in faults.sample(range(1, len(points) + 1), 2, 20261205, edges=swap):
         if not (failure == "kill" and k in between):
             holds_one_whole_set(table, tmp_path, out, old, new, points, k, failure, way)
 
