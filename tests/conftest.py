@@ -8,14 +8,19 @@ console script on PATH needed."""
 
 from __future__ import annotations
 
+import compileall
 import functools
 import gc
 import json
 import os
+import re
+import shutil
 import signal
 import sqlite3
 import sys
+import tempfile
 from pathlib import Path
+from typing import Iterator
 
 import click.testing
 import hypothesis
@@ -94,6 +99,76 @@ def examples(n: int) -> int:
 # CliRunner (some 20 ms, thousands of times a run): the suite builds ours once, as the program
 # does once per process, and main() and the CliRunner share that one.
 typer.main.get_command = typer.testing._get_command = functools.cache(typer.main.get_command)
+
+
+# ---- where the temporary ledgers live -------------------------------------------------------
+# Every write of a ledger is synced (WAL, synchronous = FULL; a new ledger is synced before it is
+# linked into place): on a disk, that is most of a quick run's time. So the run's temporary files
+# go to a tmpfs where the machine has one (/dev/shm), unless --basetemp says where; the tests
+# marked `disk` (durability, a new ledger's creation: what fsync is for) keep a real disk.
+
+def filesystem(path: Path) -> str:
+    """The type of the file system `path` is on ("tmpfs", "ext4"...; "" where /proc/mounts is not)."""
+    try:
+        mounts = [line.split()[1:3] for line in Path("/proc/mounts").read_text().splitlines()]
+    except OSError:
+        return ""
+    where = str(path.resolve())
+    found = [(point, kind) for point, kind in mounts if where == point or where.startswith(point.rstrip("/") + "/")]
+    return max(found, key=lambda m: len(m[0]))[1] if found else ""
+
+
+IN_MEMORY = ("tmpfs", "ramfs")
+SHM = Path("/dev/shm")
+DISK = Path(tempfile.gettempdir())  # where the `disk` tests' folders go, if it is a disk
+
+
+# Each program a test starts (hundreds: fault injection, races, a process's exit codes) would
+# compile boston_ledger again where bytecode is not written (PYTHONDONTWRITEBYTECODE, as on
+# this machine): the run compiles it once, into __pycache__ beside the sources as Python does
+# (git ignores it), and they read it; the test processes keep their rewritten test modules there.
+PACKAGE = Path(__file__).resolve().parent.parent / "boston_ledger"
+sys.dont_write_bytecode = False
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    if hasattr(config, "workerinput"):  # xdist's controller did what follows
+        return
+    compileall.compile_dir(PACKAGE, quiet=2)  # the programs the tests start read it, and write nothing
+    if config.option.basetemp:
+        return
+    if os.environ.get("BOSTON_LEDGER_TEST_TMP") == "disk" or filesystem(SHM) not in IN_MEMORY:
+        return
+    runs = SHM / f"bl-{os.getuid()}"  # short: a socket's path in it must stay under 108 bytes
+    runs.mkdir(mode=0o700, exist_ok=True)
+    for old in sorted(runs.glob("*-*"), key=lambda p: p.stat().st_mtime)[:-3]:  # the last three kept, as pytest does
+        if not _alive(int(old.name.split("-")[0])):
+            shutil.rmtree(old, ignore_errors=True)
+    config.option.basetemp = tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=runs)
+
+
+@pytest.fixture
+def tmp_path(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
+    """pytest's tmp_path (in the run's base folder), but for a test marked `disk` a folder on a
+    real disk when the base folder is in memory."""
+    name = re.sub(r"\W", "_", request.node.name)[:30]
+    base = tmp_path_factory.getbasetemp()
+    if request.node.get_closest_marker("disk") and filesystem(base) in IN_MEMORY and filesystem(DISK) not in IN_MEMORY:
+        path = Path(tempfile.mkdtemp(prefix=f"boston-ledger-{name}-", dir=DISK))
+        yield path
+        shutil.rmtree(path, ignore_errors=True)
+    else:
+        yield tmp_path_factory.mktemp(name, numbered=True)
 
 
 @pytest.fixture(autouse=True)

@@ -5,10 +5,15 @@ itself at the k-th point of a kind and says so, so that the test can SIGKILL it 
 Kinds of point:
 
 * "io": each call of the `os` functions by which boston-ledger writes files itself (open,
-  write, fsync, link, mkdir...);
+  write, fsync, link, rename, mkdir...), and each file it opens with the built-in `open` ("fopen");
 * "sql": each SQL statement any of its connections starts (SQLite's trace callback);
 * "fsize": no stop; the child's files may not grow past `k` bytes, and it dies by SIGXFSZ at
   the write that would cross that offset (SQLite's own writes included: a torn write).
+
+At its point a child stops itself (SIGSTOP), for the test to kill it, interrupt it (Ctrl-C: SIGINT,
+then SIGCONT) or let it go on; or, with `fail=ERRNO`, the call there fails as the system would
+say (a full disk: errno.ENOSPC) and the child goes on to handle it. `hide` takes functions out of
+the C library as ctypes sees it (an older libc: no renameat2).
 
 Nothing here depends on timing: the parent waits for what the child reports.
 
@@ -34,8 +39,9 @@ ALL_POINTS = os.environ.get("BOSTON_LEDGER_ALL_KILL_POINTS", "") not in ("", "0"
 T = TypeVar("T")
 
 HARNESS = r"""
-import atexit, os, signal, sqlite3, sys
+import atexit, builtins, os, signal, sqlite3, sys
 kind, k, report, barrier = sys.argv[1], int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+fail, hide = int(sys.argv[5]), [name for name in sys.argv[6].split(",") if name]
 count = 0
 names = []
 say = os.write  # the harness's own writes are no points
@@ -44,17 +50,24 @@ def reached(what):
     global count
     count += 1
     names.append(what.replace(" ", "_"))
+    if count == k and fail:
+        say(report, f"failed {count} {what}\n".encode())
+        raise OSError(fail, os.strerror(fail))
     if count == k:
         say(report, f"stopped {count} {what}\n".encode())
         os.kill(os.getpid(), signal.SIGSTOP)
 
 atexit.register(lambda: say(report, f"done {count} {' '.join(names)}\n".encode()))
 if kind == "io":
-    for name in ("open", "write", "fsync", "link", "unlink", "mkdir", "rmdir", "replace"):
+    for name in ("open", "write", "fsync", "link", "unlink", "mkdir", "rmdir", "rename", "replace"):
         def hooked(*a, _original=getattr(os, name), _name=name, **kw):
             reached(_name)
             return _original(*a, **kw)
         setattr(os, name, hooked)
+    def fopen(*a, _original=builtins.open, **kw):
+        reached("fopen")
+        return _original(*a, **kw)
+    builtins.open = fopen
 elif kind == "sql":
     connect = sqlite3.connect
     def traced(*a, **kw):
@@ -62,6 +75,14 @@ elif kind == "sql":
         conn.set_trace_callback(lambda statement: reached(" ".join(statement.split()[:3])))
         return conn
     sqlite3.connect = traced
+if hide:
+    import ctypes
+    class CDLL(ctypes.CDLL):
+        def __getattr__(self, name):
+            if name in hide:
+                raise AttributeError(name)
+            return super().__getattr__(name)
+    ctypes.CDLL = CDLL
 if barrier >= 0:
     os.read(barrier, 1)  # every child of a race is released at once, when the test closes the pipe
 from boston_ledger.cli.main import main
@@ -70,7 +91,7 @@ if kind == "fsize":
     signal.signal(signal.SIGXFSZ, signal.SIG_DFL)  # die at the write that crosses the limit
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
     resource.setrlimit(resource.RLIMIT_FSIZE, (k, k))
-sys.argv = ["boston-ledger", *sys.argv[5:]]
+sys.argv = ["boston-ledger", *sys.argv[7:]]
 main()
 """
 
@@ -80,7 +101,7 @@ class Child:
     """A boston-ledger run under the harness."""
 
     process: subprocess.Popen
-    said: str  # "stopped K WHAT" or "done N" (the points it passed), or "" if it died silently
+    said: str  # "stopped K WHAT", "failed K WHAT" or "done N NAMES" (the points it passed), or "" if it died silently
     out: Path
     err: Path
 
@@ -112,6 +133,11 @@ class Child:
         settle(self)
         return self.process.returncode
 
+    def interrupt(self) -> int:
+        """Ctrl-C where it stopped (SIGINT, then let it go on to handle it)."""
+        self.process.send_signal(signal.SIGINT)
+        return self.resume()
+
     @property
     def stdout(self) -> str:
         return self.out.read_text(encoding="utf-8", errors="replace")
@@ -130,15 +156,18 @@ def env(db: Path | None = None, **extra: str) -> dict[str, str]:
 
 
 def start(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, str] | None = None,
-          barrier: int = -1, cwd: Path | None = None, wait: bool = True) -> Child:
+          barrier: int = -1, cwd: Path | None = None, wait: bool = True, fail: int = 0,
+          hide: Sequence[str] = ()) -> Child:
     """Run `boston-ledger ARGS` under the harness; with `wait`, return once it has stopped at
-    point k of `kind` (then it waits, stopped, for kill() or resume()) or has ended."""
+    point k of `kind` (then it waits, stopped, for kill(), interrupt() or resume()) or has ended.
+    With `fail`, the call at point k fails with that errno instead, and the child goes on."""
     report_r, report_w = os.pipe()
     folder = Path(tempfile.mkdtemp(prefix="faults-"))
     out, err = folder / "out", folder / "err"
     fds = (report_w,) if barrier < 0 else (report_w, barrier)
     with open(out, "wb") as o, open(err, "wb") as e:
-        process = subprocess.Popen([sys.executable, "-c", HARNESS, kind, str(k), str(report_w), str(barrier), *args],
+        process = subprocess.Popen([sys.executable, "-c", HARNESS, kind, str(k), str(report_w), str(barrier),
+                                    str(fail), ",".join(hide), *args],
                                    stdin=subprocess.DEVNULL, stdout=o, stderr=e, pass_fds=fds,
                                    env=environ or env(), cwd=cwd)
     os.close(report_w)
@@ -158,15 +187,18 @@ def settle(child: Child) -> Child:
             break
         said += chunk
     child.said = said.decode().strip()
-    if not child.stopped:
+    if child.stopped:  # said, and stopped indeed: a SIGCONT sent before its SIGSTOP lands would be lost
+        os.waitid(os.P_PID, child.process.pid, os.WSTOPPED | os.WNOWAIT)
+    else:
         child.process.wait()
         os.close(child.report)  # type: ignore[attr-defined]
     return child
 
 
-def run(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, str] | None = None) -> Child:
-    """Run to the end (a point that is never reached, or an fsize limit)."""
-    child = start(args, kind, k, environ)
+def run(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, str] | None = None,
+        fail: int = 0, hide: Sequence[str] = ()) -> Child:
+    """Run to the end (a point that is never reached, a point that fails, or an fsize limit)."""
+    child = start(args, kind, k, environ, fail=fail, hide=hide)
     assert not child.stopped
     return child
 

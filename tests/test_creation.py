@@ -26,6 +26,8 @@ from boston_ledger.cli.declarations import app
 from boston_ledger.store.schema import APPLICATION_ID, SCHEMA_VERSION
 from conftest import FIXTURES, PLAYERS, PROGRAM, frozen_schema, schema_of
 
+pytestmark = pytest.mark.disk  # about syncing: on a real disk, never tmpfs (conftest.py)
+
 NEW = ["new", *PLAYERS, "--chip-value", "0.10"]
 
 

@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import sys
 from pathlib import Path
 
 import pytest
 import typer.main
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
 
 from boston_ledger.cli.declarations import app
 
@@ -31,16 +34,58 @@ def test_every_help_has_an_example(cli, path) -> None:
     assert f"Example: boston-ledger {' '.join(path)}" in " ".join(out.split())
 
 
-READING = [("status",), ("history",), ("history", "--corrections"), ("settle",), ("sessions",), ("stats",),
-           ("ledger",), ("rescore", "1", "--tariff", "fontainebleau"), ("check",), ("chart",),
-           ("tariffs", "list"), ("tariffs", "show", "classic")]
+# The commands without --json, each with why: it writes (the ledger, files), or its output is for
+# people and its JSON is another command's. Any other command only reads, and speaks JSON.
+NO_JSON = {
+    ("new",): "writes", ("deal",): "writes", ("edit",): "writes", ("undo",): "writes", ("reopen",): "writes",
+    ("use",): "writes", ("paid",): "writes", ("demo",): "writes", ("export",): "writes files",
+    ("tariffs", "new"): "writes a file", ("sheet",): "for people: status --json and history --json",
+    ("tariffs", "check"): "for people: its exit status is the answer", ("serve",): "serves status and history's JSON",
+}
+ARGUMENTS = {("rescore",): [["1", "--tariff", "fontainebleau"]], ("tariffs", "show"): [["classic"]],
+             ("history",): [[], ["--corrections"]]}
 
 
-def test_every_reading_command_speaks_json(table) -> None:
+def options(path: tuple[str, ...]) -> set[str]:
+    command = typer.main.get_command(app)
+    for name in path:
+        command = command.commands[name]
+    return {opt for param in command.params for opt in param.opts}
+
+
+@pytest.mark.parametrize("path", list(commands()), ids=" ".join)
+def test_every_reading_command_speaks_json(table, path) -> None:
+    """Every command of the tree: with --json its answer is JSON, and says what it is about (a
+    settled evening of four with a payment: the players; a tariff: its name), or it is one of
+    NO_JSON, with the reason."""
+    if "--json" not in options(path):
+        assert path in NO_JSON, f"`{' '.join(path)}` has no --json: a command that only reads speaks JSON"
+        return
+    assert path not in NO_JSON, f"`{' '.join(path)}` speaks JSON now: take it out of NO_JSON"
     table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
-    for args in READING:
-        data = json.loads(table(*args, "--json").stdout)
-        assert isinstance(data, (dict, list)), args
+    table("settle", "--yes")
+    table("paid", "Boris", "Anna", "0.10", "--yes")
+    for arguments in ARGUMENTS.get(path, [[]]):
+        out = table(*path, *arguments, "--json").stdout
+        data = json.loads(out)
+        if path == ("check",):
+            assert data == []  # every invariant holds
+        elif "--corrections" in arguments:
+            assert data == []  # nothing was corrected
+        else:
+            assert ("classic" if path[0] == "tariffs" else "Boris") in out, (path, arguments)
+
+
+@pytest.mark.parametrize("lang", ["en", "ru"])
+def test_the_command_reference_is_the_commands_help(lang: str) -> None:
+    """README.md (English) and docs/commands.ru.md (Russian) list every command with its arguments
+    and options and the first words of its help, as tools/reference.py writes them from the tree."""
+    import reference
+
+    differ = reference.drift(lang)
+    document = reference.DOCS[lang].relative_to(reference.ROOT)
+    assert not differ, (f"{document} no longer says what the help of {', '.join(reference.named(differ))} says: "
+                        f"run python tools/reference.py (the changed lines: {differ})")
 
 
 def test_the_readme_examples_run(cli, tmp_path: Path, monkeypatch) -> None:
@@ -52,7 +97,7 @@ def test_the_readme_examples_run(cli, tmp_path: Path, monkeypatch) -> None:
         cli(*shlex.split(line)[1:])
 
 
-@pytest.mark.parametrize("guide", ["guide.en.md", "guide.ru.md"])
+@pytest.mark.parametrize("guide", sorted(p.name for p in (README.parent / "docs").glob("guide.*.md")))
 def test_the_guides_run_from_first_session_to_settlement(cli, tmp_path: Path, monkeypatch, guide) -> None:
     monkeypatch.chdir(tmp_path)
     text = (README.parent / "docs" / guide).read_text(encoding="utf-8")

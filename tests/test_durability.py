@@ -25,6 +25,8 @@ from boston_ledger.store.db import open_db
 
 from conftest import PLAYERS, PROGRAM
 
+pytestmark = pytest.mark.disk  # about syncing: on a real disk, never tmpfs (conftest.py)
+
 # A child that records deals in a loop and says the running count after each commit.
 WRITER = r"""
 import sys

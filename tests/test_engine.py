@@ -65,8 +65,12 @@ def test_labet_both_fail_declarer_pays_odd_chip() -> None:
 
 
 def test_partner_who_took_his_share_neither_pays_nor_receives() -> None:
+    """Boris 2 + Gleb 5 of junior's 7: the pair failed, and Boris, short of his share, pays it all
+    (consolation and undertricks to each adversary, the labet), Gleb nothing."""
     out = engine.play(CLASSIC, State.start(4), Deal("junior", B, G, 2, 5))
-    assert all(G not in (t.payer, t.payee) for t in out.transfers if t.reason != "stake")
+    after_stakes = [t for t in out.transfers if t.reason != "stake"]
+    assert engine.moves(after_stakes, 4) == [4, -48, 4, 0, 40]  # Anna, Boris, Vera, Gleb, the basket
+    assert all(G not in (t.payer, t.payee) for t in after_stakes)
 
 
 def test_failed_lone_purchase_gives_basket_to_opponents() -> None:

@@ -74,22 +74,6 @@ def test_conditions_by_a_beginning_and_a_typo(cli) -> None:
 # ---- a pair's total ----------------------------------------------------------------------------
 
 
-def test_a_pair_that_made_it_needs_only_its_total(table) -> None:
-    table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "9", "--boston", "Vera")
-    assert described(table) == "junior Boris + Gleb: 9, boston Vera"  # the total as said, no split invented
-    assert table.json("status")["balances"] == {"Anna": -20, "Boris": 16, "Vera": -12, "Gleb": 16}
-
-
-def test_a_pair_that_failed_needs_its_split(table) -> None:
-    err = table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "6", code=2).stderr
-    assert err == ("boston-ledger: error: the pair took 6 tricks together, fewer than the 8 they needed, so who "
-                   "took how many decides who pays: give the declarer's own tricks (--tricks N)\n")
-    table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "6", "--tricks", "5")
-    assert described(table) == "junior Boris 5 + Gleb 1"
-    net = table.json("status")["balances"]
-    assert net["Boris"] == -10 and net["Gleb"] < net["Boris"]  # Boris took his 5: only Gleb pays
-
-
 def test_a_pair_s_total_is_checked_against_its_parts(table) -> None:
     err = table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--team-tricks", "9", "--tricks", "5",
                 "--partner-tricks", "3", code=2).stderr
@@ -108,6 +92,8 @@ def test_a_failed_pair_at_a_terminal_is_asked_only_the_split(table) -> None:
     assert result.exit_code == 0, result.output
     assert "Of the 6 tricks, how many did Boris take?" in result.output and "Declarer" not in result.output
     assert described(table) == "junior Boris 4 + Gleb 2"
+    # each short of his share (5 and 3 of junior's 8): both pay consolation, undertricks and labet
+    assert table.json("status")["balances"] == {"Anna": 2, "Boris": -42, "Vera": 2, "Gleb": -42}
 
 
 def test_both_entry_paths_take_the_pair_s_total(cli, tmp_path: Path) -> None:

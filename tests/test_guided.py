@@ -34,15 +34,6 @@ def test_a_whole_deal_asked_for(table) -> None:
     assert table.json("history")[0]["description"] == "junior Boris + Gleb: 9, boston Vera"
 
 
-def test_a_failed_pair_is_asked_its_split(table) -> None:
-    result = guided(["deal"], "junior\nboris\ngleb\n6\n4\n\n\n")
-    assert result.exit_code == 0, result.output
-    assert "Of the 6 tricks, how many did Boris take?" in result.output
-    assert table.json("history")[0]["description"] == "junior Boris 4 + Gleb 2"
-    # Boris (4 of his 5) pays; Gleb took his 3? no: 2 of 3, so he pays too
-    assert table.json("status")["balances"]["Boris"] < table.json("status")["balances"]["Anna"]
-
-
 def test_only_the_wrong_answer_is_asked_again(table) -> None:
     """7 + 7 tricks: the partner's tricks are asked again, not the whole dialogue."""
     result = guided(["deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "7"], "7\n4\n\n\n")

@@ -7,17 +7,16 @@ from __future__ import annotations
 
 import errno
 import os
+import shutil
+import signal
 import sqlite3
 import stat
-import subprocess
-import sys
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
 
-from boston_ledger.app import export as exporter
-from boston_ledger.app import files
+import faults
 
 SEVEN = ["balances.csv", "corrections.csv", "deals.csv", "payments.csv", "settlement.csv", "transfers.csv",
          "undone.csv"]
@@ -25,6 +24,11 @@ SEVEN = ["balances.csv", "corrections.csv", "deals.csv", "payments.csv", "settle
 
 def contents(folder: Path) -> dict[str, bytes]:
     return {p.name: p.read_bytes() for p in sorted(folder.iterdir())}
+
+
+def leftovers(root: Path) -> list[str]:
+    """The hidden folders and files an export makes beside OUT and removes."""
+    return [p for p in everything(root) if p.startswith(".")]
 
 
 def everything(root: Path) -> list[str]:
@@ -56,107 +60,99 @@ def new_export(table, tmp_path: Path) -> dict[str, bytes]:
 
 # ---- interrupted ------------------------------------------------------------------------------
 # The new set is written whole into a folder of its own before it is swapped in, whichever way
-# (Linux's atomic exchange, or two renames elsewhere): an interruption while it is written meets
-# no swap. The two ways of swapping are held where the swap happens: the failed second rename
-# below, and the kill once swapped in either way.
+# (Linux's atomic exchange, or two renames where the C library has no renameat2): an
+# interruption while it is written meets no swap, and Ctrl-C is held back during the swap. The
+# export runs in a child under tests/faults.py, which reports each file operation it reaches
+# (os calls and `open`) and there stops (to be killed or sent Ctrl-C) or makes the call fail as a
+# full disk would.
+
+WAYS = {"exchange": (), "two-renames": ("renameat2",)}
+FAILURES = {"disk-full": 2, "ctrl-c": 130, "kill": -signal.SIGKILL}
 
 
-@pytest.mark.parametrize("after", range(6))  # seven files, deals.csv and balances.csv written in one pass
-@pytest.mark.parametrize("failure", ["disk-full", "ctrl-c"])
-def test_an_interrupted_export_leaves_the_old_set(evening, tmp_path: Path, monkeypatch, after: int,
-                                                   failure: str) -> None:
-    table, out, old = evening
-    before = everything(tmp_path)
-    real, written = exporter._write, []
-
-    def write(path, header, rows):  # one file, or two written in one pass
-        if len(written) == after:
-            raise OSError(errno.ENOSPC, "No space left on device") if failure == "disk-full" else KeyboardInterrupt()
-        real(path, header, rows)
-        written.append(path.name)
-
-    monkeypatch.setattr(exporter, "_write", write)
-    result = table("export", str(out), code=2 if failure == "disk-full" else 130)
+def interrupted(out: Path, k: int, failure: str, way: str) -> int:
+    """`export OUT` in a child, interrupted at its k-th file operation; its exit status."""
     if failure == "disk-full":
-        assert result.stderr.startswith("boston-ledger: error: cannot write into") and result.stderr.count("\n") == 1
-    assert len(written) == after
-    assert contents(out) == old  # the old set, whole
-    assert everything(tmp_path) == before  # no temporary file or folder left
-    monkeypatch.setattr(exporter, "_write", real)
+        child = faults.run(["export", str(out)], "io", k, fail=errno.ENOSPC, hide=WAYS[way])
+        assert child.said.startswith(f"failed {k} "), child.said
+        assert child.process.returncode in (0, 2), child.stderr
+        if child.process.returncode == 2:
+            assert child.stderr.startswith("boston-ledger: error: ") and child.stderr.count("\n") == 1, child.stderr
+            assert os.strerror(errno.ENOSPC) in child.stderr
+        return child.process.returncode
+    child = faults.start(["export", str(out)], "io", k, hide=WAYS[way])
+    assert child.stopped, (k, child.said, child.stderr)
+    return child.kill() if failure == "kill" else child.interrupt()
+
+
+def points_of_an_export(evening_out: Path, tmp_path: Path, way: str) -> list[str]:
+    """The file operations of `export` over an earlier set like OUT's (counted on a copy of it)."""
+    counting = tmp_path / "counting"
+    shutil.copytree(evening_out, counting)
+    child = faults.run(["export", str(counting)], "io", 10**9, hide=WAYS[way])
+    shutil.rmtree(counting)
+    return child.said.split()[2:]
+
+
+def holds_one_whole_set(table, tmp_path: Path, out: Path, old: dict, new: dict, points: list[str], k: int,
+                        failure: str, way: str) -> None:
+    """The export interrupted at point k leaves OUT with the old set or the new one, whole: the old
+    one while the files are written, the new one once Ctrl-C (held back during the swap) comes;
+    nothing left behind unless a kill or a failure of the old set's removal left it; and the
+    next export replaces it whole and removes what was left."""
+    shutil.rmtree(out)  # the old set at OUT again
+    out.mkdir()
+    for name, data in old.items():
+        (out / name).write_bytes(data)
+    before = everything(tmp_path)
+    inside = f"{out.name}/"
+    after = sorted([p for p in before if not p.startswith(inside)] + [inside + name for name in new])
+    written = len(points) - points[::-1].index("fopen")  # the last file of the new set opened
+    code = interrupted(out, k, failure, way)
+    where = (k, points[k - 1], code)
+    assert code in (FAILURES[failure], 0), where
+    assert contents(out) in (old, new), where  # never a mix
+    if failure == "disk-full":  # refused, or a failure it could go on after (an existing folder, a removal)
+        assert contents(out) == (old if code == 2 else new), where
+    elif failure == "ctrl-c":  # at once while the files are written; after the swap once in it
+        assert contents(out) == (old if k <= written else new), where
+    elif k <= written:
+        assert contents(out) == old, where
+    if contents(out) == old and failure != "kill" or failure == "ctrl-c":
+        assert leftovers(tmp_path) == [], where  # no temporary file or folder left
     table("export", str(out))
-    assert contents(out) == new_export(table, tmp_path)  # and the next export replaces it whole
+    assert contents(out) == new
+    assert leftovers(tmp_path) == [] and everything(tmp_path) == after  # what was left: removed
 
 
-def test_a_failed_swap_puts_the_old_set_back(evening, tmp_path: Path, monkeypatch) -> None:
+@pytest.mark.parametrize("failure, file", [("disk-full", 1), ("ctrl-c", 4), ("kill", 7)])
+def test_an_export_interrupted_as_it_writes_leaves_the_old_set(evening, tmp_path: Path, failure: str, file: int) -> None:
+    """Interrupted as it opens the first, the fourth, the last of the seven files of the new set."""
     table, out, old = evening
-    monkeypatch.setattr(files, "_exchange", lambda a, b: False)
-    before, real, failed = everything(tmp_path), os.rename, []
-
-    def rename(a, b):
-        if Path(b) == out and not failed:  # the new set into place: fails, after the old one was moved aside
-            failed.append(a)
-            raise OSError(errno.EIO, "I/O error")
-        real(a, b)
-
-    monkeypatch.setattr(os, "rename", rename)
-    table("export", str(out), code=2)
-    assert failed and contents(out) == old and everything(tmp_path) == before
-
-
-CHILD = r"""
-import os, sys, time
-from boston_ledger.app import export, files
-point, kind = sys.argv[1], sys.argv[2]
-if kind == "two-renames":
-    files._exchange = lambda a, b: False
-real_write, real_remove, count = export._write, files._remove_set, [0]
-
-def stop():
-    print("point", flush=True)
-    time.sleep(600)  # until killed
-
-def write(path, header, rows):
-    real_write(path, header, rows)
-    count[0] += 1
-    if point == f"file-{count[0]}":
-        stop()
-
-def remove(folder, names):
-    if point == "swapped" and names is not None:
-        stop()
-    real_remove(folder, names)
-
-export._write, files._remove_set = write, remove
-from boston_ledger.cli.main import main
-sys.argv = ["boston-ledger", "export", sys.argv[3]]
-main()
-"""
+    new = new_export(table, tmp_path)
+    points = points_of_an_export(out, tmp_path, "exchange")
+    k = [k for k, name in enumerate(points, 1) if name == "fopen"][file - 1]
+    holds_one_whole_set(table, tmp_path, out, old, new, points, k, failure, "exchange")
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("point, kind", [*((f"file-{n}", "exchange") for n in range(1, 7)), ("swapped", "exchange"),
-                                         ("swapped", "two-renames")])
-def test_an_export_killed_at_any_point_leaves_one_whole_set(evening, tmp_path: Path, isolated: Path, point: str,
-                                                            kind: str) -> None:
-    """SIGKILL once the child says it reached the point: no timing, so a busy machine changes nothing.
-    Until the swap both ways of swapping run the same code: after it, each is killed."""
+@pytest.mark.parametrize("way", WAYS)
+@pytest.mark.parametrize("failure", FAILURES)
+def test_an_export_interrupted_anywhere_leaves_one_whole_set(evening, tmp_path: Path, failure: str, way: str) -> None:
+    """At file operations of the export (those of the swap and a sample of the others; every one
+    with BOSTON_LEDGER_ALL_KILL_POINTS=1), each way of swapping: a full disk there, Ctrl-C there,
+    SIGKILL there. (A kill between the two renames of the fallback finds no folder at OUT for that
+    instant: not tried.)"""
     table, out, old = evening
     new = new_export(table, tmp_path)
-    env = {**os.environ, "BOSTON_LEDGER_DB": str(isolated)}
-    child = subprocess.Popen([sys.executable, "-c", CHILD, point, kind, str(out)], env=env, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True)
-    try:
-        assert child.stdout.readline() == "point\n", child.stderr.read()
-    finally:
-        child.kill()
-        child.wait()
-    assert contents(out) in (old, new)  # one whole set, never a mix
-    assert contents(out) == (new if point == "swapped" else old)
-    leftovers = [p for p in everything(tmp_path) if p.startswith(".")]
-    assert len(leftovers) >= 1  # what a kill leaves (the half-written or the old folder) ...
-    table("export", str(out))
-    assert contents(out) == new
-    assert not [p for p in everything(tmp_path) if p.startswith(".")]  # ... the next export removes
+    points = points_of_an_export(out, tmp_path, way)
+    assert "fopen" in points and ("rename" in points) == (way == "two-renames")
+    between = {points.index("rename") + 2} if way == "two-renames" else set()  # the second rename
+    written = len(points) - points[::-1].index("fopen")
+    swap = set(range(written - 1, len(points) - points[::-1].index("open") + 2))  # to the old set's removal
+    for k in faults.sample(range(1, len(points) + 1), 2, 20261205, edges=swap):
+        if not (failure == "kill" and k in between):
+            holds_one_whole_set(table, tmp_path, out, old, new, points, k, failure, way)
 
 
 def test_a_leftover_of_a_living_export_is_left_alone(table, tmp_path: Path) -> None:
@@ -262,23 +258,26 @@ def test_a_chart_never_follows_a_symlink(table, tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("failure", ["disk-full", "ctrl-c"])
-def test_an_interrupted_chart_leaves_the_old_one(table, tmp_path: Path, monkeypatch, failure: str) -> None:
+def test_an_interrupted_chart_leaves_the_old_one(table, tmp_path: Path, failure: str) -> None:
+    """At each file operation of `chart --svg` (its temporary file made, opened, renamed over)."""
     svg = tmp_path / "chart.svg"
     table("chart", "--svg", str(svg))
     old = svg.read_bytes()
     table("deal", "solo", "--declarer", "Vera", "--tricks", "9")
+    counting = tmp_path / "counting.svg"
+    points = faults.run(["chart", "--svg", str(counting)], "io", 10**9).said.split()[2:]
+    counting.unlink()
+    assert points == ["open", "fopen", "replace"]
     before = everything(tmp_path)
-    real = files._fill
-
-    def fill(file, write, newline):
-        def half(f):
-            f.write("<svg")
-            raise OSError(errno.ENOSPC, "No space left on device") if failure == "disk-full" else KeyboardInterrupt()
-        real(file, half, newline)
-
-    monkeypatch.setattr(files, "_fill", fill)
-    table("chart", "--svg", str(svg), code=2 if failure == "disk-full" else 130)
-    assert svg.read_bytes() == old and everything(tmp_path) == before
+    for k in range(1, len(points) + 1):
+        if failure == "disk-full":
+            child = faults.run(["chart", "--svg", str(svg)], "io", k, fail=errno.ENOSPC)
+            code = child.process.returncode
+        else:
+            child = faults.start(["chart", "--svg", str(svg)], "io", k)
+            code = child.interrupt()
+        assert code == (2 if failure == "disk-full" else 130), (k, child.stderr)
+        assert svg.read_bytes() == old and everything(tmp_path) == before, points[k - 1]
 
 
 def test_a_chart_of_hostile_names_is_still_xml(table, tmp_path: Path, isolated: Path) -> None:

@@ -434,6 +434,46 @@ def test_tariffs_check_warns_of_a_broken_ladder(cli, tmp_path: Path) -> None:
     assert cli("tariffs", "check", "classic").stderr == ""
 
 
+CLUB = '[tariff]\nextends = "classic"\nname = "club"\ntitle = "t"\nsource = "s"\n'
+BREACHES = {  # a tariff over classic, and the breaches `tariffs check` warns of, in English and in Russian
+    "misere": (  # a grand misère of 15 a trick failed: one chip under the misère's 16 with one trick
+        CLUB + '[schedules.grand-misere]\nkind = "null"\nvalue = 15\nfailed_per_trick = true\nfailed_basket = "labet"\n',
+        ["ladders: grand-misere, alone, failed with 1 trick costs 15, less than the lower misere's 16",
+         "ladders: misere-ouvert, alone, failed with 13 tricks costs 64, less than the lower grand-misere's 195"],
+        ["лесенки: игра гран-мизер (без вистующего), не сыгранная с 1 взяткой, стоит 15 — меньше, чем низшая "
+         "петит-мизер (16)",
+         "лесенки: игра петит-мизер уверт (без вистующего), не сыгранная с 13 взятками, стоит 64 — меньше, чем "
+         "низшая гран-мизер (195)"]),
+    "pair": (  # a senior pair paid less than the junior's
+        CLUB + '[contracts.senior]\nwith_partner = "cheap"\n[schedules.cheap]\nkind = "tricks"\nbar = 8\n'
+        'shares = [5, 3]\nconsolation = 0\nper_trick = 1\nslam = 1\nslam_against_undertricks = 13\nfailed_basket = "labet"\n',
+        ["ladders: senior, with a partner, made with 13 tricks pays 10, less than the lower junior's 24"],
+        ["лесенки: игра старшая (с вистующим), сыгранная с 13 взятками, платит 10 — меньше, чем низшая младшая (24)"]),
+    "nine": (  # a nine of base 10 under the solo, in each suit (the ranks' multipliers applied to both)
+        'ladders = [["junior", "senior", "solo", "nine"]]\n' + CLUB +
+        '[schedules.nine]\nkind = "tricks"\nbar = 9\nconsolation = 10\nper_trick = 4\nslam = 2\n'
+        'slam_against_undertricks = 13\nfailed_basket = "labet"\n',
+        ["ladders: nine (junior), alone, made with 13 tricks pays 52, less than the lower solo (junior)'s 72",
+         "ladders: nine (senior), alone, made with 13 tricks pays 104, less than the lower solo (senior)'s 144"],
+        ["лесенки: игра девять (младшая) (без вистующего), сыгранная с 13 взятками, платит 52 — меньше, чем низшая "
+         "соло (младшая) (72)",
+         "лесенки: игра девять (старшая) (без вистующего), сыгранная с 13 взятками, платит 104 — меньше, чем "
+         "низшая соло (старшая) (144)"]),
+}
+
+
+@pytest.mark.parametrize("case", BREACHES)
+def test_a_broken_ladder_is_warned_of_in_words(cli, tmp_path: Path, case: str) -> None:
+    """Exactly the breaches there are, each named as the players name the contracts and suits."""
+    text, english, russian = BREACHES[case]
+    mine = tmp_path / "club.toml"
+    mine.write_text(text, encoding="utf-8")
+    for lang, expected, warning in (("en", english, "boston-ledger: warning: "),
+                                    ("ru", russian, "boston-ledger: предупреждение: ")):
+        lines = cli("--lang", lang, "tariffs", "check", str(mine)).stderr.splitlines()
+        assert [line.removeprefix(warning) for line in lines if "меньше" in line or "less than" in line] == expected
+
+
 # ---- rules as data ---------------------------------------------------------------------------------
 
 

@@ -6,10 +6,12 @@ import itertools
 from decimal import Decimal
 from fractions import Fraction
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boston_ledger.core import settlement
+from boston_ledger.core.settlement import fewest_payments
 from conftest import PLAYERS
 from test_cli import WORKED
 
@@ -71,7 +73,9 @@ def test_settle_through_the_cli(table) -> None:
     # balances after deal 4: each paid stake 10 and a quarter of 40
     assert result["net_chips"] == {"Anna": 64 - 20 + 20, "Boris": -12 - 20 + 20,
                                    "Vera": -40 - 20 + 20, "Gleb": -12 - 20 + 20}
+    assert all(type(chips) is int for chips in result["net_chips"].values())  # whole chips print as 44, not 44.0
     assert result["money"] == {"Anna": "6.40", "Boris": "-1.20", "Vera": "-4.00", "Gleb": "-1.20"}
+    assert (result["chip_value"], result["deals"]) == ("0.10", 4)  # the three of the worked example and the pass
     assert sum(Decimal(m) for m in result["money"].values()) == 0
     paid = dict.fromkeys(PLAYERS, Decimal(0))
     for p in result["payments"]:
@@ -85,6 +89,15 @@ def test_settle_through_the_cli(table) -> None:
     assert "settled" in err and err.count("\n") == 1
     table("undo", code=2)
     assert table.json("status")["settled"] is True
+
+
+@pytest.mark.parametrize("cents, payments", [
+    ([-1, 1, 0, 0], [(0, 1, 1)]),  # a cent each way; those at zero neither pay nor are paid
+    ([0, -1, 2, -1], [(1, 2, 1), (3, 2, 1)]),
+    ([5, -3, -2, 0, 1, -1], [(1, 0, 3), (2, 0, 2), (5, 4, 1)]),
+])
+def test_the_smallest_amounts_are_paid_and_nobody_at_zero_pays(cents: list[int], payments: list[tuple]) -> None:
+    assert [(p.payer, p.payee, p.cents) for p in fewest_payments(cents)] == payments
 
 
 def test_fractional_basket_share_rounds_to_the_cent(cli) -> None:

@@ -36,6 +36,7 @@ def test_a_pair_s_total_is_kept_as_said_and_shown_so(table, isolated: Path, tmp_
     table("deal", "junior", "--declarer", "Vera", "--partner", "Gleb", "--team-tricks", "9")
     assert described(table) == "junior Vera + Gleb: 9"
     assert row(isolated, 1) == (None, None, 9)  # no split nobody said
+    assert table.json("status")["balances"] == {"Anna": -18, "Boris": -18, "Vera": 18, "Gleb": 18}
     assert "junior Vera + Gleb: 9 — made" in table("history").stdout
     assert "Vera + Gleb: 9" in table("sheet").stdout
     table("export", str(tmp_path / "x"))

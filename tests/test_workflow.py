@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
+from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import pytest
@@ -270,6 +271,28 @@ def test_payments_are_listed_and_a_cancelled_one_no_longer_counts(table, isolate
         for sql in ("DELETE FROM payment_cancellations", "UPDATE payment_cancellations SET payment_id = 2"):
             with pytest.raises(sqlite3.IntegrityError, match="append-only"):
                 conn.execute(sql)
+
+
+@pytest.mark.parametrize("minutes_ago, doubted", [(59, True), (61, False)])
+def test_the_same_payment_again_is_doubted_within_the_hour(table, isolated: Path, minutes_ago: int,
+                                                           doubted: bool) -> None:
+    """A payment the ledger holds as made 59 minutes ago, then the same one again: refused in a
+    script unless --yes; 61 minutes ago, it is simply recorded. (The earlier one is written with
+    the time it was paid at, as the ledger keeps it: no sleeping, no clock.)"""
+    for args in WORKED:
+        table(*args)
+    table("settle")  # Vera owes Anna 4.00
+    earlier = (datetime.now(timezone.utc) - timedelta(minutes=minutes_ago)).isoformat(timespec="seconds")
+    with sqlite3.connect(isolated) as conn:
+        conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at) VALUES ('Vera', 'Anna', 100, '', ?)",
+                     (earlier,))
+    conn.close()
+    result = table("paid", "Vera", "Anna", "1.00", code=2 if doubted else 0)
+    assert len(table.json("payments")) == (1 if doubted else 2)
+    if doubted:
+        assert result.stderr.count("\n") == 1
+        table("paid", "Vera", "Anna", "1.00", "--yes")
+        assert len(table.json("payments")) == 2
 
 
 # ---- 10: stats that agree with themselves ------------------------------------------------------

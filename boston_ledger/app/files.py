@@ -145,7 +145,11 @@ def _swap(new: Path, directory: Path, parent: Path, stem: str) -> Path:
     if _exchange(new, directory):
         return new
     old = Path(tempfile.mkdtemp(dir=parent, prefix=f".{stem}.{os.getpid()}.", suffix=".old"))
-    os.rename(directory, old)  # onto the empty folder just made
+    try:
+        os.rename(directory, old)  # onto the empty folder just made
+    except BaseException:
+        os.rmdir(old)
+        raise
     try:
         os.rename(new, directory)
     except BaseException:
