@@ -202,7 +202,7 @@ def test_each_deal_says_who_deals_next_and_the_last_says_settle(cli) -> None:
 
 def test_a_failed_misere_s_boston_line_says_why(table) -> None:
     out = table("deal", "misere", "--declarer", "Vera", "--tricks", "1").stdout
-    assert "boston: the declarer failed, so he pays it" in out
+    assert "boston: paid by the declarer, who failed" in out
     out = table("deal", "misere", "--declarer", "Vera", "--tricks", "0").stdout
     assert "boston" not in out.replace("`boston-ledger", "")  # made: no boston is paid
 

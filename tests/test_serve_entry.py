@@ -82,7 +82,7 @@ def test_every_kind_of_deal_from_the_phone(entering, cli) -> None:
     phone.tap("junior").tap("Gleb").tap("no partner").tap("5").tap("Anna").tap("Record this deal")
     assert [d["description"] for d in cli.json("history")] == [
         "all pass", "solo senior Anna 9", "misere Vera 1", "junior Gleb 5 alone, boston Anna"]
-    assert "boston: the declarer failed, so he pays it" in get(entering.port, f"/?t={VIEW}")[2].decode()
+    assert "boston: paid by the declarer, who failed" in get(entering.port, f"/?t={VIEW}")[2].decode()
 
 
 def test_refused_answers_say_what_the_terminal_says(entering, cli) -> None:

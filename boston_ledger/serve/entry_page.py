@@ -144,7 +144,6 @@ def breakdown(shown: Entered) -> str:
     """A deal's table: what each reason moved for each player (and the basket), the deal's
     change, everyone's balance after it (on points: the scores)."""
     session, deal, outcome = shown.session, shown.deal, shown.outcome
-    t = session.tariff
     heads = "".join(f"<th>{e(name)}</th>" for name in session.players)
     if shown.points is not None:  # points: the deal's scores and what each has written after it
         rows = (f'<tr><th scope="row">{e(_("this deal"))}</th>'
@@ -155,7 +154,7 @@ def breakdown(shown: Entered) -> str:
         heads += f'<th class="bk">{e(basket_word())}</th>'
         n = len(session.players)
         lines = net_by_reason(outcome.transfers, n)
-        rows = "".join(f'<tr><th scope="row">{e(why(t, deal.contract, outcome.made, key))}</th>'
+        rows = "".join(f'<tr><th scope="row">{e(why(key, outcome.made, moved, deal.declarer))}</th>'
                        + "".join(f"<td>{signed(v)}</td>" for v in moved) + "</tr>" for key, moved in lines.items())
         total = [sum(col) for col in zip(*lines.values(), strict=True)] if lines else [0] * (n + 1)
         after = [*shown.after.balances, shown.after.basket]

@@ -116,11 +116,13 @@ def _deals(shown: Shown) -> str:
     heads = "".join(f"<th>{e(name)}</th>" for name in session.players) + \
         (f'<th class="bk">{e(basket_word())}</th>' if t.has_basket else "")
     out = [f'<section class="deals"><h2>{e(_("Last deals"))}</h2>']
-    positions = {w.recorded.number: w.position for w in shown.sheet.history.rows}  # misdeals dealt again counted
+    walked = {w.recorded.number: w for w in shown.sheet.history.rows}  # positions: misdeals dealt again counted
     for d in reversed(shown.deals):
-        tour = where(positions[d["deal"]]) if len(t.tours) > 1 else ""
+        played = walked[d["deal"]]
+        declarer = played.recorded.deal.declarer
+        tour = where(played.position) if len(t.tours) > 1 else ""
         about = " · ".join(x for x in (tour, _("dealer {name}", name=d["dealer"])) if x)
-        rows = [f'<tr><th scope="row">{e(why(t, d["contract"], d["made"], key))}</th>'
+        rows = [f'<tr><th scope="row">{e(why(key, d["made"], [moved[p] for p in parties], declarer))}</th>'
                 + "".join(f"<td>{signed(moved[p])}</td>" for p in parties) + "</tr>" for key, moved in d["why"].items()]
         total = f'<tr><th scope="row">{e(_("this deal"))}</th>' + \
             "".join(f"<td>{signed(d['changes'][p] if p in d['changes'] else d['basket_change'])}</td>"

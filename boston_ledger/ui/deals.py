@@ -120,7 +120,7 @@ def deal_table(entered: Entered) -> Group:
     table.add_column(basket_word(), justify="right", style="cyan")
     total = [0] * (n + 1)
     for key, row in net_by_reason(outcome.transfers, n).items():
-        table.add_row(why(session.tariff, deal.contract, outcome.made, key), *map(signed, row))
+        table.add_row(why(key, outcome.made, row, deal.declarer), *map(signed, row))
         total = [a + b for a, b in zip(total, row, strict=True)]
     table.add_section()
     table.add_row(_("this deal"), *map(signed, total))
@@ -274,12 +274,12 @@ def next_lines(session: Session, state: State) -> list[str]:
     return [_("Next: deal {number}, dealt by {name}.", number=pos.number, name=session.players[pos.dealer])]
 
 
-def why(tariff: Tariff, contract: str, made: bool | None, key: str) -> str:
-    """What a deal's transfers of one reason were for, in words (a failed misère's boston: the
-    declarer pays it, and says so)."""
-    c = tariff.contracts.get(contract)
-    if key == "boston" and made is False and c is not None and c.boston_failed.startswith("declarer-pays"):
-        return _("boston: the declarer failed, so he pays it")
+def why(key: str, made: bool | None, moved: Sequence[int], declarer: int | None) -> str:
+    """What a deal's transfers of one reason were for, in words, as they moved (`moved`: each
+    party's net change by that reason): a boston that the failed declarer alone pays says so."""
+    if key == "boston" and made is False and declarer is not None and moved[declarer] < 0 and \
+            all(m >= 0 for party, m in enumerate(moved) if party != declarer):
+        return _("boston: paid by the declarer, who failed")
     return reason(key)
 
 
