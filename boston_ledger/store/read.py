@@ -11,9 +11,10 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from decimal import Decimal
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from ..core import engine
+from ..core.controls import visible
 from ..core.engine import Deal, State, Transfer
 from ..core.fields import STORED
 from ..core.i18n import _
@@ -55,10 +56,10 @@ def session(conn: sqlite3.Connection, session_id: int) -> Session:
         "SELECT (SELECT COUNT(*) FROM settlements WHERE session_id = ?)"
         " > (SELECT COUNT(*) FROM reopenings WHERE session_id = ?)", (session_id, session_id)).fetchone()[0]
     return Session(
-        id=row["id"], name=row["name"], created_at=row["created_at"],
+        id=row["id"], name=_line(row["name"]), created_at=row["created_at"],
         tariff=parse(row["tariff_text"], origin=f"the tariff stored with session {session_id}"),
-        chip_value=Decimal(row["chip_value"]), currency=row["currency"],
-        players=tuple(p["name"] for p in players), player_ids=tuple(p["id"] for p in players),
+        chip_value=Decimal(row["chip_value"]), currency=_line(row["currency"]),
+        players=tuple(_line(p["name"]) for p in players), player_ids=tuple(p["id"] for p in players),
         settled=bool(settled), agreed_deals=row["agreed_deals"], demo=bool(row["demo"]),
     )
 
@@ -75,7 +76,14 @@ def session_ids(conn: sqlite3.Connection) -> list[int]:
 
 def names_by_id(conn: sqlite3.Connection) -> dict[int, str]:
     """Every player of the ledger by id (a few per session), for rows that name players by id."""
-    return {row[0]: row[1] for row in conn.execute("SELECT id, name FROM players")}
+    return {row[0]: _line(row[1]) for row in conn.execute("SELECT id, name FROM players")}
+
+
+def _line(text: Any) -> Any:
+    """A name, a title, a reason, as read: one line, whatever control character another tool
+    wrote into it written out (`\\n`, `\\x1b`; the program's own commands refuse them), so
+    that every view shows it as it shows any text, and a phone's button names it as it is read."""
+    return visible(text, lines=False) if type(text) is str else text
 
 
 # ---- deals ---------------------------------------------------------------------------------
@@ -208,7 +216,7 @@ def corrections(conn: sqlite3.Connection, session: Session) -> list[Correction]:
         old = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.id = ?", (c["old_deal"],)).fetchone()
         new = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.correction_id = ? AND d.number = ?",
                            (c["id"], c["number"])).fetchone()
-        out.append(Correction(c["number"], c["reason"], c["corrected_at"], stored_deal(session, tuple(old)),
+        out.append(Correction(c["number"], _line(c["reason"]), c["corrected_at"], stored_deal(session, tuple(old)),
                               stored_deal(session, tuple(new))))
     return out
 
@@ -219,27 +227,34 @@ def corrections(conn: sqlite3.Connection, session: Session) -> list[Correction]:
 def settlements(conn: sqlite3.Connection, session: Session) -> list[tuple[str, Settled]]:
     """Every settlement of a session, the earliest first: (when, settlement). A reopened session
     has one for each time it was settled."""
-    from ..core.settlement import Settled
-
-    return [(row[0], Settled.from_record(session.players, json.loads(row[1]))) for row in conn.execute(
+    return [(row[0], _kept(session, row[1])) for row in conn.execute(
         "SELECT settled_at, result FROM settlements WHERE session_id = ? ORDER BY id", (session.id,))]
 
 
 def settlement(conn: sqlite3.Connection, session: Session) -> Settled | None:
     """The settlement of a settled session (its last, when it was reopened and settled again);
     None while it is not settled."""
-    from ..core.settlement import Settled
-
     if not session.settled:
         return None
     row = conn.execute(
         "SELECT result FROM settlements WHERE session_id = ? ORDER BY id DESC LIMIT 1", (session.id,)
     ).fetchone()
-    return None if row is None else Settled.from_record(session.players, json.loads(row[0]))
+    return None if row is None else _kept(session, row[0])
+
+
+def _kept(session: Session, text: str) -> Settled:
+    """A settlement as kept, its players named as the session's names are read (`_line`)."""
+    from ..core.settlement import Settled
+
+    kept = json.loads(text)
+    for by_name in ("net_chips", "money"):
+        kept[by_name] = {_line(k): v for k, v in kept[by_name].items()}
+    kept["payments"] = [{**p, "from": _line(p["from"]), "to": _line(p["to"])} for p in kept["payments"]]
+    return Settled.from_record(session.players, kept)
 
 
 def payments(conn: sqlite3.Connection) -> list[PaymentRecord]:
     """Every payment recorded, the earliest first, with when it was cancelled (if it was)."""
-    return [PaymentRecord(*row) for row in conn.execute(
+    return [PaymentRecord(*map(_line, row)) for row in conn.execute(
         "SELECT p.id, p.payer, p.payee, p.cents, p.currency, p.paid_at, c.cancelled_at FROM payments p"
         " LEFT JOIN payment_cancellations c ON c.payment_id = p.id ORDER BY p.id")]
