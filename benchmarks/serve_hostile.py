@@ -30,8 +30,8 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import served  # noqa: E402
-from installed import compile_package, home_ledger  # noqa: E402
+import served
+from installed import compile_package, home_ledger
 
 ATTACKER, CLIENT = "127.0.0.1", "127.0.0.2"
 

@@ -187,9 +187,9 @@ def test_a_change_anywhere_in_a_long_session_is_found_where_it_is(tmp_path: Path
     rng = random.Random(11)
     for round_ in range(6):
         number = rng.randint(1, 390)
-        deal = ("(SELECT d.id FROM deals d WHERE d.session_id = 1 AND d.number = {} AND NOT EXISTS"
+        deal = (f"(SELECT d.id FROM deals d WHERE d.session_id = 1 AND d.number = {number} AND NOT EXISTS"
                 " (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id) AND NOT EXISTS"
-                " (SELECT 1 FROM undos u WHERE u.deal_id = d.id))").format(number)
+                " (SELECT 1 FROM undos u WHERE u.deal_id = d.id))")
         change = rng.choice([f"UPDATE transfers SET chips = chips + 1 WHERE id = (SELECT min(id) FROM transfers"
                              f" WHERE deal_id = {deal})",
                              f"UPDATE deals SET basket = basket + 2 WHERE id = {deal}"])

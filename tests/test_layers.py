@@ -58,7 +58,7 @@ def imports() -> dict[str, list[tuple[str, list[str], int]]]:
 def test_every_module_is_in_a_layer() -> None:
     for name in imports():
         parts = name.split(".")
-        assert len(parts) <= 2 and name in ("boston_ledger", "boston_ledger.__main__") or parts[1] in LAYERS, name
+        assert (len(parts) <= 2 and name in ("boston_ledger", "boston_ledger.__main__")) or parts[1] in LAYERS, name
 
 
 def test_layers_import_downward_only() -> None:

@@ -118,7 +118,7 @@ def holds_one_whole_set(table, tmp_path: Path, out: Path, old: dict, new: dict, 
         assert contents(out) == (old if k <= written else new), where
     elif k <= written:
         assert contents(out) == old, where
-    if contents(out) == old and failure != "kill" or failure == "ctrl-c":
+    if (contents(out) == old and failure != "kill") or failure == "ctrl-c":
         assert leftovers(tmp_path) == [], where  # no temporary file or folder left
     table("export", str(out))
     assert contents(out) == new

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -282,7 +282,7 @@ def test_the_same_payment_again_is_doubted_within_the_hour(table, isolated: Path
     for args in WORKED:
         table(*args)
     table("settle")  # Vera owes Anna 4.00
-    earlier = (datetime.now(timezone.utc) - timedelta(minutes=minutes_ago)).isoformat(timespec="seconds")
+    earlier = (datetime.now(UTC) - timedelta(minutes=minutes_ago)).isoformat(timespec="seconds")
     with sqlite3.connect(isolated) as conn:
         conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at) VALUES ('Vera', 'Anna', 100, '', ?)",
                      (earlier,))
