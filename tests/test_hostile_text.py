@@ -319,7 +319,7 @@ def _hostile_tariff_text(conn: sqlite3.Connection, session: int) -> None:
 def _hostile_names(conn: sqlite3.Connection) -> None:
     """Every player's name, where the ledger keeps it (seats, payments, settlements), the sessions'
     names and currency, the corrections' reasons."""
-    swap = dict(zip(PLAYERS, NAMES))
+    swap = dict(zip(PLAYERS, NAMES, strict=True))
 
     def deep(value):
         if isinstance(value, str):
@@ -605,8 +605,9 @@ def test_libreoffice_runs_no_formula_of_the_hostile_ledger(hostile, tmp_path: Pa
             written = list(csv.reader(f))
         sheet = spreadsheet_cells(converted / path.with_suffix(".fods").name)
         assert len(sheet) == len(written), path.name
-        for ours, theirs in zip(written, sheet):
-            for value, (kind, text, formula) in zip(ours, theirs):
+        for ours, theirs in zip(written, sheet, strict=True):
+            # the sheet drops a row's empty cells at its end: theirs may be the shorter
+            for value, (kind, text, formula) in zip(ours, theirs, strict=False):
                 assert formula is None, (path.name, value, formula)
                 if kind == "string":
                     assert text == value, (path.name, value, text)

@@ -36,7 +36,7 @@ SAM = load("samouchitel")
 @pytest.mark.parametrize("contract, values", SAMOUCHITEL.items())
 def test_samouchitel_trump_table(contract: str, values: tuple[int, int, int]) -> None:
     bar = int(contract)
-    for rank, value in zip(("first", "second", "third"), values):
+    for rank, value in zip(("first", "second", "third"), values, strict=True):
         assert score(SAM, Deal(contract, A, None, bar, None, rank))[A] == value
         if bar < 13:  # 2 points for every trick beyond what was owed
             assert score(SAM, Deal(contract, A, None, bar + 1, None, rank))[A] == value + 2
@@ -76,7 +76,7 @@ def test_samouchitel_session_through_the_cli(cli) -> None:
     assert "4 agreed deals" in err
     history = cli("history").stdout
     assert "small-null Vera 1 — failed" in history and "basket" not in history
-    score_row = [c for c in history.splitlines()[-1].split("→")[1:]]  # the last deal: change → score
+    score_row = history.splitlines()[-1].split("→")[1:]  # the last deal: change → score
     assert [c.split()[0] for c in score_row] == ["10", "10", "-15", "-11"]
     result = cli.json("settle")
     assert result["net_chips"] == {"Anna": 46, "Boris": 46, "Vera": -54, "Gleb": -38}
