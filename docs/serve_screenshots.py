@@ -74,7 +74,7 @@ def entry_shot(tmp: Path, name: str = "serve-entry.png", taps: tuple[str, ...] =
         for words in taps:
             page = driver.find_element(By.TAG_NAME, "main")
             driver.find_element(By.XPATH, f"//button[normalize-space()='{words}']").click()
-            WebDriverWait(driver, HANG).until(lambda d: d.find_element(By.TAG_NAME, "main") != page)
+            WebDriverWait(driver, HANG).until(lambda d, page=page: d.find_element(By.TAG_NAME, "main") != page)
         out = HERE / name
         driver.save_screenshot(str(out))
         return out
