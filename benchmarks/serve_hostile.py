@@ -27,6 +27,7 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import suppress
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -74,10 +75,8 @@ class Attacker:
         self.selector.modify(s, selectors.EVENT_READ, "reading")
 
     def drop(self, s: socket.socket) -> None:
-        try:
+        with suppress(KeyError, ValueError):
             self.selector.unregister(s)
-        except (KeyError, ValueError):
-            pass
         self.open.pop(s, None)
         s.close()
 
@@ -98,11 +97,9 @@ class Attacker:
                 last_trickle = now
                 for s, kind in list(self.open.items()):
                     if kind == "slow":
-                        try:
+                        with suppress(BlockingIOError, OSError):
                             s.send(b"a")
-                        except (BlockingIOError, OSError):
-                            pass
-            for key, events in self.selector.select(0.2):
+            for key, __ in self.selector.select(0.2):
                 s = key.fileobj
                 if key.data == "connecting":
                     if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):

@@ -35,10 +35,10 @@ import served
 from installed import compile_package, home_ledger
 
 DEALS = [  # what the table plays, round and round
-    dict(contract="junior", declarer="Boris", partner="Gleb", tricks="5", partner_tricks="3"),
-    dict(contract="pass"),
-    dict(contract="junior", declarer="Anna", partner="Vera", tricks="4", partner_tricks="3"),
-    dict(contract="solo", declarer="Vera", tricks="5"),
+    {"contract": "junior", "declarer": "Boris", "partner": "Gleb", "tricks": "5", "partner_tricks": "3"},
+    {"contract": "pass"},
+    {"contract": "junior", "declarer": "Anna", "partner": "Vera", "tricks": "4", "partner_tricks": "3"},
+    {"contract": "solo", "declarer": "Vera", "tricks": "5"},
 ]
 
 

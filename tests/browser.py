@@ -34,8 +34,8 @@ def phone(profile: Path, dark: bool = False, languages: str = "en-US,en"):
 
     options = Options()
     options.binary_location = next(p for p in CHROMIUM if Path(p).exists())
-    for flag in FLAGS + [f"--user-data-dir={profile}", f"--window-size={PHONE[0]},{PHONE[1]}",
-                         f"--lang={languages.split(',')[0]}"]:
+    for flag in [*FLAGS, f"--user-data-dir={profile}", f"--window-size={PHONE[0]},{PHONE[1]}",
+                 f"--lang={languages.split(',')[0]}"]:
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"intl.accept_languages": languages})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

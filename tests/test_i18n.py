@@ -69,7 +69,7 @@ def test_the_compiled_catalogue_is_the_po() -> None:
 
     with open(PO.with_suffix(".mo"), "rb") as f:
         compiled = gettext.GNUTranslations(f)
-    header, entries = catalogue.read_po(PO)
+    __, entries = catalogue.read_po(PO)
     expected = {}
     for e in entries:
         key = e.msgid if e.msgctxt is None else f"{e.msgctxt}\x04{e.msgid}"
@@ -134,7 +134,7 @@ def test_russian_help_has_the_same_example(cli) -> None:
 
     def leaves(command, path=()):
         for name, sub in getattr(command, "commands", {}).items():
-            yield from leaves(sub, path + (name,)) if hasattr(sub, "commands") else [path + (name,)]
+            yield from leaves(sub, (*path, name)) if hasattr(sub, "commands") else [(*path, name)]
 
     for path in leaves(group):
         out = " ".join(cli("--lang", "ru", *path, "--help").stdout.split())

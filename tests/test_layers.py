@@ -84,9 +84,9 @@ def test_the_import_graph_has_no_cycle() -> None:
         state[node] = 1
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                cycles.append(path[path.index(nxt):] + [nxt] if nxt in path else [node, nxt])
+                cycles.append([*path[path.index(nxt):], nxt] if nxt in path else [node, nxt])
             elif nxt not in state:
-                visit(nxt, path + [nxt])
+                visit(nxt, [*path, nxt])
         state[node] = 2
 
     for start in sorted(graph):

@@ -168,7 +168,7 @@ def test_a_leftover_of_a_living_export_is_left_alone(table, tmp_path: Path) -> N
 
 
 def test_a_symlinked_file_in_the_old_export_is_not_followed(evening, tmp_path: Path) -> None:
-    table, out, old = evening
+    table, out, __ = evening
     target = tmp_path / "precious.txt"
     target.write_text("mine")
     (out / "deals.csv").unlink()

@@ -30,7 +30,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 @pytest.fixture
 def evening(table, isolated: Path) -> Path:
     """A classic evening of three deals."""
-    play(isolated, [JUNIOR, PASS, dict(contract="solo", declarer="Vera", tricks="4")])
+    play(isolated, [JUNIOR, PASS, {"contract": "solo", "declarer": "Vera", "tricks": "4"}])
     return isolated
 
 
@@ -149,7 +149,7 @@ def test_the_language_chosen(accept, query, expected) -> None:
 def test_every_value_is_escaped(cli, isolated: Path) -> None:
     evil = ['<script>alert(1)</script>', 'Bo"ris', "Ve'ra", "G&leb"]
     cli("new", *evil, "--name", '<img src=x onerror=alert(1)>')
-    play(isolated, [dict(contract="junior", declarer=evil[1], partner=evil[3], tricks="5", partner_tricks="3")])
+    play(isolated, [{"contract": "junior", "declarer": evil[1], "partner": evil[3], "tricks": "5", "partner_tricks": "3"}])
     running = Served(isolated, None, "127.0.0.1", 0, TOKEN).in_thread()
     try:
         html = get(running.port, f"/?t={TOKEN}")[2].decode()
@@ -189,7 +189,7 @@ def test_the_settlement_when_settled(served, cli) -> None:
 
 def test_a_points_session_shows_its_score_sheet(cli, isolated: Path) -> None:
     cli("new", *PLAYERS, "--tariff", "samouchitel", "--deals", "8")
-    play(isolated, [dict(contract="6", rank="first", declarer="Boris", partner="Gleb", tricks="4", partner_tricks="3")])
+    play(isolated, [{"contract": "6", "rank": "first", "declarer": "Boris", "partner": "Gleb", "tricks": "4", "partner_tricks": "3"}])
     running = Served(isolated, None, "127.0.0.1", 0, TOKEN).in_thread()
     try:
         html = get(running.port, f"/?t={TOKEN}")[2].decode()

@@ -352,7 +352,7 @@ def test_help_shows_real_metavars(cli) -> None:
     def paths(command, prefix=()):
         yield prefix
         for name, sub in getattr(command, "commands", {}).items():
-            yield from paths(sub, prefix + (name,))
+            yield from paths(sub, (*prefix, name))
 
     for path in paths(group):
         for lang in ("en", "ru"):

@@ -149,7 +149,7 @@ def write_entry(e: Entry) -> list[str]:
 def write_po(path: Path, header: Entry, entries: list[Entry]) -> None:
     out: list[str] = []
     for e in [header, *entries]:
-        out += write_entry(e) + [""]
+        out += [*write_entry(e), ""]
     path.write_text("\n".join(out), encoding="utf-8")
 
 

@@ -42,9 +42,9 @@ def commands(group: Any, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, 
     found = [(prefix, group)]
     for name, command in group.commands.items():
         if hasattr(command, "commands"):
-            found += commands(command, prefix + (name,))
+            found += commands(command, (*prefix, name))
         else:
-            found.append((prefix + (name,), command))
+            found.append(((*prefix, name), command))
     return found
 
 
