@@ -3,16 +3,17 @@ sockets and event streams while a client from another address reads the evening.
 
 Run: python benchmarks/serve_hostile.py [--sockets 1000] [--streams 100] [--seconds 30] [--json]
 
-The server runs as the installed program (`boston-ledger serve --port 0`, on 127.0.0.1) over a
-the default ledger of a throw-away home folder, with a short evening; all traffic stays on the loopback. From 127.0.0.1 the
-attacker opens --sockets connections, each sending half a request head and then a byte every
-5 s, and --streams event streams with the token; once a second it opens again whatever the
-server closed (the server answers all but one address's share at once with 503, streams beyond
-it with 429, and closes a head that is not whole within its deadline). Meanwhile a client from
-127.0.0.2 asks for the page and /api/status in turn every half second, each on a connection of
-its own. Reported: that client's response times (median, p99, max) and failures, the server's
-threads and resident memory sampled every half second (before, during, and a few seconds after
-the attacker stops: recovery), and how many sockets and streams the attacker held at the end.
+The server runs as the installed program (`boston-ledger serve --port 0`, on 127.0.0.1) over the
+default ledger of a throw-away home folder, with a short evening; all traffic stays on the
+loopback. From 127.0.0.1 the attacker opens --sockets connections, each sending half a request
+head and then a byte every 5 s, and --streams event streams with the token; once a second it
+opens again whatever the server closed (the server answers all but one address's share at once
+with 503, streams beyond it with 429, and closes a head that is not whole within its deadline).
+Meanwhile a client from 127.0.0.2 asks for the page and /api/status in turn every half second,
+each on a connection of its own. Reported: that client's response times (median, p99, max) and
+failures, the server's threads and resident memory sampled every half second (before, during,
+and a few seconds after the attacker stops: recovery), and how many sockets and streams the
+attacker held at the end.
 """
 
 from __future__ import annotations
