@@ -148,7 +148,8 @@ def test_a_tariff_name_is_a_slug(cli, tmp_path: Path) -> None:
     evil = tmp_path / "evil.toml"
     evil.write_text(CLASSIC.read_text(encoding="utf-8").replace('name = "classic"', f'name = "x{OSC52_TOML}"'),
                     encoding="utf-8")
-    for args in (("tariffs", "check", str(evil)), ("tariffs", "show", str(evil)), ("new", *PLAYERS, "--tariff", str(evil))):
+    for args in (("tariffs", "check", str(evil)), ("tariffs", "show", str(evil)),
+                 ("new", *PLAYERS, "--tariff", str(evil))):
         result = cli(*args, code=2)
         assert_clean(result.stdout, result.stderr)
         assert "[tariff] name" in result.stderr and "\\x1b]52" in result.stderr
@@ -312,7 +313,8 @@ def _hostile_tariff_text(conn: sqlite3.Connection, session: int) -> None:
     text = re.sub(r'^name = "classic"$', lambda m: f"name = {toml_string('classic' + OSC52)}", text, count=1,
                   flags=re.M)
     text = f"notes = [{toml_string(NOTE)}]\n{text}\n[contracts.{toml_string(CONTRACT)}]\n" \
-           f'names = ["evil", {toml_string(CONTRACT_WORD)}]\nranks = ["junior", "senior"]\ndefault_rank = "junior"\nalone = "solo"\n'
+           f'names = ["evil", {toml_string(CONTRACT_WORD)}]\nranks = ["junior", "senior"]\n' \
+           'default_rank = "junior"\nalone = "solo"\n'
     conn.execute("UPDATE sessions SET tariff_text = ?, tariff_name = ? WHERE id = ?", (text, TARIFF_NAME, session))
 
 

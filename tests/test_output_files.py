@@ -126,7 +126,8 @@ def holds_one_whole_set(table, tmp_path: Path, out: Path, old: dict, new: dict, 
 
 
 @pytest.mark.parametrize("failure, file", [("disk-full", 1), ("ctrl-c", 4), ("kill", 7)])
-def test_an_export_interrupted_as_it_writes_leaves_the_old_set(evening, tmp_path: Path, failure: str, file: int) -> None:
+def test_an_export_interrupted_as_it_writes_leaves_the_old_set(evening, tmp_path: Path, failure: str,
+                                                               file: int) -> None:
     """Interrupted as it opens the first, the fourth, the last of the seven files of the new set."""
     table, out, old = evening
     new = new_export(table, tmp_path)

@@ -228,7 +228,8 @@ def test_opens_of_an_old_ledger_wait_for_its_migration(cli, tmp_path: Path) -> N
     ledger migrated: no "table already exists", no "database is locked"."""
     path = tmp_path / "old.db"
     v1_ledger(tmp_path / "count.db")
-    commit = faults.run(["status"], "sql", 10**9, faults.env(tmp_path / "count.db")).point("COMMIT", after="BEGIN_IMMEDIATE")
+    counted = faults.run(["status"], "sql", 10**9, faults.env(tmp_path / "count.db"))
+    commit = counted.point("COMMIT", after="BEGIN_IMMEDIATE")
     v1_ledger(path)
     first = faults.start(["status"], "sql", commit, faults.env(path))
     assert first.stopped

@@ -284,8 +284,8 @@ def test_the_same_payment_again_is_doubted_within_the_hour(table, isolated: Path
     table("settle")  # Vera owes Anna 4.00
     earlier = (datetime.now(UTC) - timedelta(minutes=minutes_ago)).isoformat(timespec="seconds")
     with sqlite3.connect(isolated) as conn:
-        conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at) VALUES ('Vera', 'Anna', 100, '', ?)",
-                     (earlier,))
+        conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at)"
+                     " VALUES ('Vera', 'Anna', 100, '', ?)", (earlier,))
     conn.close()
     result = table("paid", "Vera", "Anna", "1.00", code=2 if doubted else 0)
     assert len(table.json("payments")) == (1 if doubted else 2)
