@@ -14,14 +14,16 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent), str(HERE.parent / "tests")]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from boston_ledger.app import demo, sessions  # noqa: E402
-from boston_ledger.core import i18n  # noqa: E402
-from boston_ledger.store.db import open_db  # noqa: E402
-from browser import missing, phone  # noqa: E402
-from serving import HANG, entry_link, serve  # noqa: E402
+from boston_ledger.app import demo, sessions
+from boston_ledger.core import i18n
+from boston_ledger.store.db import open_db
+from browser import missing, phone
+from serving import HANG, entry_link, serve
+
+HERE = Path(__file__).resolve().parent
 
 SHOTS = [  # file, language, dark, settled
     ("serve.png", "en", False, False),

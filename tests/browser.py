@@ -3,6 +3,7 @@ Selenium at a phone's size; never a browser of its own download."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -14,9 +15,7 @@ PHONE = (360, 780)
 
 def missing() -> str | None:
     """Why no browser can be had here, or None."""
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("selenium") is None:
         return "selenium is not installed (pip install -e '.[test]')"
     if not any(Path(p).exists() for p in CHROMIUM):
         return "no system Chromium (apt-get install chromium chromium-driver)"

@@ -21,9 +21,10 @@ from boston_ledger.cli.quick import QUICK, quick_values
 from boston_ledger.core.tariff_files import load, shipped
 from conftest import PLAYERS
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import i18n as catalogue  # tools/i18n.py: extraction, .po reading, .mo writing
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import i18n as catalogue  # noqa: E402  (tools/i18n.py: extraction, .po reading, .mo writing)
 
 RUSSIAN = ["Анна", "Борис", "Вера", "Глеб"]
 PO = catalogue.LOCALE / "ru" / "LC_MESSAGES" / "boston_ledger.po"
