@@ -20,6 +20,7 @@ import statistics
 import tempfile
 import time
 from decimal import Decimal
+from functools import partial
 from pathlib import Path
 
 from boston_ledger.app import money
@@ -68,7 +69,7 @@ def main() -> None:
     folder.mkdir(parents=True, exist_ok=True)
     print(f"{'people':>7} {'command':<18} {'median s':>9} {'CPU s':>7} {'peak MiB':>9}  payments")
     for people in args.people:
-        home = made(folder, f"club-{people}", lambda path: build(path, people))
+        home = made(folder, f"club-{people}", partial(build, people=people))
         ledger_db = home_ledger(home)
         conn = db.open_db(ledger_db)
         (book,) = money.books(conn)

@@ -70,7 +70,7 @@ def random_deal(rng: random.Random, tariff) -> Deal:
     if roll < 0.9:
         return Deal(rng.choice(["solo", "nine"]), declarer, None, rng.randint(6, 11),
                     rank=rng.choice(["junior", "senior"]), boston=boston)
-    return Deal(rng.choice(list(k for k in tariff.contracts if "misere" in k)), declarer, None,
+    return Deal(rng.choice([k for k in tariff.contracts if "misere" in k]), declarer, None,
                 rng.choice([0, 0, 1]))
 
 
@@ -150,7 +150,7 @@ class Timer:
                 wall, cpu = self.run(home, words, writes)
                 walls[i].append(wall)
                 cpus[i].append(cpu)
-        return [(statistics.median(w), statistics.median(c), p, w) for w, c, p in zip(walls, cpus, peaks)]
+        return [(statistics.median(w), statistics.median(c), p, w) for w, c, p in zip(walls, cpus, peaks, strict=True)]
 
 
 def main() -> None:
@@ -188,7 +188,7 @@ def main() -> None:
                (["sheet"], False), (["settle", "--yes"], True)]
     for words, writes in tonight:
         a, b = timer.time([club, alone], words, writes)
-        ratio = statistics.median(x / y for x, y in zip(a[3], b[3]))  # run by run
+        ratio = statistics.median(x / y for x, y in zip(a[3], b[3], strict=True))  # run by run
         row(f"open evening: {words[0]} (club)", *a[:3])
         row(f"open evening: {words[0]} (alone)", *b[:3], f"club/alone {ratio:.2f} {'ok' if ratio <= 1.1 else 'OVER'}"
                                                           " (≤ 1.1)")

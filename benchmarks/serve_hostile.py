@@ -3,16 +3,17 @@ sockets and event streams while a client from another address reads the evening.
 
 Run: python benchmarks/serve_hostile.py [--sockets 1000] [--streams 100] [--seconds 30] [--json]
 
-The server runs as the installed program (`boston-ledger serve --port 0`, on 127.0.0.1) over a
-the default ledger of a throw-away home folder, with a short evening; all traffic stays on the loopback. From 127.0.0.1 the
-attacker opens --sockets connections, each sending half a request head and then a byte every
-5 s, and --streams event streams with the token; once a second it opens again whatever the
-server closed (the server answers all but one address's share at once with 503, streams beyond
-it with 429, and closes a head that is not whole within its deadline). Meanwhile a client from
-127.0.0.2 asks for the page and /api/status in turn every half second, each on a connection of
-its own. Reported: that client's response times (median, p99, max) and failures, the server's
-threads and resident memory sampled every half second (before, during, and a few seconds after
-the attacker stops: recovery), and how many sockets and streams the attacker held at the end.
+The server runs as the installed program (`boston-ledger serve --port 0`, on 127.0.0.1) over the
+default ledger of a throw-away home folder, with a short evening; all traffic stays on the
+loopback. From 127.0.0.1 the attacker opens --sockets connections, each sending half a request
+head and then a byte every 5 s, and --streams event streams with the token; once a second it
+opens again whatever the server closed (the server answers all but one address's share at once
+with 503, streams beyond it with 429, and closes a head that is not whole within its deadline).
+Meanwhile a client from 127.0.0.2 asks for the page and /api/status in turn every half second,
+each on a connection of its own. Reported: that client's response times (median, p99, max) and
+failures, the server's threads and resident memory sampled every half second (before, during,
+and a few seconds after the attacker stops: recovery), and how many sockets and streams the
+attacker held at the end.
 """
 
 from __future__ import annotations
@@ -27,11 +28,12 @@ import sys
 import tempfile
 import threading
 import time
+from contextlib import suppress
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import served  # noqa: E402
-from installed import compile_package, home_ledger  # noqa: E402
+import served
+from installed import compile_package, home_ledger
 
 ATTACKER, CLIENT = "127.0.0.1", "127.0.0.2"
 
@@ -74,10 +76,8 @@ class Attacker:
         self.selector.modify(s, selectors.EVENT_READ, "reading")
 
     def drop(self, s: socket.socket) -> None:
-        try:
+        with suppress(KeyError, ValueError):
             self.selector.unregister(s)
-        except (KeyError, ValueError):
-            pass
         self.open.pop(s, None)
         s.close()
 
@@ -98,11 +98,9 @@ class Attacker:
                 last_trickle = now
                 for s, kind in list(self.open.items()):
                     if kind == "slow":
-                        try:
+                        with suppress(BlockingIOError, OSError):
                             s.send(b"a")
-                        except (BlockingIOError, OSError):
-                            pass
-            for key, events in self.selector.select(0.2):
+            for key, __ in self.selector.select(0.2):
                 s = key.fileobj
                 if key.data == "connecting":
                     if s.getsockopt(socket.SOL_SOCKET, socket.SO_ERROR):

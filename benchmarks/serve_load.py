@@ -2,15 +2,16 @@
 
 Run: python benchmarks/serve_load.py [--clients 20] [--seconds 60] [--json] [--check]
 
-The server runs as the installed program (`boston-ledger serve --port 0`) on 127.0.0.1 over a
-the default ledger of a throw-away home folder; all traffic stays on the loopback. Each client comes from an address of its
-own (127.0.0.10, .11, ...: the server holds each address to a few connections, as each phone
-has its own), holds the page's event stream open and asks for `/api/status` and the page in turn every half second on one
-keep-alive connection, as a phone would while its page is open. Meanwhile a deal is recorded
-every second through the app layer, the same transaction as `boston-ledger deal`, from this
-other process. Reported: errors, the response times of the requests (median, p99, max),
-the delay from each deal's commit to its arrival at each client, the deals any client missed,
-and the server's resident memory when the deals begin and when they end.
+The server runs as the installed program (`boston-ledger serve --port 0`) on 127.0.0.1 over the
+default ledger of a throw-away home folder; all traffic stays on the loopback. Each client comes
+from an address of its own (127.0.0.10, .11, ...: the server holds each address to a few
+connections, as each phone has its own), holds the page's event stream open and asks for
+`/api/status` and the page in turn every half second on one keep-alive connection, as a phone
+would while its page is open. Meanwhile a deal is recorded every second through the app layer,
+the same transaction as `boston-ledger deal`, from this other process. Reported: errors, the
+response times of the requests (median, p99, max), the delay from each deal's commit to its
+arrival at each client, the deals any client missed, and the server's resident memory when the
+deals begin and when they end.
 
 `--check` also says whether the run held what does not depend on the machine's speed (what the
 test suite held before this run became a benchmark): no error, every deal reached every client,
@@ -35,10 +36,10 @@ import served
 from installed import compile_package, home_ledger
 
 DEALS = [  # what the table plays, round and round
-    dict(contract="junior", declarer="Boris", partner="Gleb", tricks="5", partner_tricks="3"),
-    dict(contract="pass"),
-    dict(contract="junior", declarer="Anna", partner="Vera", tricks="4", partner_tricks="3"),
-    dict(contract="solo", declarer="Vera", tricks="5"),
+    {"contract": "junior", "declarer": "Boris", "partner": "Gleb", "tricks": "5", "partner_tricks": "3"},
+    {"contract": "pass"},
+    {"contract": "junior", "declarer": "Anna", "partner": "Vera", "tricks": "4", "partner_tricks": "3"},
+    {"contract": "solo", "declarer": "Vera", "tricks": "5"},
 ]
 
 

@@ -74,7 +74,8 @@ def main() -> None:
     cpu_insert = statistics.median(cpu["sqlite-utils insert"])
     print(f"{args.runs} runs each, alternating; seconds; deal and status on the default ledger unless marked;"
           " CPU: user and system time")
-    print(f"{'command':<28}{'min':>7}{'median':>8}{'max':>7}{'× pass':>8}{'× insert':>10}{'CPU':>8}{'CPU × insert':>14}")
+    print(f"{'command':<28}{'min':>7}{'median':>8}{'max':>7}{'× pass':>8}{'× insert':>10}"
+          f"{'CPU':>8}{'CPU × insert':>14}")
     for name, values in times.items():
         med, used = statistics.median(values), statistics.median(cpu[name])
         print(f"{name:<28}{min(values):7.3f}{med:8.3f}{max(values):7.3f}{med / base:8.2f}{med / insert:10.2f}"

@@ -14,14 +14,16 @@ import sys
 import tempfile
 from pathlib import Path
 
-HERE = Path(__file__).resolve().parent
-sys.path[:0] = [str(HERE.parent), str(HERE.parent / "tests")]
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from boston_ledger.app import demo, sessions  # noqa: E402
-from boston_ledger.core import i18n  # noqa: E402
-from boston_ledger.store.db import open_db  # noqa: E402
-from browser import missing, phone  # noqa: E402
-from serving import HANG, entry_link, serve  # noqa: E402
+from boston_ledger.app import demo, sessions
+from boston_ledger.core import i18n
+from boston_ledger.store.db import open_db
+from browser import missing, phone
+from serving import HANG, entry_link, serve
+
+HERE = Path(__file__).resolve().parent
 
 SHOTS = [  # file, language, dark, settled
     ("serve.png", "en", False, False),
@@ -74,7 +76,7 @@ def entry_shot(tmp: Path, name: str = "serve-entry.png", taps: tuple[str, ...] =
         for words in taps:
             page = driver.find_element(By.TAG_NAME, "main")
             driver.find_element(By.XPATH, f"//button[normalize-space()='{words}']").click()
-            WebDriverWait(driver, HANG).until(lambda d: d.find_element(By.TAG_NAME, "main") != page)
+            WebDriverWait(driver, HANG).until(lambda d, page=page: d.find_element(By.TAG_NAME, "main") != page)
         out = HERE / name
         driver.save_screenshot(str(out))
         return out

@@ -3,6 +3,7 @@ Selenium at a phone's size; never a browser of its own download."""
 
 from __future__ import annotations
 
+import importlib.util
 from pathlib import Path
 
 CHROMIUM = ("/usr/bin/chromium", "/usr/bin/chromium-browser")
@@ -14,9 +15,7 @@ PHONE = (360, 780)
 
 def missing() -> str | None:
     """Why no browser can be had here, or None."""
-    try:
-        import selenium  # noqa: F401
-    except ImportError:
+    if importlib.util.find_spec("selenium") is None:
         return "selenium is not installed (pip install -e '.[test]')"
     if not any(Path(p).exists() for p in CHROMIUM):
         return "no system Chromium (apt-get install chromium chromium-driver)"
@@ -34,8 +33,8 @@ def phone(profile: Path, dark: bool = False, languages: str = "en-US,en"):
 
     options = Options()
     options.binary_location = next(p for p in CHROMIUM if Path(p).exists())
-    for flag in FLAGS + [f"--user-data-dir={profile}", f"--window-size={PHONE[0]},{PHONE[1]}",
-                         f"--lang={languages.split(',')[0]}"]:
+    for flag in [*FLAGS, f"--user-data-dir={profile}", f"--window-size={PHONE[0]},{PHONE[1]}",
+                 f"--lang={languages.split(',')[0]}"]:
         options.add_argument(flag)
     options.add_experimental_option("prefs", {"intl.accept_languages": languages})
     options.set_capability("goog:loggingPrefs", {"browser": "ALL"})

@@ -19,8 +19,8 @@ import signal
 import sqlite3
 import sys
 import tempfile
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import click.testing
 import hypothesis

@@ -31,9 +31,10 @@ import signal
 import subprocess
 import sys
 import tempfile
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence, TypeVar
+from typing import TypeVar
 
 ALL_POINTS = os.environ.get("BOSTON_LEDGER_ALL_KILL_POINTS", "") not in ("", "0")
 T = TypeVar("T")

@@ -66,12 +66,12 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
                 for reason, chips in pay:
                     move(opponent, member, chips * factor, reason)
         if tariff.has_basket:
-            for member, share in zip(side, _split(basket, side)):
+            for member, share in zip(side, _split(basket, side), strict=True):
                 move(BASKET, member, share, "basket")
             stake_next = True
     else:
         failing = side if not schedule.shares else [
-            s for s, share in zip(side, schedule.shares) if (own[s] or 0) < share
+            s for s, share in zip(side, schedule.shares, strict=True) if (own[s] or 0) < share
         ]
         for member in failing:
             scores[member] = -total
@@ -82,10 +82,10 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
             labet = basket
             shares = _split(labet, failing)
             shares[0] += labet - sum(shares)  # the declarer (first of the side) pays any odd chip
-            for member, share in zip(failing, shares):
+            for member, share in zip(failing, shares, strict=True):
                 move(member, BASKET, share, "labet")
         elif schedule.failed_basket == "opponents":  # the basket goes to them, a remainder staying
-            for opponent, share in zip(opponents, _split(basket, opponents)):
+            for opponent, share in zip(opponents, _split(basket, opponents), strict=True):
                 move(BASKET, opponent, share, "basket")
             stake_next = True
 

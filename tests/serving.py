@@ -40,8 +40,8 @@ def play(db: Path, deals: list[dict]) -> None:
         conn.close()
 
 
-JUNIOR = dict(contract="junior", declarer="Boris", partner="Gleb", tricks="5", partner_tricks="3")
-PASS = dict(contract="pass")
+JUNIOR = {"contract": "junior", "declarer": "Boris", "partner": "Gleb", "tricks": "5", "partner_tricks": "3"}
+PASS = {"contract": "pass"}
 
 
 @dataclass
@@ -266,7 +266,7 @@ class Phone:
     def answer(self, text: str) -> Phone:
         """Send an answer the buttons do not offer (a phone's form can be made to say anything)."""
         form = next(f for f in Form(self.html).forms if f["action"].startswith("/entry/step"))
-        self.status, self.html = self.request("POST", form["action"], list(form["hidden"]) + [("answer", text)])
+        self.status, self.html = self.request("POST", form["action"], [*form["hidden"], ("answer", text)])
         return self
 
     def question(self) -> str:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from itertools import pairwise
+
 from hypothesis import strategies as st
 
 from boston_ledger.core.engine import Deal
@@ -24,7 +26,7 @@ def deals(draw, tariff: Tariff) -> Deal:
         if tariff.basket.partout:  # every player's tricks, the deal's in all
             cuts = sorted(draw(st.lists(st.integers(0, tariff.tricks), min_size=n - 1, max_size=n - 1)))
             bounds = [0, *cuts, tariff.tricks]
-            return Deal(PASS, tricks_each=tuple(b - a for a, b in zip(bounds, bounds[1:])), **extras)
+            return Deal(PASS, tricks_each=tuple(b - a for a, b in pairwise(bounds)), **extras)
         return Deal(PASS, **extras)
     contract = tariff.contracts[key]
     ways = [w for w in ("alone", "with_partner") if getattr(contract, w) is not None]

@@ -20,8 +20,8 @@ import shutil
 import sqlite3
 import subprocess
 import unicodedata
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 import pytest
 

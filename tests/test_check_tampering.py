@@ -146,7 +146,8 @@ def test_a_sound_ledger_has_no_problem(sound: Path) -> None:
                  id="number"),
     pytest.param([f"UPDATE deals SET declarer = CASE declarer WHEN 1 THEN 2 ELSE 1 END, partner = NULL,"
                   f" partner_tricks = NULL WHERE id = {DEAL} AND declarer IS NOT NULL",
-                  f"UPDATE deals SET contract = 'solo', declarer = 1, tricks = 9 WHERE id = {DEAL} AND contract = 'pass'"],
+                  f"UPDATE deals SET contract = 'solo', declarer = 1, tricks = 9"
+                  f" WHERE id = {DEAL} AND contract = 'pass'"],
                  "session 1, deal 30: ", id="entry"),
     pytest.param([f"UPDATE deals SET contract = 'whist' WHERE id = {DEAL}"],
                  "session 1, deal 30: the deal no longer scores", id="no-longer-scores"),
@@ -164,8 +165,8 @@ def test_a_sound_ledger_has_no_problem(sound: Path) -> None:
                  "belongs to a correction of another session", id="correction-crossed"),
     pytest.param([f"UPDATE transfers SET deal_id = 999999 WHERE id = {TRANSFER}"], "1 transfers point at no deal",
                  id="orphan"),
-    pytest.param([f"INSERT INTO undos (deal_id, undone_at) VALUES ({DEAL}, 'now')"], "session 1, deal 31: the deal is numbered 31",
-                 id="a-gap"),
+    pytest.param([f"INSERT INTO undos (deal_id, undone_at) VALUES ({DEAL}, 'now')"],
+                 "session 1, deal 31: the deal is numbered 31", id="a-gap"),
 ])
 def test_every_tampering_is_reported(sound: Path, tmp_path: Path, statements, words) -> None:
     found = problems(tampered(sound, tmp_path, *statements))
@@ -175,7 +176,8 @@ def test_every_tampering_is_reported(sound: Path, tmp_path: Path, statements, wo
 @pytest.mark.parametrize("statement", [
     f"UPDATE deals SET balances = replace(balances, ', ', ',') WHERE id = {DEAL}",  # the same numbers, spelt closer
     f"UPDATE deals SET balances = replace(balances, '[', '[ ') WHERE id = {DEAL}",
-    "UPDATE transfers SET reason = 'x' WHERE id = (SELECT max(t.id) FROM transfers t JOIN undos u ON u.deal_id = t.deal_id)",
+    "UPDATE transfers SET reason = 'x'"
+    " WHERE id = (SELECT max(t.id) FROM transfers t JOIN undos u ON u.deal_id = t.deal_id)",
 ])
 def test_what_the_full_checks_accept_is_accepted(sound: Path, tmp_path: Path, statement) -> None:
     assert problems(tampered(sound, tmp_path, statement)) == []
@@ -187,9 +189,9 @@ def test_a_change_anywhere_in_a_long_session_is_found_where_it_is(tmp_path: Path
     rng = random.Random(11)
     for round_ in range(6):
         number = rng.randint(1, 390)
-        deal = ("(SELECT d.id FROM deals d WHERE d.session_id = 1 AND d.number = {} AND NOT EXISTS"
+        deal = (f"(SELECT d.id FROM deals d WHERE d.session_id = 1 AND d.number = {number} AND NOT EXISTS"
                 " (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id) AND NOT EXISTS"
-                " (SELECT 1 FROM undos u WHERE u.deal_id = d.id))").format(number)
+                " (SELECT 1 FROM undos u WHERE u.deal_id = d.id))")
         change = rng.choice([f"UPDATE transfers SET chips = chips + 1 WHERE id = (SELECT min(id) FROM transfers"
                              f" WHERE deal_id = {deal})",
                              f"UPDATE deals SET basket = basket + 2 WHERE id = {deal}"])

@@ -28,7 +28,7 @@ def test_worked_example_through_the_cli(table) -> None:
         ({"Anna": -40, "Boris": -4, "Vera": -32, "Gleb": -4}, 80),
         ({"Anna": 64, "Boris": -12, "Vera": -40, "Gleb": -12}, 0),
     ]
-    for args, (balances, basket) in zip(WORKED, expected):
+    for args, (balances, basket) in zip(WORKED, expected, strict=True):
         table(*args)
         status = table.json("status")
         assert status["balances"] == balances

@@ -114,7 +114,10 @@ def test_a_new_ledger_and_its_folders_are_the_owners_only(tmp_path: Path) -> Non
         assert invoke("deal", "pass", "--db", str(path)).exit_code == 0
     finally:
         os.umask(old)
-    mode = lambda p: stat.S_IMODE(p.stat().st_mode)  # noqa: E731
+
+    def mode(p: Path) -> int:
+        return stat.S_IMODE(p.stat().st_mode)
+
     assert mode(path) == 0o600
     assert mode(path.parent) == 0o700 and mode(path.parent.parent) == 0o700
     assert mode(existing) == 0o755  # a folder that was there is left as it was

@@ -23,9 +23,9 @@ def commands(group=None, prefix=()):
     group = group or typer.main.get_command(app)
     for name, command in group.commands.items():
         if hasattr(command, "commands"):
-            yield from commands(command, prefix + (name,))
+            yield from commands(command, (*prefix, name))
         else:
-            yield prefix + (name,)
+            yield (*prefix, name)
 
 
 @pytest.mark.parametrize("path", list(commands()), ids=" ".join)

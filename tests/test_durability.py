@@ -198,7 +198,7 @@ def test_two_writers_at_once(tmp_path: Path) -> None:
                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
                 for _ in range(2)]
     results = [child.communicate(timeout=300) for child in children]
-    for child, (out, err) in zip(children, results):
+    for child, (out, err) in zip(children, results, strict=True):
         assert child.returncode == 0, err
         assert out.split()[-1] == str(each)
     numbers = standing(path, session)

@@ -104,10 +104,7 @@ def test_both_entry_paths_take_the_pair_s_total(cli, tmp_path: Path) -> None:
     for path in (tmp_path / "quick.db", tmp_path / "typer.db"):
         env = {**base, "BOSTON_LEDGER_DB": str(path)}
         cli("new", *PLAYERS, "--db", str(path))
-        if path.name == "quick.db":
-            done = cli.main(*args, env=env)
-        else:
-            done = CliRunner().invoke(app, args, env=env)
+        done = cli.main(*args, env=env) if path.name == "quick.db" else CliRunner().invoke(app, args, env=env)
         outs.append((done.exit_code, done.stdout))
     assert outs[0] == outs[1] and outs[0][0] == 0 and "junior Boris + Gleb: 9" in outs[0][1]
 

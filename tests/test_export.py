@@ -95,7 +95,8 @@ def formula_evening(cli, out: Path) -> None:
     every one of the seven files written."""
     cli("new", "--chip-value", "0.10", "--currency", "RUB", "--", *FORMULAS)  # '-2+3' is no option
     a, b, c, d = FORMULAS
-    cli("deal", "junior", f"--declarer={b}", f"--partner={d}", "--tricks", "5", "--partner-tricks", "4", f"--boston={c}")
+    cli("deal", "junior", f"--declarer={b}", f"--partner={d}", "--tricks", "5", "--partner-tricks", "4",
+        f"--boston={c}")
     cli("deal", "pass")
     cli("deal", "solo", f"--declarer={c}", "--tricks", "7")
     cli("undo")

@@ -217,7 +217,7 @@ def test_a_migration_killed_at_its_statements_leaves_the_old_ledger_or_the_new(c
     with ThreadPoolExecutor(2) as pool:
         paths = list(pool.map(kill, points))
     kinds = {"old": 0, "new": 0}
-    for k, path in zip(points, paths):
+    for k, path in zip(points, paths, strict=True):
         conn = sqlite3.connect(path)
         app = conn.execute("PRAGMA application_id").fetchone()[0]
         version = conn.execute("PRAGMA user_version").fetchone()[0]

@@ -206,7 +206,7 @@ def test_nine_hearts_taking_six_pays_115_to_each_and_115_to_the_pool() -> None:
 @pytest.mark.parametrize("key, values", TABLE_1.items())
 def test_table_no_1_by_suit_with_over_tricks_at_five(key: str, values: tuple[int, int, int]) -> None:
     bar = 13 if key in ("thirteen", "spread-slam") else BIDS.index(key) + 5
-    for rank, value in zip(("clubs", "spades", "hearts", "diamonds"), (values[0], *values)):
+    for rank, value in zip(("clubs", "spades", "hearts", "diamonds"), (values[0], *values), strict=True):
         for taken in range(14):
             outcome = engine.play(FONTAINEBLEAU, CALM, Deal(key, A, tricks=taken, rank=rank))
             expected = value + 5 * (taken - bar) if taken >= bar else -(value + 5 * (bar - taken))
@@ -216,7 +216,7 @@ def test_table_no_1_by_suit_with_over_tricks_at_five(key: str, values: tuple[int
 def test_table_no_2_reduces_the_slams() -> None:
     reduced = load("fontainebleau-foster", ["table-2"])
     for key, values in TABLE_2.items():
-        for rank, value in zip(("spades", "hearts", "diamonds"), values):
+        for rank, value in zip(("spades", "hearts", "diamonds"), values, strict=True):
             assert paid(engine.play(reduced, CALM, Deal(key, A, tricks=13, rank=rank)), A) == [value] * 3
 
 
@@ -300,7 +300,7 @@ CLUB_EVENING = [(10, -110, 10, 10, 80), (35, -85, -145, 35, 160), (65, -55, -115
 def test_an_evening_with_the_pool_full_and_a_surplus_pool_played_for(cli, tariff: str, expected, tmp_path: Path) \
         -> None:
     cli("new", *PLAYERS, "--tariff", tariff, "--deals", "12", "--chip-value", "0.01", "--currency", "USD")
-    for (deal, dealer), after in zip(EVENING, expected):
+    for (deal, dealer), after in zip(EVENING, expected, strict=True):
         heading = cli("deal", *deal).stdout.splitlines()[0]
         assert heading.endswith(f"dealer {dealer}"), (deal, heading)
         status = cli.json("status")
@@ -321,9 +321,9 @@ def test_an_evening_with_the_pool_full_and_a_surplus_pool_played_for(cli, tariff
     assert rescored["basket"]["rescored"] == final[4]
     settled = cli.json("settle", "--yes")  # what is left in the pools (160) is shared: 40 each
     assert settled["basket"] == 160 and settled["deals"] == 13
-    assert settled["net_chips"] == {name: chips + 40 for name, chips in zip(PLAYERS, expected[-1][:4])}
+    assert settled["net_chips"] == {name: chips + 40 for name, chips in zip(PLAYERS, expected[-1][:4], strict=True)}
     assert {name: float(m) for name, m in settled["money"].items()} == {
-        name: (chips + 40) / 100 for name, chips in zip(PLAYERS, expected[-1][:4])}
+        name: (chips + 40) / 100 for name, chips in zip(PLAYERS, expected[-1][:4], strict=True)}
     cli("export", str(tmp_path / "out"))
     deals_csv = (tmp_path / "out" / "deals.csv").read_text(encoding="utf-8-sig")
     assert "tricks_each" in deals_csv and "honours" not in deals_csv
@@ -367,8 +367,8 @@ def test_fontainebleau_asks_the_suit_in_russian_too(cli, isolated: Path) -> None
         conn.close()
     out = cli("--lang", "ru", "deal", "девять", "--rank", "бубны", "--declarer", "Vera", "--tricks", "9").stdout
     assert "девять в бубнах: Vera 9; сыграна" in out
-    assert "--rank: no rank 'junior' here; choose one of clubs, spades, hearts, diamonds" in cli("deal", "nine", "--rank", "junior", "--declarer",
-                                                                   "Vera", "--tricks", "9", code=2).stderr
+    refused = cli("deal", "nine", "--rank", "junior", "--declarer", "Vera", "--tricks", "9", code=2).stderr
+    assert "--rank: no rank 'junior' here; choose one of clubs, spades, hearts, diamonds" in refused
 
 
 def test_tariffs_check_lists_foster_s_own_exceptions_and_show_prints_the_tables(cli, monkeypatch) -> None:

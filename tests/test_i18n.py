@@ -21,9 +21,10 @@ from boston_ledger.cli.quick import QUICK, quick_values
 from boston_ledger.core.tariff_files import load, shipped
 from conftest import PLAYERS
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import i18n as catalogue  # tools/i18n.py: extraction, .po reading, .mo writing
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import i18n as catalogue  # noqa: E402  (tools/i18n.py: extraction, .po reading, .mo writing)
 
 RUSSIAN = ["Анна", "Борис", "Вера", "Глеб"]
 PO = catalogue.LOCALE / "ru" / "LC_MESSAGES" / "boston_ledger.po"
@@ -69,7 +70,7 @@ def test_the_compiled_catalogue_is_the_po() -> None:
 
     with open(PO.with_suffix(".mo"), "rb") as f:
         compiled = gettext.GNUTranslations(f)
-    header, entries = catalogue.read_po(PO)
+    __, entries = catalogue.read_po(PO)
     expected = {}
     for e in entries:
         key = e.msgid if e.msgctxt is None else f"{e.msgctxt}\x04{e.msgid}"
@@ -134,7 +135,7 @@ def test_russian_help_has_the_same_example(cli) -> None:
 
     def leaves(command, path=()):
         for name, sub in getattr(command, "commands", {}).items():
-            yield from leaves(sub, path + (name,)) if hasattr(sub, "commands") else [path + (name,)]
+            yield from leaves(sub, (*path, name)) if hasattr(sub, "commands") else [(*path, name)]
 
     for path in leaves(group):
         out = " ".join(cli("--lang", "ru", *path, "--help").stdout.split())
@@ -241,7 +242,7 @@ def test_the_tariff_tables_in_russian(cli) -> None:
     for name in shipped():
         out = cli("--lang", "ru", "tariffs", "show", name).stdout
         conditions = "Условия" in out or not load(name).conditions  # Foster's American Boston has none
-        assert "по числу взятых взяток" in out and conditions or name == "samouchitel", name
+        assert ("по числу взятых взяток" in out and conditions) or name == "samouchitel", name
         # the source note points a Russian reader to the Russian rules
         assert "docs/rules.ru.md" in out.replace("\n", "") and "rules.en.md" not in out, name
 

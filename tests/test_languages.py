@@ -14,9 +14,10 @@ import pytest
 
 from boston_ledger.core import i18n
 
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tools"))
+import i18n as catalogue  # tools/i18n.py: the template, .mo writing
+
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import i18n as catalogue  # noqa: E402  (tools/i18n.py: the template, .mo writing)
 
 PSEUDO = i18n.Language("xx", ("‹", "›"), "·", "", yes=("ja",), no=("nein",), back=("zurück",), nobody=("niemand",),
                        signs={"EUR": "€"})

@@ -58,7 +58,7 @@ def imports() -> dict[str, list[tuple[str, list[str], int]]]:
 def test_every_module_is_in_a_layer() -> None:
     for name in imports():
         parts = name.split(".")
-        assert len(parts) <= 2 and name in ("boston_ledger", "boston_ledger.__main__") or parts[1] in LAYERS, name
+        assert (len(parts) <= 2 and name in ("boston_ledger", "boston_ledger.__main__")) or parts[1] in LAYERS, name
 
 
 def test_layers_import_downward_only() -> None:
@@ -84,9 +84,9 @@ def test_the_import_graph_has_no_cycle() -> None:
         state[node] = 1
         for nxt in sorted(graph[node]):
             if state.get(nxt) == 1:
-                cycles.append(path[path.index(nxt):] + [nxt] if nxt in path else [node, nxt])
+                cycles.append([*path[path.index(nxt):], nxt] if nxt in path else [node, nxt])
             elif nxt not in state:
-                visit(nxt, path + [nxt])
+                visit(nxt, [*path, nxt])
         state[node] = 2
 
     for start in sorted(graph):

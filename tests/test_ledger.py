@@ -32,7 +32,7 @@ steps = st.lists(st.one_of(deals(CLASSIC), st.just("undo")), min_size=1, max_siz
 def test_stored_ledger_equals_replay_and_undo_restores(ops: list) -> None:
     with tempfile.TemporaryDirectory() as tmp:
         conn = open_db(Path(tmp) / "t.db", create=True)
-        sessions.new(conn, PLAYERS, CLASSIC, Decimal("0.1"), "").id
+        sessions.new(conn, PLAYERS, CLASSIC, Decimal("0.1"), "")
         history: list[engine.State] = [engine.State.start(4)]
         entered: list[engine.Deal] = []
         for op in ops:
@@ -63,7 +63,7 @@ def test_stored_ledger_equals_replay_and_undo_restores(ops: list) -> None:
 
 def test_history_is_append_only(tmp_path: Path) -> None:
     conn = open_db(tmp_path / "t.db", create=True)
-    sessions.new(conn, PLAYERS, CLASSIC, Decimal("0.1"), "").id
+    sessions.new(conn, PLAYERS, CLASSIC, Decimal("0.1"), "")
     table.enter(conn, engine.Deal("pass"))
     for sql in ("UPDATE transfers SET chips = 1", "DELETE FROM deals", "UPDATE sessions SET currency = 'x'"):
         with pytest.raises(sqlite3.IntegrityError, match="append-only"):
@@ -74,7 +74,7 @@ def test_session_keeps_its_own_copy_of_the_tariff(tmp_path: Path) -> None:
     path = tmp_path / "mine.toml"
     path.write_text(CLASSIC.text, encoding="utf-8")
     conn = open_db(tmp_path / "t.db", create=True)
-    sessions.new(conn, PLAYERS, load(str(path)), Decimal("0.1"), "").id
+    sessions.new(conn, PLAYERS, load(str(path)), Decimal("0.1"), "")
     path.unlink()
     e = table.enter(conn, engine.Deal("junior", 1, 3, 5, 4, boston=2))
     assert e.after.balances == (-20, 16, -12, 16)
@@ -92,7 +92,7 @@ def test_schema_is_strict_with_foreign_keys(tmp_path: Path) -> None:
 
 def test_a_runaway_basket_is_refused_not_crashed(tmp_path: Path) -> None:
     conn = open_db(tmp_path / "t.db", create=True)
-    sessions.new(conn, PLAYERS, CLASSIC, Decimal("0.1"), "").id
+    sessions.new(conn, PLAYERS, CLASSIC, Decimal("0.1"), "")
     with pytest.raises(LedgerError, match="beyond what the ledger can hold"):
         for _ in range(80):  # 40 chips doubled 80 times
             table.enter(conn, engine.Deal("pass"))

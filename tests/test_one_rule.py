@@ -99,7 +99,8 @@ def test_the_engine_names_the_field_and_what_it_needs() -> None:
 def test_the_command_line_says_the_field_as_its_option(table) -> None:
     for args, said in [
         (("solo", "--tricks", "8"), "solo needs its declarer (--declarer NAME)"),
-        (("misere", "--declarer", "Anna", "--partner", "Boris", "--tricks", "0"), "misere is played alone; drop --partner"),
+        (("misere", "--declarer", "Anna", "--partner", "Boris", "--tricks", "0"),
+         "misere is played alone; drop --partner"),
         (("solo", "--declarer", "Anna", "--tricks", "14"), "--tricks: 14 is not a whole number from 0 to 13"),
         (("junior", "--declarer", "Anna", "--partner", "Anna", "--tricks", "5", "--partner-tricks", "3"),
          "--partner: the partner cannot be the declarer; choose another player"),

@@ -118,7 +118,7 @@ def holds_one_whole_set(table, tmp_path: Path, out: Path, old: dict, new: dict, 
         assert contents(out) == (old if k <= written else new), where
     elif k <= written:
         assert contents(out) == old, where
-    if contents(out) == old and failure != "kill" or failure == "ctrl-c":
+    if (contents(out) == old and failure != "kill") or failure == "ctrl-c":
         assert leftovers(tmp_path) == [], where  # no temporary file or folder left
     table("export", str(out))
     assert contents(out) == new
@@ -126,7 +126,8 @@ def holds_one_whole_set(table, tmp_path: Path, out: Path, old: dict, new: dict, 
 
 
 @pytest.mark.parametrize("failure, file", [("disk-full", 1), ("ctrl-c", 4), ("kill", 7)])
-def test_an_export_interrupted_as_it_writes_leaves_the_old_set(evening, tmp_path: Path, failure: str, file: int) -> None:
+def test_an_export_interrupted_as_it_writes_leaves_the_old_set(evening, tmp_path: Path, failure: str,
+                                                               file: int) -> None:
     """Interrupted as it opens the first, the fourth, the last of the seven files of the new set."""
     table, out, old = evening
     new = new_export(table, tmp_path)
@@ -168,7 +169,7 @@ def test_a_leftover_of_a_living_export_is_left_alone(table, tmp_path: Path) -> N
 
 
 def test_a_symlinked_file_in_the_old_export_is_not_followed(evening, tmp_path: Path) -> None:
-    table, out, old = evening
+    table, out, __ = evening
     target = tmp_path / "precious.txt"
     target.write_text("mine")
     (out / "deals.csv").unlink()

@@ -5,7 +5,7 @@ cheap to find, and the same payments every time."""
 from __future__ import annotations
 
 import random
-from functools import lru_cache
+from functools import cache
 
 import pytest
 from hypothesis import given, settings
@@ -18,7 +18,7 @@ def most_zero_sum_groups(values: tuple[int, ...]) -> int:
     """The oracle: the most groups summing to zero that `values` split into, by trying, for the
     first of them, every group he can be in (3**n work: small n only)."""
 
-    @lru_cache(maxsize=None)
+    @cache
     def most(left: frozenset[int]) -> int:
         if not left:
             return 0

@@ -60,10 +60,12 @@ def test_every_page_fits_a_phone_in_both_languages(cli, isolated: Path, tmp_path
             driver.save_screenshot(str(tmp_path / f"page-{lang}.png"))
             driver.get(f"{entering}&lang={lang}")
             fits(driver, f"the entry page's first question, {lang}")
-            for answer in (("junior", "младшая")[lang == "ru"], "Борис", "Глеб", "9", ("no one", "ни у кого")[lang == "ru"]):
+            for answer in (("junior", "младшая")[lang == "ru"], "Борис", "Глеб", "9",
+                           ("no one", "ни у кого")[lang == "ru"]):
                 question = driver.find_element(By.TAG_NAME, "main")
                 driver.find_element(By.XPATH, f"//button[normalize-space()='{answer}']").click()
-                WebDriverWait(driver, HANG).until(lambda d: question != d.find_element(By.TAG_NAME, "main"))
+                WebDriverWait(driver, HANG).until(
+                    lambda d, question=question: question != d.find_element(By.TAG_NAME, "main"))
             assert driver.find_elements(By.CSS_SELECTOR, ".preview table"), lang  # the deal shown before it is recorded
             fits(driver, f"the entry page's preview, {lang}")
             driver.save_screenshot(str(tmp_path / f"entry-{lang}.png"))

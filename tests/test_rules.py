@@ -313,7 +313,8 @@ def test_misere_partout_by_the_quick_path_and_guided(cli, tmp_path: Path) -> Non
     result = CliRunner().invoke(app, ["deal"], input=answers, env=GUIDED)
     assert result.exit_code == 0, result.output
     assert "Tricks taken by Anna" in result.output and "Tricks taken by Gleb [4]" in result.output
-    assert "add up to the 13 tricks of a deal, not 14" in result.output and result.output.count("Tricks taken by Anna") == 1
+    assert "add up to the 13 tricks of a deal, not 14" in result.output
+    assert result.output.count("Tricks taken by Anna") == 1
     assert balances(cli) == [-8, -13, -6, -13, 40]
 
 
@@ -437,7 +438,8 @@ def test_tariffs_check_warns_of_a_broken_ladder(cli, tmp_path: Path) -> None:
 CLUB = '[tariff]\nextends = "classic"\nname = "club"\ntitle = "t"\nsource = "s"\n'
 BREACHES = {  # a tariff over classic, and the breaches `tariffs check` warns of, in English and in Russian
     "misere": (  # a grand misère of 15 a trick failed: one chip under the misère's 16 with one trick
-        CLUB + '[schedules.grand-misere]\nkind = "null"\nvalue = 15\nfailed_per_trick = true\nfailed_basket = "labet"\n',
+        CLUB + '[schedules.grand-misere]\nkind = "null"\nvalue = 15\nfailed_per_trick = true\n'
+        'failed_basket = "labet"\n',
         ["ladders: grand-misere, alone, failed with 1 trick costs 15, less than the lower misere's 16",
          "ladders: misere-ouvert, alone, failed with 13 tricks costs 64, less than the lower grand-misere's 195"],
         ["лесенки: игра гран-мизер (без вистующего), не сыгранная с 1 взяткой, стоит 15 — меньше, чем низшая "
@@ -446,7 +448,8 @@ BREACHES = {  # a tariff over classic, and the breaches `tariffs check` warns of
          "низшая гран-мизер (195)"]),
     "pair": (  # a senior pair paid less than the junior's
         CLUB + '[contracts.senior]\nwith_partner = "cheap"\n[schedules.cheap]\nkind = "tricks"\nbar = 8\n'
-        'shares = [5, 3]\nconsolation = 0\nper_trick = 1\nslam = 1\nslam_against_undertricks = 13\nfailed_basket = "labet"\n',
+        'shares = [5, 3]\nconsolation = 0\nper_trick = 1\nslam = 1\nslam_against_undertricks = 13\n'
+        'failed_basket = "labet"\n',
         ["ladders: senior, with a partner, made with 13 tricks pays 10, less than the lower junior's 24"],
         ["лесенки: игра старшая (с вистующим), сыгранная с 13 взятками, платит 10 — меньше, чем низшая младшая (24)"]),
     "nine": (  # a nine of base 10 under the solo, in each suit (the ranks' multipliers applied to both)

@@ -30,7 +30,7 @@ CSP = ("default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self';
 @pytest.fixture
 def evening(table, isolated: Path) -> Path:
     """A classic evening of three deals."""
-    play(isolated, [JUNIOR, PASS, dict(contract="solo", declarer="Vera", tricks="4")])
+    play(isolated, [JUNIOR, PASS, {"contract": "solo", "declarer": "Vera", "tricks": "4"}])
     return isolated
 
 
@@ -60,7 +60,8 @@ def test_api_status_is_status_json(served, cli) -> None:
 
 def test_api_history_is_history_json_with_its_options(served, cli) -> None:
     assert get(served.port, f"/api/history?t={TOKEN}")[2].decode() == cli("history", "--json").stdout
-    assert get(served.port, f"/api/history?t={TOKEN}&last=2")[2].decode() == cli("history", "--json", "--last", "2").stdout
+    assert (get(served.port, f"/api/history?t={TOKEN}&last=2")[2].decode()
+            == cli("history", "--json", "--last", "2").stdout)
     assert get(served.port, f"/api/history?t={TOKEN}&all=1")[2].decode() == cli("history", "--json", "--all").stdout
     russian = get(served.port, f"/api/history?t={TOKEN}", {"Accept-Language": "ru-RU,ru;q=0.9,en;q=0.8"})[2]
     assert russian.decode() == cli("--lang", "ru", "history", "--json").stdout
@@ -149,7 +150,8 @@ def test_the_language_chosen(accept, query, expected) -> None:
 def test_every_value_is_escaped(cli, isolated: Path) -> None:
     evil = ['<script>alert(1)</script>', 'Bo"ris', "Ve'ra", "G&leb"]
     cli("new", *evil, "--name", '<img src=x onerror=alert(1)>')
-    play(isolated, [dict(contract="junior", declarer=evil[1], partner=evil[3], tricks="5", partner_tricks="3")])
+    play(isolated, [{"contract": "junior", "declarer": evil[1], "partner": evil[3], "tricks": "5",
+                     "partner_tricks": "3"}])
     running = Served(isolated, None, "127.0.0.1", 0, TOKEN).in_thread()
     try:
         html = get(running.port, f"/?t={TOKEN}")[2].decode()
@@ -171,7 +173,8 @@ def test_double_tours_are_marked(table, isolated: Path) -> None:
     finally:
         running.close()
     assert '<p class="where double">partie 1, tour 9 (double tour ×2)</p>' in before
-    assert '<article class="deal in-double" data-deal="33">' in after and "partie 1, tour 9 (double tour ×2) · dealer Anna" in after
+    assert '<article class="deal in-double" data-deal="33">' in after
+    assert "partie 1, tour 9 (double tour ×2) · dealer Anna" in after
     assert '<article class="deal" data-deal="32">' in after
 
 
@@ -189,14 +192,16 @@ def test_the_settlement_when_settled(served, cli) -> None:
 
 def test_a_points_session_shows_its_score_sheet(cli, isolated: Path) -> None:
     cli("new", *PLAYERS, "--tariff", "samouchitel", "--deals", "8")
-    play(isolated, [dict(contract="6", rank="first", declarer="Boris", partner="Gleb", tricks="4", partner_tricks="3")])
+    play(isolated, [{"contract": "6", "rank": "first", "declarer": "Boris", "partner": "Gleb", "tricks": "4",
+                     "partner_tricks": "3"}])
     running = Served(isolated, None, "127.0.0.1", 0, TOKEN).in_thread()
     try:
         html = get(running.port, f"/?t={TOKEN}")[2].decode()
         deals = json.loads(get(running.port, f"/api/history?t={TOKEN}")[2])
     finally:
         running.close()
-    assert [balance_in(html, name) for name in PLAYERS] == list(cli.json("status")["balances"].values()) == [0, -8, 0, -8]
+    assert ([balance_in(html, name) for name in PLAYERS] == list(cli.json("status")["balances"].values())
+            == [0, -8, 0, -8])
     assert '<p class="now">Deal 2 of 8</p>' in html and "7 of the 8 agreed deals remain" in html
     assert "data-basket" not in html and "<tbody></tbody>" in html  # no reasons on points: the deal's score
     assert deals[-1]["why"] == {} and deals[-1]["changes"] == {"Anna": 0, "Boris": -8, "Vera": 0, "Gleb": -8}
@@ -303,7 +308,8 @@ def test_no_token_401_wrong_token_403_and_nothing_else(served) -> None:
         status, headers, body = get(served.port, path + "?t=" + "x" * 24)
         assert status == 403 and not any(name.encode() in body for name in PLAYERS)
     status, __, body = get(served.port, "/api/status")
-    assert body == b"This page needs the link's token: open the link that `boston-ledger serve` shows, or scan its code.\n"
+    assert body == (b"This page needs the link's token: open the link that `boston-ledger serve` shows,"
+                    b" or scan its code.\n")
 
 
 def test_the_token_as_a_bearer_header(served) -> None:
@@ -392,7 +398,8 @@ def test_no_traversal_no_listing(served, path) -> None:
 
 
 def test_traversal_as_sent_by_hand(served) -> None:
-    answer = raw(served.port, b"GET /static/../../../../etc/passwd HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    answer = raw(served.port, b"GET /static/../../../../etc/passwd HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                              b"Connection: close\r\n\r\n")
     assert answer.startswith(b"HTTP/1.1 404") and b"root:" not in answer
 
 
@@ -449,10 +456,11 @@ def test_request_line_and_header_limits(served) -> None:
 
 def test_no_request_body_is_taken(served) -> None:
     body = b"x" * 10_000_000
-    answer = raw(served.port, b"GET /api/status?t=" + TOKEN.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: "
-                 + str(len(body)).encode() + b"\r\n\r\n" + body[:1000])
+    answer = raw(served.port, b"GET /api/status?t=" + TOKEN.encode() + b" HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                 b"Content-Length: " + str(len(body)).encode() + b"\r\n\r\n" + body[:1000])
     assert answer.startswith(b"HTTP/1.1 413")
-    chunked = raw(served.port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n")
+    chunked = raw(served.port, b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+                               b"5\r\nhello\r\n0\r\n\r\n")
     assert chunked.startswith(b"HTTP/1.1 413")
 
 

@@ -36,7 +36,8 @@ def test_a_deal_from_the_terminal_appears_on_the_phone(table, isolated: Path, tm
         anna = driver.find_element(By.CSS_SELECTOR, '[data-player="Anna"] .balance')
         before = int(anna.text)
         driver.execute_script("window.notReloaded = true")
-        table.main("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5", "--partner-tricks", "4")
+        table.main("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5",
+                   "--partner-tricks", "4")
         status = table.json("status")
         after = status["balances"]["Anna"]
         assert after != before

@@ -66,7 +66,8 @@ def test_a_deal_from_the_phone_is_the_deal_from_the_terminal(cli, tmp_path: Path
         assert "Record this deal" in phone.buttons() and "junior Boris 4 + Gleb 2, boston Vera" in phone.html
         assert "labet" in phone.html and "Tricks of Boris and Gleb together 6" in " ".join(phone.buttons())
         phone.tap("Record this deal")
-        assert phone.status == 200 and "Deal 1 recorded." in phone.html and "Next: deal 2, dealt by Boris." in phone.html
+        assert phone.status == 200 and "Deal 1 recorded." in phone.html
+        assert "Next: deal 2, dealt by Boris." in phone.html
         assert phone.question() == "Contract"  # ready for the next deal
     finally:
         running.close()

@@ -23,7 +23,7 @@ def brute_force_minimum(cents: list[int]) -> int:
     # try every assignment of people to groups (tiny n only)
     for labels in itertools.product(range(len(people)), repeat=len(people)):
         groups: dict[int, int] = {}
-        for label, c in zip(labels, people):
+        for label, c in zip(labels, people, strict=True):
             groups[label] = groups.get(label, 0) + c
         if all(v == 0 for v in groups.values()):
             best = max(best, len(groups))
@@ -46,9 +46,9 @@ def test_money_sums_to_zero_and_payments_rebuild_it(three: list[int], basket: in
     balances = [*three, -sum(three) - basket]
     result = settlement.settled("ABCD", balances, basket, 1, Decimal(value), "")
     nets = settlement.net_chips(balances, basket)
-    assert all(abs(shown - net) < 1e-9 for shown, net in zip(result.net_chips, nets))  # whole or a float
+    assert all(abs(shown - net) < 1e-9 for shown, net in zip(result.net_chips, nets, strict=True))  # whole or a float
     assert sum(result.cents) == 0
-    for net, cents in zip(nets, result.cents):
+    for net, cents in zip(nets, result.cents, strict=True):
         assert abs(net * Fraction(Decimal(value)) * 100 - cents) < 1  # rounded, never by a cent or more
     assert rebuild(result.payments, 4) == list(result.cents)
     assert len(result.payments) == brute_force_minimum(list(result.cents)) <= 3

@@ -36,7 +36,7 @@ SAM = load("samouchitel")
 @pytest.mark.parametrize("contract, values", SAMOUCHITEL.items())
 def test_samouchitel_trump_table(contract: str, values: tuple[int, int, int]) -> None:
     bar = int(contract)
-    for rank, value in zip(("first", "second", "third"), values):
+    for rank, value in zip(("first", "second", "third"), values, strict=True):
         assert score(SAM, Deal(contract, A, None, bar, None, rank))[A] == value
         if bar < 13:  # 2 points for every trick beyond what was owed
             assert score(SAM, Deal(contract, A, None, bar + 1, None, rank))[A] == value + 2
@@ -76,7 +76,7 @@ def test_samouchitel_session_through_the_cli(cli) -> None:
     assert "4 agreed deals" in err
     history = cli("history").stdout
     assert "small-null Vera 1 — failed" in history and "basket" not in history
-    score_row = [c for c in history.splitlines()[-1].split("→")[1:]]  # the last deal: change → score
+    score_row = history.splitlines()[-1].split("→")[1:]  # the last deal: change → score
     assert [c.split()[0] for c in score_row] == ["10", "10", "-15", "-11"]
     result = cli.json("settle")
     assert result["net_chips"] == {"Anna": 46, "Boris": 46, "Vera": -54, "Gleb": -38}
@@ -85,7 +85,8 @@ def test_samouchitel_session_through_the_cli(cli) -> None:
 
 def test_samouchitel_refuses_what_it_does_not_have(cli) -> None:
     cli("new", *PLAYERS, "--tariff", "samouchitel")
-    assert "needs its rank: first, second, third (--rank RANK)" in cli("deal", "5", "--declarer", "Anna", "--tricks", "5", code=2).stderr
+    assert "needs its rank: first, second, third (--rank RANK)" in cli("deal", "5", "--declarer", "Anna", "--tricks",
+                                                                       "5", code=2).stderr
     assert "no boston" in cli("deal", "5", "--declarer", "Anna", "--tricks", "5", "--rank", "first",
                               "--boston", "Vera", code=2).stderr
     assert "no contract" in cli("deal", "solo", "--declarer", "Anna", "--tricks", "8", code=2).stderr
@@ -274,17 +275,23 @@ def test_tariffs_new_and_check(cli, tmp_path: Path, monkeypatch) -> None:
 BAD_TARIFFS = {
     "missing-tables": ("[tariff]\nname='x'\ntitle='x'\nsource='x'\nscoring='chips'\nplayers=4\ntricks=13\n",
                        ["missing table [ranks]", "missing table [contracts]"]),
-    "wrong-type": (lambda t: t.replace("players = 4", "players = \"four\""), ["[tariff] players: must be a whole number"]),
-    "negative-stake": (lambda t: t.replace("stake = 10", "stake = -10"), ["[basket] stake: must be a whole number 0.."]),
+    "wrong-type": (lambda t: t.replace("players = 4", "players = \"four\""),
+                   ["[tariff] players: must be a whole number"]),
+    "negative-stake": (lambda t: t.replace("stake = 10", "stake = -10"),
+                       ["[basket] stake: must be a whole number 0.."]),
     "unknown-key": (lambda t: t.replace("stake = 10", "stake = 10\nstakes = 3"), ["[basket]: unknown key 'stakes'"]),
-    "fourteen-tricks": (lambda t: t.replace("bar = 9\n", "bar = 14\n"), ["[schedules.nine] bar: must be a whole number 1..13, not 14"]),
-    "gap-in-a-table": (lambda t: t.replace("consolation = { first = 8, second = 7, third = 6 }\nper_trick = 2\nper_undertrick = 0\nfailed_basket = \"none\"\n\n[schedules.six-pair]",
-                                           "consolation = { first = 8, third = 6 }\nper_trick = 2\nper_undertrick = 0\nfailed_basket = \"none\"\n\n[schedules.six-pair]"),
+    "fourteen-tricks": (lambda t: t.replace("bar = 9\n", "bar = 14\n"),
+                        ["[schedules.nine] bar: must be a whole number 1..13, not 14"]),
+    "gap-in-a-table": (lambda t: t.replace("consolation = { first = 8, second = 7, third = 6 }\nper_trick = 2\n"
+                                           "per_undertrick = 0\nfailed_basket = \"none\"\n\n[schedules.six-pair]",
+                                           "consolation = { first = 8, third = 6 }\nper_trick = 2\n"
+                                           "per_undertrick = 0\nfailed_basket = \"none\"\n\n[schedules.six-pair]"),
                        ["[schedules.six]: its table has no value for rank 'second'"]),
     "unknown-rank": (lambda t: t.replace('ranks = ["junior", "senior"]\ndefault_rank = "junior"\nalone = "solo"',
                                          'ranks = ["junior", "purple"]\ndefault_rank = "junior"\nalone = "solo"'),
                      ["[contracts.solo] ranks: unknown rank 'purple'"]),
-    "shares-not-summing": (lambda t: t.replace("shares = [5, 3]", "shares = [5, 4]"), ["[schedules.pair] shares: must be two"]),
+    "shares-not-summing": (lambda t: t.replace("shares = [5, 3]", "shares = [5, 4]"),
+                           ["[schedules.pair] shares: must be two"]),
     "not-toml": ("this is [not toml", ["not valid TOML"]),
     "bad-condition": (lambda t: t + "\n[conditions.odd]\ntitle = 'x'\nremove = ['contracts.nosuch']\n",
                       ["'contracts.nosuch' is not in the tariff"]),

@@ -80,8 +80,8 @@ def test_an_edit_at_a_terminal_is_shown_first_and_asks(table) -> None:
     table("deal", "pass")
     result = guided(["edit", "1", "--tricks", "9", "--reason", "nine"], "n\n")
     assert result.exit_code == 0, result.output
-    for words in ("Deal 1: solo junior Anna 8 → solo junior Anna 9", "before", "after", "change", "Record this correction?",
-                  "Nothing corrected."):
+    for words in ("Deal 1: solo junior Anna 8 → solo junior Anna 9", "before", "after", "change",
+                  "Record this correction?", "Nothing corrected."):
         assert words in result.output, words
     assert result.output.index("change") < result.output.index("Record this correction?")
     assert described(table) == "solo junior Anna 8"
@@ -227,10 +227,12 @@ def test_a_narrow_money_line_breaks_between_players_or_else_between_name_and_mon
 
     session = Session(1, None, "", None, Decimal("0.10"), "EUR", ("Konstantin-Aleksandrovich-Vladimirov", "Boris"),
                       (1, 2), False)
-    assert money_line(session, [-180, 180], 80) == "money: Konstantin-Aleksandrovich-Vladimirov -1.80 EUR, Boris 1.80 EUR"
+    assert money_line(session, [-180, 180], 80) == ("money: Konstantin-Aleksandrovich-Vladimirov -1.80 EUR, "
+                                                     "Boris 1.80 EUR")
     assert money_line(session, [-180, 180], 40) == ("money:\nKonstantin-Aleksandrovich-Vladimirov\n-1.80 EUR, "
                                                      "Boris 1.80 EUR")
-    assert money_line(session, [-180, 180], 20) == "money:\nKonstantin-Aleksandrovich-Vladimirov\n-1.80 EUR,\nBoris 1.80 EUR"
+    assert money_line(session, [-180, 180], 20) == ("money:\nKonstantin-Aleksandrovich-Vladimirov\n-1.80 EUR,\n"
+                                                     "Boris 1.80 EUR")
 
 
 def test_money_beside_a_full_basket_says_it_counts_the_basket_shared(table, isolated: Path) -> None:

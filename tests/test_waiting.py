@@ -76,7 +76,7 @@ def test_a_held_lock_is_said_and_waited_for(cli, tmp_path: Path, args, notice) -
     child, said = waiting_child(args, faults.env(path), notice)  # the first: after the program's 2 s
     assert said == NOTICE + f"{path} (Ctrl-C stops waiting; nothing is recorded then)\n"
     holder.execute("COMMIT")
-    out, err = child.communicate()
+    __, err = child.communicate()
     assert child.returncode == 0 and err == "", err
     assert count(path, "deals") == 1 + (args == ["deal", "pass"])
     assert count(path, "undos") == (args == ["undo"])
@@ -108,7 +108,7 @@ def test_ctrl_c_while_waiting_leaves_nothing_half_done(cli, tmp_path: Path, args
     child, said = waiting_child(args, faults.env(path))
     assert said.startswith(NOTICE)
     child.send_signal(signal.SIGINT)
-    out, err = child.communicate()
+    __, err = child.communicate()
     assert child.returncode != 0 and "Traceback" not in err, err
     holder.execute("ROLLBACK")
     holder.close()
@@ -216,7 +216,7 @@ def test_new_on_an_empty_file_waits_for_another_making_it_a_ledger(cli, tmp_path
     second, said = waiting_child(["new", "W", "X", "Y", "Z"], faults.env(path))
     assert said.startswith(NOTICE)
     assert first.resume() == 0, first.stderr
-    out, err = second.communicate()
+    __, err = second.communicate()
     assert second.returncode == 0 and err == "", err
     assert count(path, "sessions") == 2
     sound(cli, path)
@@ -228,7 +228,8 @@ def test_opens_of_an_old_ledger_wait_for_its_migration(cli, tmp_path: Path) -> N
     ledger migrated: no "table already exists", no "database is locked"."""
     path = tmp_path / "old.db"
     v1_ledger(tmp_path / "count.db")
-    commit = faults.run(["status"], "sql", 10**9, faults.env(tmp_path / "count.db")).point("COMMIT", after="BEGIN_IMMEDIATE")
+    counted = faults.run(["status"], "sql", 10**9, faults.env(tmp_path / "count.db"))
+    commit = counted.point("COMMIT", after="BEGIN_IMMEDIATE")
     v1_ledger(path)
     first = faults.start(["status"], "sql", commit, faults.env(path))
     assert first.stopped
@@ -237,7 +238,7 @@ def test_opens_of_an_old_ledger_wait_for_its_migration(cli, tmp_path: Path) -> N
         assert said.startswith(NOTICE)
     assert first.resume() == 0, first.stderr
     for child, __ in others:
-        out, err = child.communicate()
+        __, err = child.communicate()
         assert child.returncode == 0 and err == "", err
     assert count(path, "_sqlite_migrations") == SCHEMA_VERSION  # each migration once
     sound(cli, path)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 import re
 import sqlite3
-from datetime import datetime, timedelta, timezone
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -282,10 +282,10 @@ def test_the_same_payment_again_is_doubted_within_the_hour(table, isolated: Path
     for args in WORKED:
         table(*args)
     table("settle")  # Vera owes Anna 4.00
-    earlier = (datetime.now(timezone.utc) - timedelta(minutes=minutes_ago)).isoformat(timespec="seconds")
+    earlier = (datetime.now(UTC) - timedelta(minutes=minutes_ago)).isoformat(timespec="seconds")
     with sqlite3.connect(isolated) as conn:
-        conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at) VALUES ('Vera', 'Anna', 100, '', ?)",
-                     (earlier,))
+        conn.execute("INSERT INTO payments (payer, payee, cents, currency, paid_at)"
+                     " VALUES ('Vera', 'Anna', 100, '', ?)", (earlier,))
     conn.close()
     result = table("paid", "Vera", "Anna", "1.00", code=2 if doubted else 0)
     assert len(table.json("payments")) == (1 if doubted else 2)
@@ -352,7 +352,7 @@ def test_help_shows_real_metavars(cli) -> None:
     def paths(command, prefix=()):
         yield prefix
         for name, sub in getattr(command, "commands", {}).items():
-            yield from paths(sub, prefix + (name,))
+            yield from paths(sub, (*prefix, name))
 
     for path in paths(group):
         for lang in ("en", "ru"):

@@ -89,7 +89,7 @@ def capture(lang: str, width: int, colour: bool, home: Path) -> str:
                 conn = open_db(home / "ledger.db")
                 try:
                     session = deals_app.playable(conn)
-                    fields = {k.lstrip("-").replace("-", "_"): v for k, v in zip(args[2::2], args[3::2])}
+                    fields = {k.lstrip("-").replace("-", "_"): v for k, v in zip(args[2::2], args[3::2], strict=True)}
                     deals_app.enter(conn, deals_app.typed_deal(session, args[1], **fields), session.id)
                 finally:
                     conn.close()

@@ -12,7 +12,8 @@ checks the result. `msgfmt -o MO PO` compiles as well as `compile` does.
 What is extracted: the literal texts given to `_()`, `N_()`, `ngettext()` (with its plural),
 `pgettext()` and `NP_()` (with their context) in the package; the help of the command line
 (the docstrings of the commands in `cli/declarations.py` and the `help=` texts there); and
-the words of the shipped tariff files that are shown (titles, sources, notes, condition titles). GNU xgettext finds all but the docstrings and the tariffs' words, hence this script.
+the words of the shipped tariff files that are shown (titles, sources, notes, condition titles).
+GNU xgettext finds all but the docstrings and the tariffs' words, hence this script.
 """
 
 from __future__ import annotations
@@ -149,7 +150,7 @@ def write_entry(e: Entry) -> list[str]:
 def write_po(path: Path, header: Entry, entries: list[Entry]) -> None:
     out: list[str] = []
     for e in [header, *entries]:
-        out += write_entry(e) + [""]
+        out += [*write_entry(e), ""]
     path.write_text("\n".join(out), encoding="utf-8")
 
 

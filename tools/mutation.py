@@ -89,10 +89,14 @@ def module_of(mutant: str) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("modules", nargs="*", default=DEFAULT, help="paths under boston_ledger/ (default: %(default)s)")
-    parser.add_argument("--tests", default="-m 'not slow'", help="pytest's arguments for each mutant (default: %(default)s)")
-    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="mutants tried at once (default: the cores)")
-    parser.add_argument("--keep", action="store_true", help="keep the copy (its path is printed) to look at the mutants")
+    parser.add_argument("modules", nargs="*", default=DEFAULT,
+                        help="paths under boston_ledger/ (default: %(default)s)")
+    parser.add_argument("--tests", default="-m 'not slow'",
+                        help="pytest's arguments for each mutant (default: %(default)s)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="mutants tried at once (default: the cores)")
+    parser.add_argument("--keep", action="store_true",
+                        help="keep the copy (its path is printed) to look at the mutants")
     args = parser.parse_args()
     if shutil.which("mutmut") is None:
         print("mutmut is not installed: pip install mutmut", file=sys.stderr)

@@ -16,12 +16,13 @@ import sys
 from pathlib import Path
 from typing import Any
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from boston_ledger.cli.declarations import app  # noqa: E402
-from boston_ledger.cli.patches import speak_help  # noqa: E402
-from boston_ledger.core import i18n  # noqa: E402
+from boston_ledger.cli.declarations import app
+from boston_ledger.cli.patches import speak_help
+from boston_ledger.core import i18n
+
+ROOT = Path(__file__).resolve().parent.parent
 
 BEGIN = "<!-- commands: made by tools/reference.py from the commands' help; edit the help, not this -->"
 END = "<!-- end of commands -->"
@@ -42,9 +43,9 @@ def commands(group: Any, prefix: tuple[str, ...] = ()) -> list[tuple[tuple[str, 
     found = [(prefix, group)]
     for name, command in group.commands.items():
         if hasattr(command, "commands"):
-            found += commands(command, prefix + (name,))
+            found += commands(command, (*prefix, name))
         else:
-            found.append((prefix + (name,), command))
+            found.append(((*prefix, name), command))
     return found
 
 
