@@ -287,8 +287,8 @@ def test_banners_for_the_double_tours_and_the_end_of_a_partie(table) -> None:
 
 
 def test_history_fits_a_narrow_terminal(table) -> None:
-    """At 80 columns the dealer's column (then the boston's, then the change beside the standing)
-    gives way before a deal's line wraps."""
+    """At 80 columns the dealer's column (then the boston's, whom the deal's words name then, then the
+    change beside the standing) gives way before a deal's line wraps."""
     table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4",
           "--boston", "Vera")
     table("deal", "grand-misere", "--declarer", "Vera", "--tricks", "1")
@@ -299,7 +299,7 @@ def test_history_fits_a_narrow_terminal(table) -> None:
     from boston_ledger.cli.declarations import app
 
     narrow = CliRunner().invoke(app, ["history"], env={"COLUMNS": "80"}).stdout
-    assert "dealer" not in narrow and "junior Boris 5 + Gleb 4 — made" in narrow
+    assert "dealer" not in narrow and "junior Boris 5 + Gleb 4, boston Vera — made" in narrow
     assert all(len(line) <= 80 for line in narrow.splitlines())
     # a heading, a rule, the tour's heading, two lines for each deal: the changes over the standings
     assert len(narrow.splitlines()) == 7 and "→" not in narrow

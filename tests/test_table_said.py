@@ -217,8 +217,10 @@ def test_status_shows_each_player_s_money(table) -> None:
     money_row = next(line for line in out.splitlines() if "money" in line)
     assert [c.strip() for c in money_row.split("│")[1:-1]] == ["money", "-1.80", "1.80", "-1.80", "1.80", ""]
     assert table.json("status")["money"] == {"Anna": "-1.80", "Boris": "1.80", "Vera": "-1.80", "Gleb": "1.80"}
-    narrow = CliRunner().invoke(app, ["status"], env={"COLUMNS": "40"}).stdout
-    assert "money: Anna -1.80, Boris 1.80,\nVera -1.80, Gleb 1.80\n" in narrow  # broken between players only
+    narrow = CliRunner().invoke(app, ["status"], env={"COLUMNS": "40"}).stdout  # a row still, unboxed
+    assert "money  -1.80   1.80  -1.80  1.80" in narrow and "│" not in narrow
+    narrower = CliRunner().invoke(app, ["status"], env={"COLUMNS": "30"}).stdout
+    assert "money: Anna -1.80, Boris 1.80,\nVera -1.80, Gleb 1.80\n" in narrower  # broken between players only
 
 
 def test_a_narrow_money_line_breaks_between_players_or_else_between_name_and_money() -> None:

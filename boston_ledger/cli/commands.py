@@ -249,14 +249,14 @@ def status(db: str | None = None, as_json: bool = False, session: str | None = N
     for line in status_lines(found.session, found.state):
         out.print(line)
     out.print(standing_view(found.session, found.standing,
-                            found.state.basket if found.session.tariff.has_basket else None, found.money, out.width))
+                            found.state.basket if found.session.tariff.has_basket else None, found.money))
 
 
 def history(corrections: bool = False, last: str = "40", show_all: bool = False, db: str | None = None,
             as_json: bool = False, session: str | None = None) -> None:
     """The session's deals with their results."""
     from ..ui import data
-    from ..ui.deals import corrections_table, history_table
+    from ..ui.deals import corrections_table, history_view
 
     chosen = options.session_id(session)
     conn = connect(db)
@@ -279,7 +279,7 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
     if not rows:
         out.print(_("Session {id} has no deals yet.", id=found.session.id))
         return
-    out.print(history_table(found.session, rows, out.width))
+    out.print(history_view(found.session, rows))
     if len(rows) < found.total:
         out.print(_("deals {first}–{last} of {total}; `{prog} history --all` shows every deal",
                     first=rows[0].recorded.number, last=rows[-1].recorded.number, total=found.total, prog=PROG))
@@ -609,10 +609,11 @@ def demo(db: str | None = None) -> None:
             out.print(f"$ {command}", soft_wrap=True)
             out.print(deal_table(entered))
         else:
+            # a name and its balance are never broken apart: a no-break space (ui/term.py)
             balances = "  ".join(f"{n}\u00a0{b}" for n, b in zip(session.players, entered.after.balances, strict=True))
             out.print(f"$ {command}", soft_wrap=True)
             out.print("    " + _("deal {number}", number=entered.number) + f", {where(entered.position)}: "
-                      f"{result_word(entered.outcome)} · {balances} · {basket_word()} {entered.after.basket}")
+                      f"{result_word(entered.outcome)} · {balances} · {basket_word()}\u00a0{entered.after.basket}")
     found = script.finish(conn, session, before)
     out.print("\n$ boston-ledger settle")
     for line in settlement_lines(found.session, found.settled):

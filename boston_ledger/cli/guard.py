@@ -1,5 +1,7 @@
 """The error guard: every failure a user can cause ends as one line on stderr and exit status 2;
-a bug of ours as one line and exit status 1. Nothing is half-written: each command is one
+a bug of ours as one line and exit status 1. On a terminal the line is broken to its width between
+words (ui.text.message), never inside one; anywhere else it stays one line, for the programs that
+read it. Nothing is half-written: each command is one
 transaction, rolled back on any error. Once a command has committed, a reader that went away
 (`boston-ledger deal pass | true`) no longer makes it fail: what was recorded stays recorded."""
 
@@ -16,7 +18,7 @@ from typing import Any, NoReturn
 from ..core.errors import DROP, GIVE, LedgerError
 from ..core.i18n import N_, _, strerror, translated
 from ..app.opening import close_all, commits
-from ..ui.text import say
+from ..ui.text import message as tell  # `message` and `said` are words of their own here
 
 PROG = "boston-ledger"
 
@@ -49,7 +51,7 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
     except Exception as e:
         typer = sys.modules.get("typer")
         if typer is not None and isinstance(e, typer.Abort):
-            say(_("{prog}: aborted", prog=PROG), err=True)
+            tell(_("{prog}: aborted", prog=PROG), err=True)
             sys.exit(1)
         usage = getattr(typer, "TyperException", None) or getattr(typer, "ClickException", None)
         if usage is not None and isinstance(e, usage):  # unknown option, missing value...
@@ -62,9 +64,9 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
             fail(_("{message} (see `{command} --help`)", message=said.rstrip("."),
                    command=path))
         # a bug of ours: still one line, and the transaction was rolled back
-        say(" ".join(_("{prog}: internal error: {kind}: {error}. Please report it with the command you ran; "
-                       "`{prog} status` shows what is recorded.", prog=PROG, kind=type(e).__name__,
-                       error=e).split()), err=True)
+        tell(" ".join(_("{prog}: internal error: {kind}: {error}. Please report it with the command you ran; "
+                           "`{prog} status` shows what is recorded.", prog=PROG, kind=type(e).__name__,
+                           error=e).split()), err=True)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 
@@ -125,11 +127,12 @@ def waiting(path: object) -> None:
     """Said once, on stderr, when another writer has kept the ledger for a while."""
     with contextlib.suppress(OSError, ValueError):  # nobody reads stderr: wait all the same
         # (stderr is line-buffered: the line is out as soon as it is said)
-        say(_("{prog}: waiting for another boston-ledger that is writing to {path} (Ctrl-C stops waiting; "
-              "nothing is recorded then)", prog=PROG, path=path), err=True)
+        tell(_("{prog}: waiting for another boston-ledger that is writing to {path} (Ctrl-C stops waiting; "
+                  "nothing is recorded then)", prog=PROG, path=path), err=True)
 
 
 def fail(message: str) -> NoReturn:
-    """One clear line on stderr (what it quotes made visible), exit status 2."""
-    say(_("{prog}: error: {message}", prog=PROG, message=" ".join(message.split())), err=True)
+    """One clear line on stderr (what it quotes made visible; on a terminal, broken between words to
+    its width), exit status 2."""
+    tell(_("{prog}: error: {message}", prog=PROG, message=" ".join(message.split())), err=True)
     sys.exit(2)

@@ -4,6 +4,7 @@ history of an evening, corrections; where a deal falls (partie, tour) and its ba
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from typing import NamedTuple
 
 from ..core import engine
 from ..core.controls import visible
@@ -13,12 +14,15 @@ from ..core.tariff import MISDEAL, PASS, Tariff
 from ..app.deals import Corrected, Entered, Walked
 from ..store.records import Correction, Session
 from rich.cells import cell_len
-from rich.console import Group
+from rich.console import Group, RenderableType
 from rich.measure import Measurement
 from rich.table import Table
+from rich.text import Text as RichText
 
-from .term import SHEET, Text
+from .term import Text
 from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, signed
+from .widths import AtWidth, legend_lines, name_limits, packed, players_table, players_view, short_names, \
+    new_table, wrapped
 
 
 def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | None = None) -> str:
@@ -105,39 +109,46 @@ def deal_table(entered: Entered) -> Group:
     heading = Text(_("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
     heading.append(with_result(describe(session, deal, dealer=pos.dealer), outcome), style="not bold")
-    if points is not None:
-        table = Table()
-        table.add_column("")
-        for name in session.players:
-            table.add_column(name, justify="right")
-        table.add_row(_("this deal"), *map(signed, outcome.scores))
-        table.add_row(Text(_("score"), style="bold"), *map(balance, points))
-        return Group(heading, table)
-    table = Table()
-    table.add_column(_("why"))
-    for name in session.players:
-        table.add_column(name, justify="right")
-    table.add_column(basket_word(), justify="right", style="cyan")
-    total = [0] * (n + 1)
-    for key, row in net_by_reason(outcome.transfers, n).items():
-        table.add_row(why(key, outcome.made, row, deal.declarer), *map(signed, row))
-        total = [a + b for a, b in zip(total, row, strict=True)]
-    table.add_section()
-    table.add_row(_("this deal"), *map(signed, total))
-    table.add_row(Text(_("balance"), style="bold"), *map(balance, [*after.balances, after.basket]))
-    return Group(heading, table)
+    moved = net_by_reason(outcome.transfers, n)
+
+    def build(names: Sequence[str], boxed: bool, tight: bool) -> Table:
+        made = new_table(boxed, tight)
+        made.add_column("" if points is not None else _("why"))
+        for name in names:
+            made.add_column(name, justify="right")
+        if points is not None:
+            made.add_row(_("this deal"), *map(signed, outcome.scores))
+            made.add_row(Text(_("score"), style="bold"), *map(balance, points))
+            return made
+        made.add_column(basket_word(), justify="right", style="cyan")
+        total = [0] * (n + 1)
+        for key, row in moved.items():
+            made.add_row(why(key, outcome.made, row, deal.declarer), *map(signed, row))
+            total = [a + b for a, b in zip(total, row, strict=True)]
+        made.add_section()
+        made.add_row(_("this deal"), *map(signed, total))
+        made.add_row(Text(_("balance"), style="bold"), *map(balance, [*after.balances, after.basket]))
+        return made
+
+    return Group(heading, players_view(build, session.players))
 
 
-def standing_view(session: Session, values: Sequence[int], basket: int | None, money: Sequence[int] | None,
-                  width: int) -> Table | Group:
-    """balances_table with each player's money (in cents) as a row of it, or, where that row would
-    not fit in `width`, as lines below it; and, before a settlement, what that money counts."""
-    table = balances_table(session, values, basket, money)
-    view: Table | Group = table
-    if money is not None and _width(table) > width:
-        view = Group(balances_table(session, values, basket), money_line(session, money, width))
-    note = money_note(session, basket)
-    return Group(view, note) if note else view
+def standing_view(session: Session, values: Sequence[int], basket: int | None,
+                  money: Sequence[int] | None) -> RenderableType:
+    """balances_table with each player's money (in cents) as a row of it, or, where that row does
+    not fit with the players' whole names, as lines below it; and, before a settlement, what that
+    money counts."""
+    def lay(width: int) -> list[RenderableType]:
+        beside = None if money is None else players_table(
+            lambda names, boxed, tight: _balances(session, names, values, basket, money, boxed, tight),
+            session.players, width, shorten=False)
+        view: list[RenderableType] = [beside[0]] if beside is not None else [balances_table(session, values, basket)]
+        if money is not None and beside is None:
+            view.append(money_line(session, money, width))
+        note = money_note(session, basket)
+        return [*view, note] if note else view
+
+    return AtWidth(lay)
 
 
 def money_note(session: Session, basket: int | None) -> str | None:
@@ -155,17 +166,9 @@ def money_line(session: Session, money: Sequence[int], width: int) -> str:
     too wide for a line of his own has his name on one line and his money on the next."""
     head, _sep, tail = _("money: {amounts}", amounts="\0").partition("\0")
     last = len(session.players) - 1
-    pieces = [head.rstrip()]
-    for i, (name, c) in enumerate(zip(session.players, money, strict=True)):
-        worth = amount(c, session.currency) + ("," if i < last else tail)
-        pieces += [f"{name} {worth}"] if cell_len(visible(f"{name} {worth}")) <= width else [name, worth]
-    lines = pieces[:1]
-    for piece in pieces[1:]:
-        if cell_len(visible(lines[-1])) + 1 + cell_len(visible(piece)) <= width:
-            lines[-1] += " " + piece
-        else:
-            lines.append(piece)
-    return "\n".join(lines)
+    return "\n".join(packed([head.rstrip(), *(f"{name} {amount(c, session.currency)}" + ("," if i < last else tail)
+                                             for i, (name, c) in enumerate(zip(session.players, money, strict=True)))],
+                            width))
 
 
 def _width(table: Table) -> int:
@@ -176,26 +179,33 @@ def _width(table: Table) -> int:
     return Measurement.get(unbounded, unbounded.options, table).maximum
 
 
-def balances_table(session: Session, values: Sequence[int], basket: int | None,
-                   money: Sequence[int] | None = None) -> Table:
-    """Each player's balance (or score), and the basket when the tariff has one; with `money` (in
-    cents), a row of each player's money beside it."""
-    table = Table()
+def balances_table(session: Session, values: Sequence[int], basket: int | None) -> AtWidth:
+    """Each player's balance (or score), and the basket when the tariff has one, at the width it is
+    drawn in."""
+    return players_view(lambda names, boxed, tight: _balances(session, names, values, basket, None, boxed, tight),
+                        session.players)
+
+
+def _balances(session: Session, names: Sequence[str], values: Sequence[int], basket: int | None,
+              money: Sequence[int] | None, boxed: bool, tight: bool) -> Table:
+    """The balances (or scores) under `names`, and the basket's; with `money` (in cents), a row of
+    each player's money beside them."""
+    made = new_table(boxed, tight)
     if money is not None:
-        table.add_column("")
-    for name in session.players:
-        table.add_column(name, justify="right")
+        made.add_column("")
+    for name in names:
+        made.add_column(name, justify="right")
     cells = list(values)
     if basket is not None:
-        table.add_column(basket_word(), justify="right", style="cyan")
+        made.add_column(basket_word(), justify="right", style="cyan")
         cells.append(basket)
     if money is None:
-        table.add_row(*map(balance, cells))
-        return table
-    table.add_row(_("chips") if session.tariff.has_basket else _("points"), *map(balance, cells))
-    table.add_row(_("money") + (f" {currency_sign(session.currency)}" if session.currency else ""),
-                  *(Text(amount(c, ""), style="green" if c > 0 else "red" if c < 0 else "") for c in money))
-    return table
+        made.add_row(*map(balance, cells))
+        return made
+    made.add_row(_("chips") if session.tariff.has_basket else _("points"), *map(balance, cells))
+    made.add_row(_("money") + (f" {currency_sign(session.currency)}" if session.currency else ""),
+                 *(Text(amount(c, ""), style="green" if c > 0 else "red" if c < 0 else "") for c in money))
+    return made
 
 
 def session_title(session: Session) -> str:
@@ -283,21 +293,96 @@ def why(key: str, made: bool | None, moved: Sequence[int], declarer: int | None)
     return reason(key)
 
 
-def history_table(session: Session, rows: Sequence[Walked], width: int = 200) -> Table:
-    """The evening as on the score sheet («пуля»), a line per deal: what was played, and for
-    each player and the basket the change and where it then stands ("+36 → 16"); each tour
-    opens with its heading, double tours marked.
+def history_view(session: Session, rows: Sequence[Walked]) -> AtWidth:
+    """The evening as on the score sheet («пуля»), at the width it is drawn in: a line per deal,
+    what was played, and for each player and the basket the change and where it then stands
+    ("+36 → 16"); each tour opens with its heading, double tours marked.
 
-    When a line of every column would not fit in `width`, the dealer's column goes first (the
-    dealer turns round the table; `status` and each deal's heading name him), then the
-    boston's, then the change and the standing are put one above the other, so that a deal's
-    line does not wrap when it can be helped."""
-    table = _history(session, rows, dealer=True, holder=True, stacked=False)
-    for dealer, holder, stacked in ((False, True, False), (False, False, False), (False, False, True)):
-        if _width(table) <= width:
+    When a line of every column does not fit, the dealer's column goes first (the dealer turns
+    round the table; `status` and each deal's heading name him), then the boston's (the deal's
+    words name him then), then the change and the standing are put one above the other; when a
+    deal's words still do not fit on its line, they have a line of their own (score_lines)."""
+    def lay(width: int) -> list[RenderableType]:
+        for dealer, holder, stacked in ((True, True, False), (False, True, False), (False, False, False),
+                                        (False, False, True)):
+            made = _history(session, rows, dealer, holder, stacked)
+            if _width(made) <= width:
+                return [made]
+        return list(score_lines(session, rows, width).lines)
+
+    return AtWidth(lay)
+
+
+def played(session: Session, w: Walked, boston: bool = True) -> str:
+    """What a deal was and its result; with `boston`, who held the boston."""
+    return with_result(describe(session, w.recorded.deal, boston=boston, dealer=w.position.dealer), w.outcome)
+
+
+class ScoreLines(NamedTuple):
+    lines: list[Text]
+    names: tuple[str, ...]  # the players' names as they head the columns (short_names)
+
+
+def score_lines(session: Session, rows: Sequence[Walked], width: int, changes: bool = True,
+                spread: bool = False) -> ScoreLines:
+    """The evening as the score sheet writes it, `width` cells wide: each deal's number and words
+    on a line (broken between words), then under each player's name, and the basket's, where the
+    deal left him; with `changes`, its change too, beside ('+16 → 16') or, where that is too wide,
+    above. A rule names each tour. The names head their columns whole, else broken between their
+    words, else shortened (short_names), their legend first; with `spread`, the columns share the
+    whole width."""
+    has_basket = session.tariff.has_basket
+    heads = [*session.players, *([basket_word()] if has_basket else [])]
+    moved = [steps(session, w) for w in rows]
+
+    def cells(stacked: bool) -> list[list[list[RichText]]]:  # per deal, per column, its lines
+        if not changes:
+            return [[[Text(str(level))] for __, level in row] for row in moved]
+        if stacked:
+            return [[[signed(change), balance(level)] for change, level in row] for row in moved]
+        return [[[Text.assemble(signed(change), " → ", balance(level))] for change, level in row] for row in moved]
+
+    tries: list[tuple[tuple[str, ...], bool, bool]] = []  # (names shown, broken between words, stacked)
+    for stacked in (False, True) if changes else (False,):
+        tries += [(tuple(session.players), False, stacked), (tuple(session.players), True, stacked)]
+    tries += [(short_names(session.players, cells), False, stacked) for cells in name_limits(session.players)
+              for stacked in ((False, True) if changes else (False,))]
+    n = len(heads)
+    gap = 1 if spread else 2  # between two columns
+    for shown, broken, stacked in tries:
+        grid = cells(stacked)
+        names = [*shown, *heads[len(shown):]]
+        columns = [max([t.cell_len for row in grid for t in row[j]]
+                       + [max(map(cell_len, name.split())) if broken else cell_len(name)])
+                   for j, name in enumerate(map(visible, names))]
+        if spread and sum(wide := [max(c, width // n - gap) for c in columns]) + (n - 1) * gap <= width:
+            columns = wide
+        if sum(columns) + (n - 1) * gap <= width:
             break
-        table = _history(session, rows, dealer, holder, stacked)
-    return table
+    lines = [Text(line) for line in legend_lines(session.players, shown, width)]
+    parts = [packed(name.split(), column) if broken else [name] for name, column in zip(names, columns, strict=True)]
+    depth = max(map(len, parts))
+    for i in range(depth):
+        lines.append(_row([Text(p[i - depth + len(p)]) if i >= depth - len(p) else Text() for p in parts], columns,
+                          gap))
+    for w, tour, row in zip(rows, tour_heading(session, rows), grid, strict=True):
+        if tour is not None:
+            rule = f"── {tour} "
+            lines.append(Text(rule + "─" * max(0, width - cell_len(visible(rule))),
+                              style="bold yellow" if w.position.double else "bold"))
+        lines += [Text(line) for line in wrapped(f"{w.recorded.number}. {played(session, w)}", width, "   ")]
+        lines += [_row([cell[i] for cell in row], columns, gap) for i in range(len(row[0]))]
+    return ScoreLines(lines, shown)
+
+
+def _row(cells: Sequence[RichText], columns: Sequence[int], gap: int) -> Text:
+    """Cells right-aligned in columns of `columns` cells, `gap` cells between two."""
+    line = Text()
+    for i, (cell, column) in enumerate(zip(cells, columns, strict=True)):
+        line.append(" " * (column - cell.cell_len + gap * (i > 0)))
+        line.append(cell)
+    line.rstrip()
+    return line
 
 
 def steps(session: Session, w: Walked) -> list[tuple[int, int]]:
@@ -327,7 +412,7 @@ def tour_heading(session: Session, rows: Sequence[Walked]) -> list[str | None]:
 def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: bool, stacked: bool) -> Table:
     t = session.tariff
     holder = holder and t.boston > 0
-    table = Table(box=SHEET, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    table = new_table(boxed=False)
     columns = ["#"] + ([N_("dealer")] if dealer else []) + [N_("deal")] + ([N_("boston")] if holder else [])
     for col in columns:
         table.add_column(_(col) if col != "#" else col, justify="right" if col == "#" else "left",
@@ -345,11 +430,10 @@ def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: boo
             cells: list[str | Text] = list(blank)
             cells[at] = Text(heading, style="bold yellow" if w.position.double else "bold")
             table.add_row(*cells)
-        deal, pos, outcome = w.recorded.deal, w.position, w.outcome
-        played = with_result(describe(session, deal, boston=False, dealer=pos.dealer), outcome)
+        deal, pos = w.recorded.deal, w.position
         row = [str(w.recorded.number)]
         row += [session.players[pos.dealer]] if dealer else []
-        row.append(played)
+        row.append(played(session, w, boston=not holder))
         if holder:
             row.append("" if deal.boston is None else session.players[deal.boston])
         table.add_row(*row, *(Text.assemble(signed(change), "\n" if stacked else " → ", balance(level))
@@ -366,15 +450,20 @@ def changes(session: Session, before: Sequence[int], after: Sequence[int],
     return [(_("before"), was), (_("after"), now), (_("change"), [a - b for a, b in zip(now, was, strict=True)])]
 
 
-def change_table(session: Session, before: Sequence[int], after: Sequence[int], baskets: tuple[int, int]) -> Table:
+def change_table(session: Session, before: Sequence[int], after: Sequence[int],
+                 baskets: tuple[int, int]) -> AtWidth:
     """How each balance (on points, each score) and the basket changed."""
-    table = Table()
-    for col in ("", *session.players, *([basket_word()] if session.tariff.has_basket else [])):
-        table.add_column(col, justify="right" if col else "left")
-    for (label, values), shown in zip(changes(session, before, after, baskets), (balance, balance, signed),
-                                      strict=True):
-        table.add_row(label, *map(shown, values))
-    return table
+    def build(names: Sequence[str], boxed: bool, tight: bool) -> Table:
+        made = new_table(boxed, tight)
+        made.add_column("")
+        for col in (*names, *([basket_word()] if session.tariff.has_basket else [])):
+            made.add_column(col, justify="right")
+        for (label, values), shown in zip(changes(session, before, after, baskets), (balance, balance, signed),
+                                          strict=True):
+            made.add_row(label, *map(shown, values))
+        return made
+
+    return players_view(build, session.players)
 
 
 def correction_words(c: Corrected) -> str:

@@ -17,7 +17,7 @@ from ..core.engine import Deal
 from ..core.errors import LedgerError
 from ..core.i18n import _
 from ..store.records import Session
-from .text import say
+from .text import lines_at, message, say
 
 Answer = TypeVar("Answer")  # what a question's answer parses to
 
@@ -31,11 +31,16 @@ def interactive() -> bool:
 
 
 def prompt(text: str) -> str:
-    """The line typed after `text`; the end of the input ends the dialogue, nothing recorded."""
+    """The line typed after `text` (on a terminal, a question wider than it is broken between words,
+    the answer typed after its last line); the end of the input ends the dialogue, nothing
+    recorded."""
     if sys.stdin.isatty():
         import readline  # noqa: F401  (line editing and history for input())
+    *before, last = lines_at(visible(text), sys.stdout)
+    for line in before:
+        say(line)
     try:
-        return input(visible(text)).strip()
+        return input(last + (" " if text.endswith(" ") and not last.endswith(" ") else "")).strip()
     except EOFError:
         say()
         raise LedgerError(_("the answers ended before the dialogue did; nothing was recorded")) from None
@@ -46,7 +51,7 @@ def prompt(text: str) -> str:
 
 def tell(text: str) -> None:
     """A line for the person at the terminal about an answer (stderr, indented)."""
-    say(f"  {text}", err=True)
+    message(f"  {text}", err=True)
 
 
 def ask(question: str, parse: Callable[[str], Answer], default: str | None = None) -> Answer:
@@ -88,9 +93,10 @@ def line(question: flow.Question) -> str:
     return text + (" " if question.text.endswith("?") else ": ")
 
 
-def menu(question: flow.Question) -> str:
-    """The numbered players of a question about a player: '1) Anna  2) Boris  3) Vera  4) Gleb'."""
-    return "  ".join(f"{c.number}) {c.label}" for c in question.choices)
+def menu(question: flow.Question) -> list[str]:
+    """The numbered players of a question about a player: '1) Anna', '2) Boris', ... (shown two
+    spaces apart, '1) Anna  2) Boris  3) Vera  4) Gleb')."""
+    return [f"{c.number}) {c.label}" for c in question.choices]
 
 
 def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal], Any],
@@ -110,7 +116,7 @@ def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal],
             if found.error:
                 tell(found.error)
             if found.kind == "player":
-                say(menu(found))
+                message(menu(found), between="  ", indent="")
             text = prompt(line(found))
             if flow.is_cancel(text):
                 return None
@@ -171,7 +177,7 @@ def _confirmation(items: tuple[flow.Item, ...], same: bool, question: str) -> st
         if count == 1 and not same:
             return 1
         for i, item in enumerate(items, 1):
-            say(f"  {i}) {item.label}: {item.value}")
+            message(f"  {i}) {item.label}: {item.value}", indent="   ")
         words = _("Change which answer? 1 to {count}; Enter leaves the deal as it is", count=count) if same else \
             _("Change which answer? 1 to {count}; Enter goes back, cancel records nothing", count=count)
         text = prompt(words + ": ")

@@ -8,20 +8,22 @@ of too: one escape for both) and this sheet's own, the running table and the cha
 
 from __future__ import annotations
 
-import textwrap
+from collections.abc import Sequence
 
-from rich.cells import cell_len, set_cell_size
+from rich.cells import cell_len
 
-from ..app.deals import History, Walked
+from ..app.deals import History
 from ..app.sessions import Sheet
+from ..core.controls import visible
 from ..core.i18n import _, ngettext
 from ..core.settlement import Settled
 from ..store.records import Session
 from . import chart
-from .deals import describe, session_title, steps, tour_heading, with_result
+from .deals import played, score_lines, session_title, steps, tour_heading
 from .html import document, e, settlement, signed, standing
 from .settlement import payment_lines, settlement_heading
 from .text import amount, basket_word, chips, local_time
+from .widths import packed, wrapped
 
 WIDTH = 40  # the plain sheet fits a phone's messenger
 
@@ -40,23 +42,6 @@ def heading_parts(session: Session, history: History) -> list[list[str]]:
     ]
 
 
-def _packed(parts: list[str], width: int) -> list[str]:
-    """A heading's parts on as few lines of `width` as they fit on whole (' · ' between two on one
-    line); a part too long for a line is wrapped at its spaces."""
-    lines: list[str] = []
-    for part in parts:
-        if lines and cell_len(lines[-1]) + 3 + cell_len(part) <= width:
-            lines[-1] += " · " + part
-        else:
-            lines += textwrap.wrap(part, width) or [""]
-    return lines
-
-
-def played(session: Session, w: Walked) -> str:
-    """What a deal was, its result, and who held the boston."""
-    return with_result(describe(session, w.recorded.deal, dealer=w.position.dealer), w.outcome)
-
-
 def not_yet() -> str:
     return _("Not settled yet; settled now, it would be:")
 
@@ -64,47 +49,39 @@ def not_yet() -> str:
 # ---- plain text --------------------------------------------------------------------------------
 
 
-def _cell(text: str, width: int) -> str:
-    """Text right-aligned in `width` terminal cells, cut with … when longer."""
-    if cell_len(text) > width:
-        text = set_cell_size(text, width - 1) + "…"
-    return " " * (width - cell_len(text)) + text
-
-
 def text(sheet: Sheet, width: int = WIDTH) -> str:
     """The sheet as plain text: a line per deal with what was played, a line with where it
-    left every player and the basket, a rule at each tour; then the settlement."""
+    left every player and the basket, a rule at each tour (deals.score_lines); then the
+    settlement."""
     history = sheet.history
     session = history.session
-    names = list(session.players) + ([basket_word()] if session.tariff.has_basket else [])
-    column = max(4, width // len(names))
-    lines = [line for parts in heading_parts(session, history) for line in _packed(parts, width)] + [""]
+    lines = [line for parts in heading_parts(session, history) for line in packed(parts, width, " · ")] + [""]
     if not history.rows:
         lines.append(_("Session {id} has no deals yet.", id=session.id))
         return "\n".join(lines) + "\n"
-    header = "".join(_cell(name, column - 1) + " " for name in names).rstrip()
-    lines.append(header)
-    for w, tour in zip(history.rows, tour_heading(session, history.rows), strict=True):
-        if tour is not None:
-            rule = f"── {tour} "
-            lines.append(rule + "─" * max(0, width - cell_len(rule)))
-        lines += textwrap.wrap(f"{w.recorded.number}. {played(session, w)}", width, subsequent_indent="   ")
-        lines.append("".join(_cell(str(level), column - 1) + " " for __, level in steps(session, w)).rstrip())
+    sheet_lines, names = score_lines(session, history.rows, width, changes=False, spread=True)
+    lines += [line.plain for line in sheet_lines]
     if sheet.settled is not None:
         lines.append("")
-        lines += textwrap.wrap(not_yet(), width) if not sheet.final else []
-        lines += settlement_text(session, sheet.settled, width)
+        lines += wrapped(not_yet(), width) if not sheet.final else []
+        lines += settlement_text(session, sheet.settled, names, width)
     return "\n".join(lines) + "\n"
 
 
-def settlement_text(session: Session, settled: Settled, width: int = WIDTH) -> list[str]:
-    """The settlement as lines of text: heading, each player's chips and money, who pays whom."""
-    pad = min(16, max(cell_len(n) for n in settled.players))
-    rows = [f"{set_cell_size(name, pad)} {chips(net):>7} {amount(cents, session.currency):>14}".rstrip()
-            for name, net, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True)]
+def settlement_text(session: Session, settled: Settled, names: Sequence[str], width: int = WIDTH) -> list[str]:
+    """The settlement as lines of text: heading, each player's chips and money (under `names`, as
+    the sheet's columns show them; a name with the numbers too wide for a line has a line of its
+    own), who pays whom."""
+    pad = max(cell_len(visible(n)) for n in names)
+    rows = []
+    for name, net, cents in zip(names, settled.net_chips, settled.cents, strict=True):
+        figures = f"{chips(net):>7} {amount(cents, session.currency):>14}"
+        if pad + 1 + cell_len(figures) <= width:
+            rows.append(f"{name}{' ' * (pad - cell_len(visible(name)))} {figures}".rstrip())
+        else:
+            rows += [name, " " * max(0, width - cell_len(figures)) + figures]
     said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency)]
-    wrapped = [textwrap.wrap(line, width, subsequent_indent="  ") for line in said]
-    return wrapped[0] + rows + [line for part in wrapped[1:] for line in part]
+    return wrapped(said[0], width, "  ") + rows + [line for part in said[1:] for line in wrapped(part, width, "  ")]
 
 
 # ---- HTML --------------------------------------------------------------------------------------

@@ -3,7 +3,11 @@
 
 Every view prints through `Console` (rich's, with no markup, highlighting or emoji codes: a player
 called `[bold]` or `:fire:` stays so) and builds its styled text with `Text` (rich's, its strings
-made visible as they are given, so that they are measured as they are shown)."""
+made visible as they are given, so that they are measured as they are shown).
+
+A no-break space (U+00A0) joins what a line must not be broken between ('Vera\u00a0-683'): rich
+breaks lines at it as at any space, so while rich lays text out it stands as a character that is no
+space (KEEP), and it reaches the terminal as a plain space."""
 
 from __future__ import annotations
 
@@ -20,14 +24,22 @@ from rich.text import Text as RichText
 from ..core.controls import CONTROL_IN_LINES, visible
 
 
+KEEP = "\ufdd0"  # a noncharacter (no text holds one), one cell wide: a no-break space being laid out
+
+
+def _laid_out(text: str) -> str:
+    """A string as rich lays it out: made visible, each no-break space a KEEP."""
+    return visible(text).replace("\u00a0", KEEP)
+
+
 class Text(RichText):
-    """rich's styled text, every string it is given made visible."""
+    """rich's styled text, every string it is given made visible, its no-break spaces kept."""
 
     def __init__(self, text: str = "", style: str | Style = "", **options: Any) -> None:
-        super().__init__(visible(text), style, **options)
+        super().__init__(_laid_out(text), style, **options)
 
     def append(self, text: RichText | str, style: str | Style | None = None) -> Text:
-        super().append(visible(text) if isinstance(text, str) else text, style)
+        super().append(_laid_out(text) if isinstance(text, str) else text, style)
         return self  # as rich's returns itself, for chaining
 
 
@@ -40,7 +52,10 @@ class _Visible:
 
     def __rich_console__(self, console: RichConsole, options: ConsoleOptions) -> Iterable[Segment]:
         for s in console.render(self.inner, options):
-            yield s if s.control or not CONTROL_IN_LINES.search(s.text) else Segment(visible(s.text), s.style)
+            if s.control or not (CONTROL_IN_LINES.search(s.text) or KEEP in s.text):
+                yield s
+            else:
+                yield Segment(visible(s.text).replace(KEEP, " "), s.style)
 
 
 class _Hook(RenderHook):
@@ -59,7 +74,7 @@ class Console(RichConsole):
         self.push_render_hook(_Hook())
 
     def render_str(self, text: str, **options: Any) -> RichText:
-        return super().render_str(visible(text), **options)
+        return super().render_str(_laid_out(text), **options)
 
     def on_broken_pipe(self) -> None:
         """The reader of our output went away: print no more, and leave the exit status to the

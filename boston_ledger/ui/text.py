@@ -5,18 +5,44 @@ from __future__ import annotations
 
 import json
 import sys
+from collections.abc import Sequence
 from decimal import Decimal
 from fractions import Fraction
-from typing import Any
+from typing import Any, TextIO
 
 from ..core.controls import CONTROL_IN_LINES, visible
 from ..core.i18n import _, ngettext, speaking
 from .term import Console, Text
+from .widths import packed, terminal_width, wrapped
 
 
 def say(text: object = "", err: bool = False) -> None:
     """One plain line on stdout (or stderr), as visible() shows it."""
     print(visible(str(text)), file=sys.stderr if err else sys.stdout)
+
+
+def message(text: str | Sequence[str], err: bool = False, indent: str = "  ", between: str = " ") -> None:
+    """A message, or a line of pieces (`between` two of them: a menu's choices), on stdout (or
+    stderr), as visible() shows it: one line where a program reads it; on a terminal, broken to its
+    width between words (or pieces), never inside one as the terminal would, the next lines after
+    the message's own leading spaces and `indent`."""
+    stream = sys.stderr if err else sys.stdout
+    said = [visible(text)] if isinstance(text, str) else [visible(piece) for piece in text]
+    width = terminal_width(stream)
+    if width is None:
+        print(between.join(said), file=stream)
+        return
+    lead = said[0][:len(said[0]) - len(said[0].lstrip(" "))]
+    pieces = said[0].split() + said[1:] if isinstance(text, str) else [said[0].lstrip(" "), *said[1:]]
+    lines = packed(pieces, width - len(lead), " " if isinstance(text, str) else between, indent)
+    print("\n".join(lead + line for line in lines), file=stream)
+
+
+def lines_at(text: str, stream: TextIO) -> list[str]:
+    """A line of text as `stream` shows it: whole where a program reads it; on a terminal, broken
+    to its width between words (a prompt's last line is where the answer is typed)."""
+    width = terminal_width(stream)
+    return [text] if width is None else wrapped(text, width)
 
 
 def console(width: int | None = None) -> Console:
