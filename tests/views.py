@@ -1,6 +1,8 @@
 """The views of a scripted evening as a person sees them, for the snapshot tests (test_views.py):
 every command that shows something, run in-process on a fixed evening at a fixed moment, in one
-language, at one terminal width, with colours or without.
+language, at one terminal width, with colours or without. A second evening is played by four
+ordinary full names (17 and 18 characters), without colours: the widths at which a name must
+give way.
 
     python tests/views.py           # writes tests/snapshots/*.txt anew (after a change you meant)
 """
@@ -14,8 +16,9 @@ from pathlib import Path
 
 SNAPSHOTS = Path(__file__).resolve().parent / "snapshots"
 LANGUAGES = ("en", "ru")
-WIDTHS = (40, 80, 120)
+WIDTHS = (40, 60, 80, 120)
 COLOURS = (False, True)
+LONG = ("Margaret Thompson", "Christopher Wilson", "Eleanor Fitzgerald", "Richard Montgomery")
 MOMENT = "2026-11-27T19:30:00+00:00"
 
 # (what is run, whether its output is a view to keep): the evening, then every view of it; a deal
@@ -61,9 +64,35 @@ SCRIPT: list[tuple[tuple[str, ...], bool]] = [
     (("deal", "--help"), True),
 ]
 
+LONG_NAMES: list[tuple[tuple[str, ...], bool]] = [
+    (("new", *LONG, "--chip-value", "0.05", "--currency", "USD", "--name", "Friday at Toms"), True),
+    (("deal", "junior", "--declarer", "Christopher", "--partner", "Richard", "--tricks", "5", "--partner-tricks", "4",
+      "--boston", "Eleanor"), True),
+    (("deal", "pass"), True),
+    (("deal", "pass"), False),
+    (("deal", "senior", "--declarer", "Margaret", "--tricks", "7"), True),  # the basket of 160, won
+    (("deal", "misere", "--declarer", "Eleanor", "--tricks", "1"), True),
+    (("deal", "misdeal"), True),
+    *[((("deal", "solo", "--declarer", LONG[n % 4], "--tricks", str(6 + n % 3)), False)) for n in range(10)],
+    (("deal", "nine", "--declarer", "Richard", "--tricks", "13"), True),
+    (("deal", "junior", "--declarer", "Eleanor", "--partner", "Margaret", "--team-tricks", "9"), False),
+    (("undo",), True),
+    (("edit", "4", "--tricks", "8", "--reason", "Margaret took 8"), True),
+    (("status",), True),
+    (("history",), True),
+    (("sheet",), True),
+    (("settle", "--yes"), True),
+    (("paid", "Christopher", "Margaret", "0.50"), True),
+    (("ledger",), True),
+    (("payments",), True),
+    (("sessions",), True),
+    (("chart",), True),
+]
+EVENINGS = {"evening": SCRIPT, "long-names": LONG_NAMES}
 
-def capture(lang: str, width: int, colour: bool, home: Path) -> str:
-    """What the script shows, command by command, in a ledger made afresh under `home`."""
+
+def capture(lang: str, width: int, colour: bool, home: Path, evening: str = "evening") -> str:
+    """What the evening's script shows, command by command, in a ledger made afresh under `home`."""
     from typer.testing import CliRunner
 
     from boston_ledger.app import deals as deals_app
@@ -81,10 +110,13 @@ def capture(lang: str, width: int, colour: bool, home: Path) -> str:
     os.environ.update(environ)
     time.tzset()
     was, write.now = write.now, lambda: MOMENT
+    from typer import rich_utils  # its help reads $FORCE_COLOR once, when first imported: as this run has it
+
+    forced, rich_utils.FORCE_TERMINAL = rich_utils.FORCE_TERMINAL, True if colour else None
     out = []
     try:
         runner = CliRunner()
-        for args, shown in SCRIPT:
+        for args, shown in EVENINGS[evening]:
             if not shown and args[0] == "deal":
                 conn = open_db(home / "ledger.db")
                 try:
@@ -100,6 +132,7 @@ def capture(lang: str, width: int, colour: bool, home: Path) -> str:
                 out.append(f"$ boston-ledger {' '.join(args)}\n{result.stdout}")
     finally:
         write.now = was
+        rich_utils.FORCE_TERMINAL = forced
         for k, v in saved.items():
             if v is None:
                 os.environ.pop(k, None)
@@ -109,8 +142,14 @@ def capture(lang: str, width: int, colour: bool, home: Path) -> str:
     return "\n".join(out)
 
 
-def name(lang: str, width: int, colour: bool) -> str:
-    return f"{lang}-{width}-{'colour' if colour else 'no-colour'}.txt"
+def name(lang: str, width: int, colour: bool, evening: str = "evening") -> str:
+    return ("" if evening == "evening" else f"{evening}-") + f"{lang}-{width}-{'colour' if colour else 'no-colour'}.txt"
+
+
+def snapshots() -> list[tuple[str, str, int, bool]]:
+    """Every snapshot kept: (evening, language, width, colour); the long names without colours."""
+    return [(evening, lang, width, colour) for evening in EVENINGS for lang in LANGUAGES for width in WIDTHS
+            for colour in (COLOURS if evening == "evening" else (False,))]
 
 
 if __name__ == "__main__":
@@ -118,10 +157,8 @@ if __name__ == "__main__":
 
     target = Path(sys.argv[1]) if len(sys.argv) > 1 else SNAPSHOTS
     target.mkdir(parents=True, exist_ok=True)
-    for lang in LANGUAGES:
-        for width in WIDTHS:
-            for colour in COLOURS:
-                with tempfile.TemporaryDirectory() as home:
-                    (target / name(lang, width, colour)).write_text(capture(lang, width, colour, Path(home)),
-                                                                    encoding="utf-8")
+    for evening, lang, width, colour in snapshots():
+        with tempfile.TemporaryDirectory() as home:
+            (target / name(lang, width, colour, evening)).write_text(
+                capture(lang, width, colour, Path(home), evening), encoding="utf-8")
     print(f"wrote {target}")

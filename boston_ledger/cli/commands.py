@@ -434,7 +434,7 @@ def chart(svg: Path | None = None, db: str | None = None, as_json: bool = False,
         return
     if svg is None:
         out = _console()
-        for line in pictures.terminal(evening.players, series, width=max(10, out.width - 40)):
+        for line in pictures.terminal(evening.players, series, width=out.width):
             out.print(line)
         return
     picture = pictures.svg(f"{session_title(evening)}: {evening.tariff.name}", evening.players, series)

@@ -23,18 +23,28 @@ def sparkline(values: Sequence[int], low: int, high: int, width: int) -> str:
     return "".join(BARS[min(len(BARS) - 1, int((v - low) / span * (len(BARS) - 1) + 0.5))] for v in values)
 
 
-def terminal(names: Sequence[str], series: Sequence[Sequence[int]], width: int = 60) -> list[str]:
-    """One line per player: name, last balance, lowest and highest, and the line of the evening."""
+def terminal(names: Sequence[str], series: Sequence[Sequence[int]], width: int = 100) -> list[str]:
+    """One line per player, of at most `width` cells: name, last balance, lowest and highest, and the
+    line of the evening; names too long to leave the line ten cells shortened (widths.short_names),
+    their legend first."""
+    from rich.cells import cell_len
+
+    from .widths import legend_lines, short_names
+
     every = [v for s in series for v in s] or [0]
     low, high = min([*every, 0]), max([*every, 0])
-    pad = max(len(n) for n in names)
-    lines = [f"{'':{pad}}  {_('now'):>6} {_('low'):>6} {_('high'):>6}  "
+    figures = 2 + 3 * 6 + 2 + 2  # '  ', three numbers of six cells a space apart, '  '
+    shown = short_names(names, max(3, width - figures - 10))
+    pad = max(cell_len(visible(n)) for n in shown)
+    line = max(10, min(width - 40, width - pad - figures))
+    lines = [*legend_lines(names, shown, width),
+             f"{'':{pad}}  {_('now'):>6} {_('low'):>6} {_('high'):>6}  "
              + ngettext("running balance over {n} deal (scale {low} .. {high})",
                         "running balance over {n} deals (scale {low} .. {high})", len(series[0]) - 1, low=low,
-                 high=high)]
-    for name, values in zip(names, series, strict=True):
-        lines.append(f"{name:{pad}}  {values[-1]:>6} {min(values):>6} {max(values):>6}  "
-                     f"{sparkline(values, low, high, width)}")
+                        high=high)]
+    for name, values in zip(shown, series, strict=True):
+        lines.append(f"{name}{' ' * (pad - cell_len(visible(name)))}  {values[-1]:>6} {min(values):>6} "
+                     f"{max(values):>6}  {sparkline(values, low, high, line)}")
     return lines
 
 

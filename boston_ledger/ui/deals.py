@@ -21,7 +21,7 @@ from rich.text import Text as RichText
 
 from .term import Text
 from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, signed
-from .widths import AtWidth, legend_lines, name_limits, packed, players_table, players_view, short_names, \
+from .widths import AtWidth, fitted, legend_lines, name_limits, packed, players_table, players_view, short_names, \
     new_table, wrapped
 
 
@@ -113,7 +113,7 @@ def deal_table(entered: Entered) -> Group:
 
     def build(names: Sequence[str], boxed: bool, tight: bool) -> Table:
         made = new_table(boxed, tight)
-        made.add_column("" if points is not None else _("why"))
+        made.add_column("" if points is not None else _("why"), min_width=None if points is not None else why_word())
         for name in names:
             made.add_column(name, justify="right")
         if points is not None:
@@ -284,6 +284,16 @@ def next_lines(session: Session, state: State) -> list[str]:
     return [_("Next: deal {number}, dealt by {name}.", number=pos.number, name=session.players[pos.dealer])]
 
 
+EVERYDAY = ("stake", "all-pass", "consolation", "overtricks", "undertricks", "basket", "labet", "boston")
+
+
+def why_word() -> int:
+    """The cells of the longest word of the reasons of an everyday deal, so that every deal's table
+    of an evening has the same look at one width (a rarer reason may make its own wider)."""
+    labels = [*map(reason, EVERYDAY), _("this deal"), _("balance")]
+    return max(cell_len(word) for label in labels for word in label.split())
+
+
 def why(key: str, made: bool | None, moved: Sequence[int], declarer: int | None) -> str:
     """What a deal's transfers of one reason were for, in words, as they moved (`moved`: each
     party's net change by that reason): a boston that the failed declarer alone pays says so."""
@@ -359,27 +369,28 @@ def score_lines(session: Session, rows: Sequence[Walked], width: int, changes: b
             columns = wide
         if sum(columns) + (n - 1) * gap <= width:
             break
+    lead = 3 if not spread and sum(columns) + (n - 1) * gap + 3 <= width else 0  # under the deal's words
     lines = [Text(line) for line in legend_lines(session.players, shown, width)]
     parts = [packed(name.split(), column) if broken else [name] for name, column in zip(names, columns, strict=True)]
     depth = max(map(len, parts))
     for i in range(depth):
         lines.append(_row([Text(p[i - depth + len(p)]) if i >= depth - len(p) else Text() for p in parts], columns,
-                          gap))
+                          gap, lead))
     for w, tour, row in zip(rows, tour_heading(session, rows), grid, strict=True):
         if tour is not None:
             rule = f"── {tour} "
             lines.append(Text(rule + "─" * max(0, width - cell_len(visible(rule))),
                               style="bold yellow" if w.position.double else "bold"))
         lines += [Text(line) for line in wrapped(f"{w.recorded.number}. {played(session, w)}", width, "   ")]
-        lines += [_row([cell[i] for cell in row], columns, gap) for i in range(len(row[0]))]
+        lines += [_row([cell[i] for cell in row], columns, gap, lead) for i in range(len(row[0]))]
     return ScoreLines(lines, shown)
 
 
-def _row(cells: Sequence[RichText], columns: Sequence[int], gap: int) -> Text:
-    """Cells right-aligned in columns of `columns` cells, `gap` cells between two."""
+def _row(cells: Sequence[RichText], columns: Sequence[int], gap: int, lead: int = 0) -> Text:
+    """Cells right-aligned in columns of `columns` cells, `gap` cells between two, after `lead`."""
     line = Text()
     for i, (cell, column) in enumerate(zip(cells, columns, strict=True)):
-        line.append(" " * (column - cell.cell_len + gap * (i > 0)))
+        line.append(" " * (column - cell.cell_len + (gap * (i > 0) or lead)))
         line.append(cell)
     line.rstrip()
     return line
@@ -478,7 +489,7 @@ def correction_view(c: Corrected) -> Group:
     return Group(correction_words(c), change_table(c.session, c.before, c.after, c.basket))
 
 
-def corrections_table(session: Session, audit: Sequence[Correction]) -> Table:
+def corrections_table(session: Session, audit: Sequence[Correction]) -> AtWidth:
     """The audit of corrections: when, which deal, why, what it was and is."""
     table = Table()
     for col in (_("when"), _("deal"), _("reason"), _("was"), pgettext("a corrected deal", "now")):
@@ -486,4 +497,4 @@ def corrections_table(session: Session, audit: Sequence[Correction]) -> Table:
     for c in audit:
         table.add_row(local_time(c.corrected_at), str(c.number), c.reason,
                       describe(session, c.was), describe(session, c.now))
-    return table
+    return fitted(table)

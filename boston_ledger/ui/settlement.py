@@ -9,6 +9,7 @@ from rich.table import Table
 
 from .term import Text
 from .text import amount, local_time
+from .widths import AtWidth, fitted
 from .text import chips as chips_text
 
 
@@ -19,7 +20,8 @@ def settlement_heading(session: Session) -> str:
     return _("Settlement of session {id} (one point = {value})", id=session.id, value=worth)
 
 
-def settlement_table(session: Session, settled: Settled) -> Table:
+def settlement_table(session: Session, settled: Settled) -> AtWidth:
+    """Each player's net chips and money, at the width it is drawn in (widths.fitted: no name cut)."""
     table = Table()
     table.add_column(_("player"))
     table.add_column(_("net chips") if session.tariff.has_basket else _("net points"), justify="right")
@@ -27,7 +29,7 @@ def settlement_table(session: Session, settled: Settled) -> Table:
     for name, chips, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True):
         style = "green" if cents > 0 else "red" if cents < 0 else ""
         table.add_row(name, chips_text(chips), Text(amount(cents, session.currency), style=style))
-    return table
+    return fitted(table)
 
 
 def payment_lines(names: tuple[str, ...], payments: tuple[Payment, ...], currency: str) -> list[str]:
@@ -38,10 +40,10 @@ def payment_lines(names: tuple[str, ...], payments: tuple[Payment, ...], currenc
               amount=amount(p.cents, currency)) for p in payments]
 
 
-def settlement_lines(session: Session, settled: Settled) -> list[str | Table]:
+def settlement_lines(session: Session, settled: Settled) -> list[str | AtWidth]:
     """A settlement as `settle` shows it: the basket's share-out, the heading, each player's
     chips and money, who pays whom."""
-    lines: list[str | Table] = [ngettext("The basket's {n} chip is shared equally.",
+    lines: list[str | AtWidth] = [ngettext("The basket's {n} chip is shared equally.",
                                          "The basket's {n} chips are shared equally.", settled.basket)] \
         if settled.basket else []
     lines += [settlement_heading(session), settlement_table(session, settled)]

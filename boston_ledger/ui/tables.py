@@ -11,17 +11,18 @@ from ..app.stats import Stats
 from ..core.i18n import N_, NP_, _, condition_names, contract_name, ngettext, pgettext
 from ..core.tariff import Tariff
 from ..store.records import PaymentRecord
-from rich.box import SIMPLE_HEAD
 from rich.table import Table
 from .deals import session_name
 from .text import amount, balance, basket_word, chips, currency_sign, local_time, signed
+from .widths import AtWidth, fitted, new_table
 
 
 def _plain() -> Table:
-    return Table(box=SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+    return new_table(boxed=False)
 
 
-def sessions_table(rows: Sequence[Listed]) -> Table:
+def sessions_table(rows: Sequence[Listed]) -> AtWidth:
+    """The sessions, a row each, at the width they are drawn in (widths.fitted)."""
     table = _plain()
     for col in (N_("id"), N_("name"), N_("date"), N_("players"), N_("tariff"), N_("deals"), N_("state"),
                 N_("result")):
@@ -29,16 +30,22 @@ def sessions_table(rows: Sequence[Listed]) -> Table:
                          no_wrap=col in ("id", "date", "tariff", "deals", "state"))
     for r in rows:
         s = r.session
-        result = ", ".join(f"{n} {amount(c, s.currency)}".replace(" ", "\u00a0")  # each whole on a line
+        result = ", ".join(_last_word_with(n, amount(c, s.currency))  # a player's money on his name's line
                            for n, c in zip(r.settled.players, r.settled.cents, strict=True)) \
             if r.settled else ""
         table.add_row(("* " if r.current else "") + str(s.id), session_name(s) or "", s.created_at[:10],
                       ", ".join(s.players), s.tariff.name, str(r.deals), _("settled") if s.settled else _("open"),
                       result)
-    return table
+    return fitted(table)
 
 
-def stats_tables(data: Stats) -> list[Table | str]:
+def _last_word_with(name: str, money: str) -> str:
+    """A name and its money, no line broken between the name's last word and the money
+    ('Margaret Thompson\u00a00.50\u00a0USD'): a line breaks between players, or inside a long name."""
+    return f"{name} {money}".replace(" ", "\u00a0").replace("\u00a0", " ", name.count(" "))
+
+
+def stats_tables(data: Stats) -> list[AtWidth | str]:
     """The players' figures, the contracts each declared (each named in the words of the tariff
     it was first declared under), and the best and worst partnerships."""
     table = _plain()
@@ -60,7 +67,7 @@ def stats_tables(data: Stats) -> list[Table | str]:
     kinds.add_column(_("contracts"))
     for name, e in data.players.items():
         kinds.add_row(name, ", ".join(f"{named.get(k, k)} {v.declared} ({v.made})" for k, v in e.declared.items()))
-    out: list[Table | str] = [table, kinds, covered(data)]
+    out: list[AtWidth | str] = [fitted(table), fitted(kinds), covered(data)]
     for label, p in (("best", data.best), ("worst", data.worst)):
         if p:
             values = {"names": _(" & ").join(p.players), "made": p.made, "deals": p.deals, "rate": p.success_rate}
@@ -85,7 +92,7 @@ def covered(data: Stats) -> str:
     return line
 
 
-def rescore_table(r: Rescored) -> Table:
+def rescore_table(r: Rescored) -> AtWidth:
     t, session = r.tariff, r.session
     table = Table(title=_("Session {id} under {tariff}", id=session.id, tariff=t.name)
                   + (_(" with {conditions}", conditions=condition_names(t, t.applied)) if t.applied else "")
@@ -96,31 +103,31 @@ def rescore_table(r: Rescored) -> Table:
         table.add_row(name, balance(a), balance(b), signed(b - a))
     table.add_row(basket_word(), str(r.recorded.basket), str(r.rescored.basket),
                   signed(r.rescored.basket - r.recorded.basket))
-    return table
+    return fitted(table)
 
 
-def payments_table(found: Sequence[PaymentRecord]) -> Table | str:
+def payments_table(found: Sequence[PaymentRecord]) -> AtWidth | str:
     """The payments recorded with `paid`, cancelled ones marked."""
     if not found:
         return _("No payment recorded yet; `boston-ledger paid FROM TO AMOUNT` records one.")
     table = _plain()
     for col in (N_("id"), N_("date"), N_("from"), N_("to"), N_("amount"), N_("state")):
-        table.add_column(_(col), justify="right" if col in ("id", "amount") else "left", no_wrap=col != "state")
+        table.add_column(_(col), justify="right" if col in ("id", "amount") else "left", no_wrap=col == "id")
     for p in found:
         state = _("cancelled {when}", when=local_time(p.cancelled_at)) if p.cancelled_at else ""
         table.add_row(str(p.id), local_time(p.paid_at), p.payer, p.payee, amount(p.cents, p.currency), state,
                       style="dim" if p.cancelled_at else None)
-    return table
+    return fitted(table)
 
 
-def tariffs_table(found: Sequence[Tariff]) -> Table:
+def tariffs_table(found: Sequence[Tariff]) -> AtWidth:
     """The shipped tariffs: name, title, source, conditions."""
     table = _plain()
     for col in (N_("name"), N_("title"), N_("source"), N_("conditions")):
         table.add_column(_(col), no_wrap=col == "name")
     for t in found:
         table.add_row(t.name, _(t.title), _(t.source), condition_names(t, t.conditions))
-    return table
+    return fitted(table)
 
 
 def doubt_line(d: Doubt) -> str:

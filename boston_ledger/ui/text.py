@@ -13,7 +13,7 @@ from typing import Any, TextIO
 from ..core.controls import CONTROL_IN_LINES, visible
 from ..core.i18n import _, ngettext, speaking
 from .term import Console, Text
-from .widths import packed, terminal_width, wrapped
+from .widths import packed, terminal_width, words, wrapped
 
 
 def say(text: object = "", err: bool = False) -> None:
@@ -33,7 +33,7 @@ def message(text: str | Sequence[str], err: bool = False, indent: str = "  ", be
         print(between.join(said), file=stream)
         return
     lead = said[0][:len(said[0]) - len(said[0].lstrip(" "))]
-    pieces = said[0].split() + said[1:] if isinstance(text, str) else [said[0].lstrip(" "), *said[1:]]
+    pieces = words(said[0]) + said[1:] if isinstance(text, str) else [said[0].lstrip(" "), *said[1:]]
     lines = packed(pieces, width - len(lead), " " if isinstance(text, str) else between, indent)
     print("\n".join(lead + line for line in lines), file=stream)
 

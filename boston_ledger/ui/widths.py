@@ -45,8 +45,8 @@ def short_names(names: Sequence[str], cells: int) -> tuple[str, ...]:
         if cell_len(visible(name)) <= cells:
             shown.append(name)
             continue
-        words = [name[:m.end()] for m in re.finditer(r"\S+", name)]
-        whole_words = [b for b in words[:-1] if cell_len(visible(b)) <= cells and unique(b, i)]
+        ends = [name[:m.end()] for m in re.finditer(r"\S+", name)]
+        whole_words = [b for b in ends[:-1] if cell_len(visible(b)) <= cells and unique(b, i)]
         if whole_words:
             shown.append(whole_words[-1])
             continue
@@ -72,6 +72,12 @@ def legend_lines(names: Sequence[str], shown: Sequence[str], width: int) -> list
     return packed([s + ("," if i < len(said) - 1 else "") for i, s in enumerate(said)], width)
 
 
+def words(text: str) -> list[str]:
+    """The words of a text, as a line may be broken between them: at spaces, tabs and line breaks,
+    not at a no-break space (U+00A0), which joins what must stay on one line."""
+    return re.findall(r"[^ \t\n]+", text)
+
+
 def packed(pieces: Iterable[str], width: int, between: str = " ", indent: str = "") -> list[str]:
     """Pieces of a line on as few lines of `width` cells as they fit on whole, `between` two of them
     on one line, every line but the first after `indent`. A piece too wide for a line of its own
@@ -82,7 +88,7 @@ def packed(pieces: Iterable[str], width: int, between: str = " ", indent: str = 
         if cell_len(visible(piece)) <= room:
             said.append((piece, between))
         else:  # on a line of its own, then word by word
-            said += [(word, " " if n else None) for n, word in enumerate(piece.split())]
+            said += [(word, " " if n else None) for n, word in enumerate(words(piece))]
     lines: list[str] = []
     for text, joint in said:
         if lines and joint is not None and cell_len(visible(lines[-1] + joint + text)) <= width:
@@ -95,7 +101,7 @@ def packed(pieces: Iterable[str], width: int, between: str = " ", indent: str = 
 def wrapped(text: str, width: int, indent: str = "") -> list[str]:
     """A line of text as lines of `width` cells, broken between words; the next lines after
     `indent`."""
-    return packed(text.split(), width, " ", indent)
+    return packed(words(text), width, " ", indent)
 
 
 def terminal_width(stream: IO[str]) -> int | None:
@@ -129,16 +135,19 @@ def fit(table: Table, width: int) -> bool:
     """Whether `table` can be drawn in `width` cells with nothing cut (no number, no word of a
     name or a label broken or replaced by '…'); when it can, its columns are given the widths that
     make it so: each column as wide as its longest word, then, as long as there is room, the row
-    that the fewest cells make a line shorter is made so (the tallest rows first among equals)."""
+    that the fewest cells make a line shorter is made so (the tallest rows first among equals), then
+    the columns that the fewest cells put on one line are."""
     console = _measuring()
+    for column in table.columns:  # as it would be laid out unbounded (a width of an earlier fit let go)
+        column.width = None
     whole = Measurement.get(console, console.options, table)
     if whole.maximum <= width:
         return True
     spans = []
     for column in table.columns:
         sizes = [Measurement.get(console, console.options, cell) for cell in (column.header, *column.cells)]
-        high = max(m.maximum for m in sizes)
-        spans.append((high if column.no_wrap else max(m.minimum for m in sizes), high))
+        high = max([m.maximum for m in sizes] + [column.min_width or 0])
+        spans.append((high if column.no_wrap else max([m.minimum for m in sizes] + [column.min_width or 0]), high))
     frame = whole.maximum - sum(high for __, high in spans)  # the borders and the padding
     widths = [low for low, __ in spans]
     spare = width - frame - sum(widths)
@@ -162,6 +171,10 @@ def fit(table: Table, width: int) -> bool:
         if best is None:
             break
         widths, spare = best[2], spare - best[0]
+    for j in sorted(range(len(spans)), key=lambda j: spans[j][1] - widths[j]):  # then the fewest cells broken
+        if spans[j][1] - widths[j] <= spare:
+            spare -= spans[j][1] - widths[j]
+            widths[j] = spans[j][1]
     for column, cells in zip(table.columns, widths, strict=True):
         column.width = cells
     return True
@@ -197,24 +210,15 @@ def players_table(build: Callable[[Sequence[str], bool, bool], Table], players: 
     """The table `build` makes (from the names over the players' columns, whether it is boxed and
     whether it is tight) at its best in `width` cells, and the names it shows: the whole names
     (broken between words where they must), else (with `shorten`) the names shortened a cell less
-    at a time (each on one line: shortened to fit), in the look that breaks the
-    fewest lines of its cells (a box first, then without the box's lines, then with a cell between
-    two columns). None when none of them fits."""
-    console = _measuring()
-
-    def height(table: Table, cells: int) -> int:
-        return len(console.render_lines(table, console.options.update_width(cells), pad=False))
-
+    at a time (each on one line: shortened to fit); each in a box, else without the box's lines,
+    else with a cell between two columns. None when none of them fits."""
     for cells in [None, *(name_limits(players) if shorten else [])]:
         shown = tuple(players) if cells is None else short_names(players, cells)
         heads = shown if cells is None else [name.replace(" ", "\u00a0") for name in shown]  # a short name whole
-        fitting: list[tuple[int, int, Table]] = []
         for boxed, tight in LOOKS:
             made = build(heads, boxed, tight)
             if fit(made, width):
-                fitting.append((height(made, width) - height(build(heads, boxed, tight), 10_000), len(fitting), made))
-        if fitting:
-            return min(fitting)[2], shown
+                return made, shown
     return None
 
 
@@ -242,3 +246,27 @@ def players_view(build: Callable[[Sequence[str], bool, bool], Table], players: S
         return [*legend_lines(players, shown, width), made]
 
     return AtWidth(lay)
+
+
+def fitted(table: Table) -> AtWidth:
+    """A table as drawn at the width it is given: as it is where it fits (fit), else each row as
+    lines of its own, so that nothing is cut (records)."""
+    return AtWidth(lambda width: [table] if fit(table, width) else records(table, width))
+
+
+def records(table: Table, width: int) -> list[str]:
+    """A table's rows as lines of `width` cells: its title, then per row its first cell, and each
+    other cell that holds something after its column's heading ('deals 17'; a semicolon between
+    two), broken between them."""
+    def plain(cell: object) -> str:
+        return " ".join(words(cell.plain if isinstance(cell, RichText) else str(cell)))
+
+    lines = [plain(table.title)] if table.title else []
+    heads = [plain(column.header) for column in table.columns]
+    for row in zip(*(column.cells for column in table.columns), strict=True):
+        said = [" ".join(part for part in (head, plain(cell)) if part)
+                for head, cell in zip(heads[1:], row[1:], strict=True) if plain(cell)]
+        pieces = [plain(row[0]) + (":" if said else ""),
+                  *(piece + (";" if i < len(said) - 1 else "") for i, piece in enumerate(said))]
+        lines += packed(pieces, width, indent="    ")
+    return lines
