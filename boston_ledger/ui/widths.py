@@ -136,7 +136,8 @@ def fit(table: Table, width: int) -> bool:
     name or a label broken or replaced by '…'); when it can, its columns are given the widths that
     make it so: each column as wide as its longest word, then, as long as there is room, the row
     that the fewest cells make a line shorter is made so (the tallest rows first among equals), then
-    the columns that the fewest cells put on one line are."""
+    the columns whose cells (not their heads: a row of names is broken all alike) the fewest cells
+    put on one line are."""
     console = _measuring()
     for column in table.columns:  # as it would be laid out unbounded (a width of an earlier fit let go)
         column.width = None
@@ -172,7 +173,7 @@ def fit(table: Table, width: int) -> bool:
             break
         widths, spare = best[2], spare - best[0]
     for j in sorted(range(len(spans)), key=lambda j: spans[j][1] - widths[j]):  # then the fewest cells broken
-        if spans[j][1] - widths[j] <= spare:
+        if spans[j][1] - widths[j] <= spare and any(_lines(row[j], widths[j]) > 1 for row in rows[1:]):
             spare -= spans[j][1] - widths[j]
             widths[j] = spans[j][1]
     for column, cells in zip(table.columns, widths, strict=True):
