@@ -49,10 +49,14 @@ def _json(data: object) -> None:
 
 
 def _say(text: object, err: bool = False) -> None:
-    """A plain line, as the console shows text (what a terminal would obey made visible)."""
-    from ..ui.text import say
+    """A plain line, as the console shows text (what a terminal would obey made visible); on
+    stderr, a message (broken between words at a terminal, one line elsewhere)."""
+    from ..ui.text import message, say
 
-    say(text, err)
+    if err:
+        message(str(text), err=True)
+    else:
+        say(text)
 
 
 # ---- the evening ---------------------------------------------------------------------------

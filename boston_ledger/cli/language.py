@@ -24,10 +24,10 @@ def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
         if word == "--lang" or word.startswith("--lang="):
             value = word.partition("=")[2] if "=" in word else next(words, "")
             if value.lower() not in LANGUAGES:
-                from ..ui.text import say
+                from ..ui.text import message
 
-                say(_("boston-ledger: error: --lang must be one of {codes}, not {value!r}", codes=", ".join(LANGUAGES),
-                      value=value), err=True)
+                message(_("boston-ledger: error: --lang must be one of {codes}, not {value!r}",
+                          codes=", ".join(LANGUAGES), value=value), err=True)
                 sys.exit(2)
             chosen = value.lower()
             continue
