@@ -11,8 +11,11 @@ import re
 from pathlib import Path
 
 import pytest
+from hypothesis import assume, given
+from hypothesis import strategies as st
 
 import views
+from boston_ledger.core.tariff_files import load
 
 
 # each evening, language, width and colour is in the quick subset (-m "not slow"); every combination
@@ -166,6 +169,31 @@ def test_short_names_are_unique_beginnings_that_find_their_player() -> None:
     for cells in range(1, 20):
         for seat, short in enumerate(short_names(names, cells)):
             assert names[seat].startswith(short) and seat_of(session, short, None) == seat, (cells, short)
+
+
+CLASSIC = load("classic")
+
+
+@given(st.lists(st.text("AaÀàEeЁёЕе\u0301 -", min_size=1, max_size=10), min_size=4, max_size=4),
+       st.integers(1, 12))
+def test_any_short_name_finds_its_player(typed: list[str], cells: int) -> None:
+    """Whatever the names (accents, ё and е, spaces, one the beginning of another), each short
+    name is a beginning of its own name that finds that player, and no other, when typed."""
+    from decimal import Decimal
+
+    from boston_ledger.app.inputs import clean_name, seat_of, table_names
+    from boston_ledger.core.errors import LedgerError
+    from boston_ledger.store.records import Session
+    from boston_ledger.ui.widths import short_names
+
+    try:
+        names = table_names([clean_name(n) for n in typed], CLASSIC)
+    except LedgerError:
+        assume(False)
+        return
+    session = Session(1, None, "", None, Decimal("1"), "", tuple(names), (1, 2), False)
+    for seat, short in enumerate(short_names(names, cells)):
+        assert names[seat].startswith(short) and seat_of(session, short, None) == seat, (names, short)
 
 
 @pytest.mark.parametrize("width", [40, 60, 80])
