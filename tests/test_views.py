@@ -70,7 +70,7 @@ def numbers(text: str) -> list[str]:
 def shown_as(name: str, text: str) -> bool:
     """A player is shown: by his whole name (over a column, broken between its words), or by a short
     one that the view's legend gives."""
-    return all(re.search(rf"(^|\s){re.escape(word)}(\s|$)", text, re.MULTILINE) for word in name.split()) \
+    return all(re.search(rf"(^|\s){re.escape(word)}(\s|,|$)", text, re.MULTILINE) for word in name.split()) \
         or re.search(rf"^(\S.*?) = {re.escape(name)}(,|$)", text, re.MULTILINE) is not None
 
 
@@ -275,3 +275,20 @@ def test_guided_questions_break_between_words_at_a_terminal(table, monkeypatch) 
     out = guided(["deal"], "gm\ngrand-misere\ncancel\n").output
     assert f"  {PROBLEM}\n" in out
     assert "1) Margaret Thompson  2) Christopher Wilson  3) Eleanor Fitzgerald  4) Richard Montgomery\n" in out
+
+
+@pytest.mark.parametrize("width", [20, 30])
+def test_narrower_than_any_table_the_rows_become_lines(long_evening, monkeypatch, width: int) -> None:
+    """Where not even the shortest names make a table fit, a table's rows, and a deal's numbers in
+    the history, are said as lines ('balance: Mar 82; Chr -90; ...'): still nothing cut, nothing lost."""
+    monkeypatch.setenv("COLUMNS", str(width))
+    deal = long_evening("deal", "pass").stdout
+    history = long_evening("history").stdout
+    undo = long_evening("undo").stdout
+    deals = long_evening.json("history")
+    for view in (deal, history, undo):
+        assert "…" not in view and all(len(line) <= width for line in view.splitlines()), view
+    assert all(str(n) in numbers(history) for d in deals for n in d["balances"].values())
+    standing = deals[-1]["balances"]
+    assert all(str(n) in numbers(undo) for n in standing.values())
+    assert all(shown_as(name, view) for name in LONG for view in (deal, history, undo))

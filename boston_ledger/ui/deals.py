@@ -369,20 +369,29 @@ def score_lines(session: Session, rows: Sequence[Walked], width: int, changes: b
             columns = wide
         if sum(columns) + (n - 1) * gap <= width:
             break
+    else:  # narrower than the narrowest columns: each number after its name, on the deal's lines
+        grid = cells(stacked=False)
+    fits = sum(columns) + (n - 1) * gap <= width
     lead = 3 if not spread and sum(columns) + (n - 1) * gap + 3 <= width else 0  # under the deal's words
     lines = [Text(line) for line in legend_lines(session.players, shown, width)]
     parts = [packed(name.split(), column) if broken else [name] for name, column in zip(names, columns, strict=True)]
-    depth = max(map(len, parts))
+    depth = max(map(len, parts)) if fits else 0
     for i in range(depth):
         lines.append(_row([Text(p[i - depth + len(p)]) if i >= depth - len(p) else Text() for p in parts], columns,
                           gap, lead))
     for w, tour, row in zip(rows, tour_heading(session, rows), grid, strict=True):
         if tour is not None:
-            rule = f"── {tour} "
-            lines.append(Text(rule + "─" * max(0, width - cell_len(visible(rule))),
-                              style="bold yellow" if w.position.double else "bold"))
+            rule, style = f"── {tour} ", "bold yellow" if w.position.double else "bold"
+            said = [rule + "─" * (width - cell_len(visible(rule)))] if cell_len(visible(rule)) <= width else \
+                wrapped(rule, width, "   ")
+            lines += [Text(line, style=style) for line in said]
         lines += [Text(line) for line in wrapped(f"{w.recorded.number}. {played(session, w)}", width, "   ")]
-        lines += [_row([cell[i] for cell in row], columns, gap, lead) for i in range(len(row[0]))]
+        if fits:
+            lines += [_row([cell[i] for cell in row], columns, gap, lead) for i in range(len(row[0]))]
+        else:
+            lines += [Text(line) for line in packed([f"{name}\u00a0{cell[0].plain}".replace(" ", "\u00a0")
+                                                     for name, cell in zip(names, row, strict=True)],
+                                                    width, "; ", "   ")]
     return ScoreLines(lines, shown)
 
 

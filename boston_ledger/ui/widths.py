@@ -240,11 +240,15 @@ class AtWidth:
 
 def players_view(build: Callable[[Sequence[str], bool, bool], Table], players: Sequence[str]) -> AtWidth:
     """A table of the players' columns (players_table) as drawn at the width it is given, the legend
-    of the names it shortened before it."""
+    of the names it shortened before it; narrower than any such table can be, its rows as lines."""
     def lay(width: int) -> list[RenderableType]:
-        shortest = short_names(players, SHORTEST)
-        made, shown = players_table(build, players, width) or (build(shortest, False, True), shortest)
-        return [*legend_lines(players, shown, width), made]
+        found = players_table(build, players, width)
+        if found is None:  # narrower than the narrowest table: its rows as lines
+            shown = short_names(players, SHORTEST)
+            made = build(shown, False, True)
+            return [*legend_lines(players, shown, width),
+                    *records(made, width, labelled=made.columns[0].header not in shown)]
+        return [*legend_lines(players, found[1], width), found[0]]
 
     return AtWidth(lay)
 
@@ -255,19 +259,20 @@ def fitted(table: Table) -> AtWidth:
     return AtWidth(lambda width: [table] if fit(table, width) else records(table, width))
 
 
-def records(table: Table, width: int) -> list[str]:
-    """A table's rows as lines of `width` cells: its title, then per row its first cell, and each
-    other cell that holds something after its column's heading ('deals 17'; a semicolon between
-    two), broken between them."""
+def records(table: Table, width: int, labelled: bool = True) -> list[str]:
+    """A table's rows as lines of `width` cells: its title, then per row its first cell (unless the
+    rows have no `labelled` column), and each other cell that holds something after its column's
+    heading ('deals 17'; a semicolon between two), broken between them."""
     def plain(cell: object) -> str:
         return " ".join(words(cell.plain if isinstance(cell, RichText) else str(cell)))
 
     lines = [plain(table.title)] if table.title else []
     heads = [plain(column.header) for column in table.columns]
+    first = 1 if labelled else 0
     for row in zip(*(column.cells for column in table.columns), strict=True):
         said = [" ".join(part for part in (head, plain(cell)) if part)
-                for head, cell in zip(heads[1:], row[1:], strict=True) if plain(cell)]
-        pieces = [plain(row[0]) + (":" if said else ""),
-                  *(piece + (";" if i < len(said) - 1 else "") for i, piece in enumerate(said))]
+                for head, cell in zip(heads[first:], row[first:], strict=True) if plain(cell)]
+        pieces = [plain(row[0]) + (":" if said else "")] if labelled else []
+        pieces += [piece + (";" if i < len(said) - 1 else "") for i, piece in enumerate(said)]
         lines += packed(pieces, width, indent="    ")
     return lines
