@@ -436,7 +436,8 @@ READING: dict[str, list[tuple[str, ...]]] = {
 WRITING: list[tuple[str, ...]] = [
     ("use", "1"), ("reopen",), ("use", "2"), ("deal", "evil", "--declarer", SHOWN[0], "--tricks", "8"),
     ("deal", "junior", "--declarer", SHOWN[2], "--partner", SHOWN[3], "--tricks", "5", "--partner-tricks", "3"),
-    ("edit", "3", "--tricks", "9", "--reason", "took 9"), ("undo",), ("settle", "--yes"),
+    ("edit", "3", "--tricks", "9", "--reason", "took 9"), ("seat", SHOWN[1], "Dasha", "--own"), ("undo",),
+    ("seat", SHOWN[3], "Dasha"), ("undo",), ("settle", "--yes"),
     ("paid", SHOWN[1], SHOWN[0], "0.10"), ("paid", "--cancel", "2"),
 ]
 # The commands that read no ledger, or are run over it elsewhere

@@ -222,11 +222,12 @@ def test_status_shows_each_player_s_money(table) -> None:
 
 
 def test_a_narrow_money_line_breaks_between_players_or_else_between_name_and_money() -> None:
+    from boston_ledger.core.tariff_files import load
     from boston_ledger.store.records import Session
     from boston_ledger.ui.deals import money_line
 
-    session = Session(1, None, "", None, Decimal("0.10"), "EUR", ("Konstantin-Aleksandrovich-Vladimirov", "Boris"),
-                      (1, 2), False)
+    session = Session(1, None, "", load("classic")._replace(players=2), Decimal("0.10"), "EUR",
+                      ("Konstantin-Aleksandrovich-Vladimirov", "Boris"), (1, 2), False)
     assert money_line(session, [-180, 180], 80) == ("money: Konstantin-Aleksandrovich-Vladimirov -1.80 EUR, "
                                                      "Boris 1.80 EUR")
     assert money_line(session, [-180, 180], 40) == ("money:\nKonstantin-Aleksandrovich-Vladimirov\n-1.80 EUR, "

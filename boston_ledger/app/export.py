@@ -67,7 +67,8 @@ def _write(path: Path, header: list[str], rows: Iterable[Row]) -> None:
 
 
 EXPORT_NAMES = frozenset({"deals.csv", "transfers.csv", "balances.csv",  # and as the session's state has them:
-                          "undone.csv", "corrections.csv", "settlement.csv", "payments.csv"})
+                          "undone.csv", "corrections.csv", "settlement.csv", "payments.csv",
+                          "seatings.csv"})
 
 
 def _fields(session: Session) -> list[Field]:
@@ -75,15 +76,17 @@ def _fields(session: Session) -> list[Field]:
     return [f for f in STORED if plays(session.tariff, f.name)]
 
 
-def _entered(session: Session, d: Deal) -> list[object]:
-    """A deal's fields as the players entered them, names for seats, blanks for what was not given."""
+def _entered(session: Session, d: Deal, number: int) -> list[object]:
+    """Deal `number`'s fields as the players entered them, the names of who sat in the seats
+    then, blanks for what was not given."""
     out: list[object] = []
+    names = session.sitting(number)
     for f in _fields(session):
         value = getattr(d, f.name)
         if value is None:
             value = ""
         elif f.kind == "player":
-            value = session.players[value]
+            value = names[value]
         elif f.kind == "flag":
             value = "yes" if value else ""
         elif f.kind == "tricks-each":
@@ -92,9 +95,9 @@ def _entered(session: Session, d: Deal) -> list[object]:
     return out
 
 
-def _words(session: Session, d: Deal) -> str:
-    """A deal as `key=value` words: 'contract=junior; declarer=Boris; tricks=5'."""
-    return "; ".join(f"{f.name}={v}" for f, v in zip(_fields(session), _entered(session, d), strict=True)
+def _words(session: Session, d: Deal, number: int) -> str:
+    """Deal `number` as `key=value` words: 'contract=junior; declarer=Boris; tricks=5'."""
+    return "; ".join(f"{f.name}={v}" for f, v in zip(_fields(session), _entered(session, d, number), strict=True)
                      if v != "")
 
 
@@ -112,9 +115,11 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         return "made" if w.outcome.made else "failed"
 
     deal_rows = ([w.recorded.number, w.position.partie, w.position.tour, w.position.multiplier,
-                  names[w.position.dealer], *_entered(session, w.recorded.deal), result(w),
+                  session.sitting(w.recorded.number)[w.position.dealer],
+                  *_entered(session, w.recorded.deal, w.recorded.number), result(w),
                   w.recorded.entered_at] for w in walked())
-    transfer_rows = ([w.recorded.number, session.party_name(t.payer), session.party_name(t.payee), t.chips, t.reason]
+    transfer_rows = ([w.recorded.number, session.party_name(t.payer, w.recorded.number),
+                      session.party_name(t.payee, w.recorded.number), t.chips, t.reason]
                      for w in walked(transfers=True) for t in w.recorded.transfers)
     balance_rows = ([w.recorded.number, *w.standing, w.after.basket] for w in walked())
     entered = [f.name for f in _fields(session)]
@@ -126,11 +131,12 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     taken_back = read.undone(conn, session)
     if taken_back:
         files.append(("undone.csv", ["deal", *entered, "entered_at", "undone_at"],
-                      [[r.number, *_entered(session, r.deal), r.entered_at, at] for r, at in taken_back]))
+                      [[r.number, *_entered(session, r.deal, r.number), r.entered_at, at] for r, at in taken_back]))
     audit = read.corrections(conn, session)
     if audit:
         files.append(("corrections.csv", ["deal", "corrected_at", "reason", "was", "now"],
-                      [[c.number, c.corrected_at, c.reason, _words(session, c.was), _words(session, c.now)]
+                      [[c.number, c.corrected_at, c.reason, _words(session, c.was, c.number),
+                        _words(session, c.now, c.number)]
                        for c in audit]))
     settled = read.settlement(conn, session)
     if settled is not None:
@@ -138,7 +144,12 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
                       [[n, chips, money(cents), session.currency]
                        for n, chips, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True)]))
         files.append(("payments.csv", ["from", "to", "amount", "currency"],
-                      [[names[p.payer], names[p.payee], money(p.cents), session.currency] for p in settled.payments]))
+                      [[settled.players[p.payer], settled.players[p.payee], money(p.cents), session.currency]
+                       for p in settled.payments]))
+    if session.seatings:
+        files.append(("seatings.csv", ["from_deal", "seat", "player", "money_of", "made_at"],
+                      [[s.from_deal, s.seat + 1, session.people[s.sitter], session.people[s.account], s.made_at]
+                       for s in session.seatings]))
 
     def fill(folder: Path) -> None:
         for name, header, rows in files:

@@ -49,8 +49,19 @@ class Status(NamedTuple):
 
     @property
     def money(self) -> tuple[int, ...] | None:
-        """Each player's money in cents, as `settled` gives it; None before the first deal."""
-        return None if self.settled is None else self.settled.cents
+        """Each seat's money in cents (its account's), as `settled` gives it; None before the first deal."""
+        if self.settled is None:
+            return None
+        cents = dict(zip(self.session.present, self.settled.cents, strict=True))
+        return tuple(cents[account] for account in self.state.accounts)
+
+    @property
+    def away(self) -> list[tuple[str, int, int | None]]:
+        """Those whose money left the table, each with his chips and money in cents (None before
+        the first deal), by the order people joined."""
+        cents = None if self.settled is None else dict(zip(self.session.present, self.settled.cents, strict=True))
+        return [(self.session.people[account], chips, None if cents is None else cents[account])
+                for account, chips in self.state.away]
 
 
 def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
@@ -131,7 +142,10 @@ def _settled(conn: sqlite3.Connection, session: Session, state: State) -> Settle
         return recorded
     if not state.deals:
         raise LedgerError(_("session {id} has no deals yet; there is nothing to settle", id=session.id))
-    return settled(session.players, state.balances, state.basket, state.deals, session.chip_value, session.currency)
+    chips, seated = state.holdings(len(session.people))
+    present = session.present
+    return settled([session.people[p] for p in present], [chips[p] for p in present], state.basket, state.deals,
+                   session.chip_value, session.currency, [seated[p] for p in present])
 
 
 def open_evening(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, int] | None:

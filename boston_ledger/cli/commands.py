@@ -230,7 +230,8 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
         out.print(_("Deal {number} corrected; the old entry stays on record.", number=n))
         return
     out.print(_("Deal {number} corrected: {was} → {now}; the old entry stays on record.", number=n,
-                was=describe(evening, done.was, dealer=done.dealer), now=describe(evening, d, dealer=done.dealer)))
+                was=describe(evening, done.was, dealer=done.dealer, number=n),
+                now=describe(evening, d, dealer=done.dealer, number=n)))
     out.print(change_table(evening, done.before, done.after, done.basket))
 
 
@@ -250,6 +251,10 @@ def status(db: str | None = None, as_json: bool = False, session: str | None = N
         out.print(line)
     out.print(standing_view(found.session, found.standing,
                             found.state.basket if found.session.tariff.has_basket else None, found.money, out.width))
+    from ..ui.seats import table_lines
+
+    for line in table_lines(found):
+        out.print(line)
 
 
 def history(corrections: bool = False, last: str = "40", show_all: bool = False, db: str | None = None,
@@ -288,15 +293,32 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
                             "{n} deals taken back with undo (kept on record).", found.undone))
 
 
+def seat(out: str, into: str, own: bool = False, db: str | None = None, session: str | None = None) -> None:
+    """Change the table from the next deal (`seat --help`)."""
+    from ..app import seats
+    from ..ui.seats import reseated_lines
+
+    done = seats.change(connect(db), out, into, own, options.session_id(session))
+    console = _console()
+    for line in reseated_lines(done):
+        console.print(line)
+
+
 def undo(db: str | None = None, session: str | None = None) -> None:
     """Take back the last deal (it stays on record as undone)."""
     from ..ui.deals import balances_table, describe
+    from ..ui.seats import change_words
 
     chosen = options.session_id(session)
     done = deals_app.undo(connect(db), chosen)
     out = _console()
-    out.print(_("Deal {number} ({deal}) taken back; it stays on record as undone.", number=done.last.number,
-                deal=describe(done.session, done.last.deal)))
+    if done.last is None:
+        assert done.seating is not None
+        out.print(_("{change}: taken back; it stays on record as undone.", change=change_words(done.session,
+                                                                                             done.seating)))
+    else:
+        out.print(_("Deal {number} ({deal}) taken back; it stays on record as undone.", number=done.last.number,
+                    deal=describe(done.session, done.last.deal, number=done.last.number)))
     if done.points is not None:  # on points: what each has written, and no basket
         out.print(balances_table(done.session, done.points, None))
     else:

@@ -235,6 +235,32 @@ def history(
 
 
 @app.command()
+def seat(
+    out: Annotated[str, typer.Argument(metavar="OUT", help="Who gives up the seat: a player at the table.",
+                                       autocompletion=completion.player)],
+    into: Annotated[str, typer.Argument(metavar="IN", help="Who takes it: a newcomer, or a player of the evening "
+                                        "who left the table.")],
+    own: Annotated[bool, typer.Option("--own", help="OUT leaves on own account, with the seat's balance and its share "
+                                      "of the basket; IN plays on own money from the next deal.")] = False,
+    db: DbOption = None, session: SessionOption = None,
+) -> None:
+    """Change the table: from the next deal IN sits in OUT's seat.
+
+    Without --own IN is a substitute, playing on the money of that seat.
+
+    With --own OUT's money leaves the table: the seat's balance and an equal share of the basket in whole chips.
+
+    IN then plays on own money: from nothing when new, or with what was taken away on leaving earlier.
+
+    The deal goes round the seats as before; `boston-ledger undo` takes the change back until the next deal.
+
+    Example: boston-ledger seat Gleb Dasha --own
+    """
+    return commands.seat(out=out, into=into, own=own, db=db, session=session)
+
+
+
+@app.command()
 def undo(db: DbOption = None, session: SessionOption = None) -> None:
     """Take back the last deal (it stays on record as undone).
 

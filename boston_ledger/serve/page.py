@@ -53,11 +53,12 @@ def sheet(shown: Shown) -> str:
     changed = shown.sheet.changed
     if isinstance(changed, Correction):
         notes.insert(0, _("deal {number} corrected: {was} → {now}", number=changed.number,
-                          was=describe(session, changed.was, dealer=shown.sheet.changed_dealer),
-                          now=describe(session, changed.now, dealer=shown.sheet.changed_dealer)))
+                          was=describe(session, changed.was, dealer=shown.sheet.changed_dealer, number=changed.number),
+                          now=describe(session, changed.now, dealer=shown.sheet.changed_dealer, number=changed.number)))
     elif changed is not None:
         notes.insert(0, _("deal {number} taken back: {deal}", number=changed.number,
-                          deal=describe(session, changed.deal, dealer=shown.sheet.changed_dealer)))
+                          deal=describe(session, changed.deal, dealer=shown.sheet.changed_dealer,
+                                        number=changed.number)))
     if notes:
         parts.append('<ul class="notes">' + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>")
     if shown.sheet.final:

@@ -47,7 +47,28 @@ def status(s: Status) -> dict[str, Any]:
         "chip_value": str(session.chip_value),
         "currency": session.currency,
         "settled": session.settled,
+        "people": people(s),
     }
+
+
+def people(s: Status) -> list[dict[str, Any]]:
+    """Everyone who played or whose money it is, by the order they joined: where he sits (a seat
+    from 1, or None), whose money that seat plays, whether his money left the table with him, his
+    own chips and money (as settling now gives them)."""
+    session, state = s.session, s.state
+    chips = state.holdings(len(session.people))[0]
+    away = dict(state.away)
+    table = session.table()
+    out = []
+    cents = None if s.settled is None else dict(zip(session.present, s.settled.cents, strict=True))
+    for person in session.present:
+        name = session.people[person]
+        seat = next((i for i, (sitter, __) in enumerate(table) if sitter == person), None)
+        out.append({"name": name, "seat": None if seat is None else seat + 1,
+                    "playing_for": None if seat is None else session.people[table[seat][1]],
+                    "away": person in away, "chips": chips[person],
+                    "money": None if cents is None else money(cents[person])})
+    return out
 
 
 def history(h: History) -> list[dict[str, Any]]:
@@ -68,7 +89,7 @@ def deal(session: Session, w: Walked) -> dict[str, Any]:
         "deal": w.recorded.number, "partie": w.position.partie, "tour": w.position.tour,
         "multiplier": w.position.multiplier, "dealer": names[w.position.dealer],
         "contract": w.recorded.deal.contract,
-        "description": describe(session, w.recorded.deal, dealer=w.position.dealer),
+        "description": describe(session, w.recorded.deal, dealer=w.position.dealer, number=w.recorded.number),
         "made": w.outcome.made, "balances": dict(zip(names, w.standing, strict=True)),
         "basket": w.after.basket if chips else 0,
         "double": w.position.double,
@@ -79,7 +100,8 @@ def deal(session: Session, w: Walked) -> dict[str, Any]:
 
 def corrections(session: Session, audit: Sequence[Correction]) -> list[dict[str, Any]]:
     return [{"deal": c.number, "corrected_at": c.corrected_at, "reason": c.reason,
-             "was": describe(session, c.was), "now": describe(session, c.now)} for c in audit]
+             "was": describe(session, c.was, number=c.number), "now": describe(session, c.now, number=c.number)}
+            for c in audit]
 
 
 def sessions(rows: Sequence[Listed]) -> list[dict[str, Any]]:

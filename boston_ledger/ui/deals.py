@@ -21,11 +21,13 @@ from .term import SHEET, Text
 from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, signed
 
 
-def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | None = None) -> str:
+def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | None = None,
+             number: int | None = None) -> str:
     """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'; 'junior Vera + Gleb: 9' (the pair's
-    tricks together, as said); 'solo senior Anna 9'. A misdeal names who dealt it (`dealer`, when
-    known) and who deals next."""
-    name = session.players
+    tricks together, as said); 'solo senior Anna 9'; the players are those who sat at the table at
+    deal `number` (None: those who sit now). A misdeal names who dealt it (`dealer`, when known)
+    and who deals next."""
+    name = session.sitting(number)
     if deal.contract == MISDEAL:
         if dealer is None:
             return _("misdeal")
@@ -104,7 +106,7 @@ def deal_table(entered: Entered) -> Group:
         " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
     heading = Text(_("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
-    heading.append(with_result(describe(session, deal, dealer=pos.dealer), outcome), style="not bold")
+    heading.append(with_result(describe(session, deal, dealer=pos.dealer, number=number), outcome), style="not bold")
     if points is not None:
         table = Table()
         table.add_column("")
@@ -346,7 +348,8 @@ def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: boo
             cells[at] = Text(heading, style="bold yellow" if w.position.double else "bold")
             table.add_row(*cells)
         deal, pos, outcome = w.recorded.deal, w.position, w.outcome
-        played = with_result(describe(session, deal, boston=False, dealer=pos.dealer), outcome)
+        played = with_result(describe(session, deal, boston=False, dealer=pos.dealer, number=w.recorded.number),
+                             outcome)
         row = [str(w.recorded.number)]
         row += [session.players[pos.dealer]] if dealer else []
         row.append(played)
@@ -359,17 +362,18 @@ def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: boo
 
 def changes(session: Session, before: Sequence[int], after: Sequence[int],
             baskets: tuple[int, int]) -> list[tuple[str, list[int]]]:
-    """The rows of a change: each balance (on points, each score), and the basket where there is
-    one, before and after, and the change between them."""
+    """The rows of a change: each person's chips (on points, each score; session.present's order),
+    and the basket where there is one, before and after, and the change between them."""
     basket = session.tariff.has_basket
     was, now = [*before, *([baskets[0]] if basket else [])], [*after, *([baskets[1]] if basket else [])]
     return [(_("before"), was), (_("after"), now), (_("change"), [a - b for a, b in zip(now, was, strict=True)])]
 
 
 def change_table(session: Session, before: Sequence[int], after: Sequence[int], baskets: tuple[int, int]) -> Table:
-    """How each balance (on points, each score) and the basket changed."""
+    """How each person's chips (on points, each score) and the basket changed."""
     table = Table()
-    for col in ("", *session.players, *([basket_word()] if session.tariff.has_basket else [])):
+    names = [session.people[p] for p in session.present]
+    for col in ("", *names, *([basket_word()] if session.tariff.has_basket else [])):
         table.add_column(col, justify="right" if col else "left")
     for (label, values), shown in zip(changes(session, before, after, baskets), (balance, balance, signed),
                                       strict=True):
@@ -379,8 +383,9 @@ def change_table(session: Session, before: Sequence[int], after: Sequence[int], 
 
 def correction_words(c: Corrected) -> str:
     """A correction in words: 'Deal 4: junior Anna 5 + Boris 4 → junior Anna 6 + Boris 4'."""
-    return _("Deal {number}: {was} → {now}", number=c.number, was=describe(c.session, c.was, dealer=c.dealer),
-             now=describe(c.session, c.now, dealer=c.dealer))
+    return _("Deal {number}: {was} → {now}", number=c.number,
+             was=describe(c.session, c.was, dealer=c.dealer, number=c.number),
+             now=describe(c.session, c.now, dealer=c.dealer, number=c.number))
 
 
 def correction_view(c: Corrected) -> Group:
@@ -396,5 +401,5 @@ def corrections_table(session: Session, audit: Sequence[Correction]) -> Table:
         table.add_column(col)
     for c in audit:
         table.add_row(local_time(c.corrected_at), str(c.number), c.reason,
-                      describe(session, c.was), describe(session, c.now))
+                      describe(session, c.was, number=c.number), describe(session, c.now, number=c.number))
     return table

@@ -54,7 +54,8 @@ def _packed(parts: list[str], width: int) -> list[str]:
 
 def played(session: Session, w: Walked) -> str:
     """What a deal was, its result, and who held the boston."""
-    return with_result(describe(session, w.recorded.deal, dealer=w.position.dealer), w.outcome)
+    return with_result(describe(session, w.recorded.deal, dealer=w.position.dealer, number=w.recorded.number),
+                       w.outcome)
 
 
 def not_yet() -> str:
