@@ -99,7 +99,8 @@ def test_partner_none_is_taken_on_a_contract_played_alone(table) -> None:
 # ---- 3. no keystroke loses a typed deal --------------------------------------------------------
 
 
-def test_ctrl_c_at_a_question_leaves_the_prompt_on_a_line_of_its_own(monkeypatch, capsys) -> None:
+def test_ctrl_c_at_a_question_leaves_the_prompt_on_a_line_of_its_own_and_says_nothing_is_recorded(
+        monkeypatch, capsys) -> None:
     from boston_ledger.ui import guided as terminal
 
     def interrupted(text: str) -> str:
@@ -109,7 +110,7 @@ def test_ctrl_c_at_a_question_leaves_the_prompt_on_a_line_of_its_own(monkeypatch
     monkeypatch.setattr("builtins.input", interrupted)
     with pytest.raises(KeyboardInterrupt):
         terminal.prompt("Contract: ")
-    assert capsys.readouterr().out == "Contract: \n"
+    assert capsys.readouterr().out == "Contract: \nNothing recorded.\n"
 
 
 # ---- 4. misdeal ----------------------------------------------------------------------------

@@ -323,18 +323,18 @@ def test_a_partnership_needs_five_deals_to_be_ranked() -> None:
     assert ranked_ends([few, many, more], 2) == (few, more)
 
 
-def test_net_chips_and_money_cover_the_same_sessions(table) -> None:
+def test_the_net_is_the_money_of_the_settled_sessions(table) -> None:
     for args in WORKED:
         table(*args)
     table("settle")
     table("new", *PLAYERS)
-    table("deal", "solo", "--declarer", "Anna", "--tricks", "9")  # open: counts in the deals, not the chips
+    table("deal", "solo", "--declarer", "Anna", "--tricks", "9")  # open: counts in the deals, not the money
     data = table.json("stats")
     anna = data["players"]["Anna"]
-    assert anna["net_chips"] == 64 and anna["money"] == {"": "6.40"} and anna["deals"] == 4
+    assert anna["money"] == {"": "6.40"} and anna["deals"] == 4 and "net_chips" not in anna
     assert (data["settled_sessions"], data["unsettled_sessions"]) == (1, 1)
     out = " ".join(table("stats").stdout.split())
-    assert "net and money: over 1 settled session; 1 session not settled counts in the deals and contracts only" in out
+    assert "net: the money of 1 settled session; 1 session not settled counts in the deals and contracts only" in out
 
 
 # ---- 11: conventions ---------------------------------------------------------------------------

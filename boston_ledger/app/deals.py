@@ -227,7 +227,7 @@ def undo(conn: sqlite3.Connection, session_id: int | None = None, number: int | 
             write.record_seating_undo(conn, seating.id)
             after_change = current(conn, session.id)
             after = _verify(conn, after_change)
-            return Undone(session, None, after, None if session.tariff.has_basket else
+            return Undone(after_change, None, after, None if session.tariff.has_basket else
                           points_standing(conn, after_change), seating)
         last = read.last_deal(conn, session)
         if last is None:

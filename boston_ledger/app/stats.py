@@ -1,11 +1,14 @@
-"""Statistics across sessions: who declared what, how often it was made, who wins with whom."""
+"""Statistics across sessions: who declared what, how often it was made, who wins with whom.
+
+Chips are worth what each session agreed (its chip value, in its currency): what is added up or
+compared across sessions is money, per currency, never chips of different values."""
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date
-from fractions import Fraction
+from decimal import Decimal
 
 from ..core import engine
 from ..core.engine import Deal
@@ -17,9 +20,10 @@ from .money import people, person
 
 @dataclass(frozen=True)
 class Swing:
-    """A player's biggest gain or loss in one deal."""
+    """A player's biggest gain or loss in one deal, by its money (the chips at their session's value)."""
 
     chips: int
+    money: Decimal
     session: int
     deal: int
 
@@ -37,10 +41,9 @@ class PlayerStats:
     declared: dict[str, Declared] = field(default_factory=dict)  # by contract, in the order first declared
     declared_total: int = 0
     made_total: int = 0
-    net_chips: Fraction = Fraction(0)  # over settled sessions, as their settlements have it
-    money: dict[str, int] = field(default_factory=dict)  # cents by currency, over the same sessions
-    biggest_win: Swing | None = None
-    biggest_loss: Swing | None = None
+    money: dict[str, int] = field(default_factory=dict)  # the net: cents by currency, over settled sessions
+    biggest_win: dict[str, Swing] = field(default_factory=dict)  # by currency
+    biggest_loss: dict[str, Swing] = field(default_factory=dict)
 
     @property
     def success_rate(self) -> float | None:
@@ -68,8 +71,8 @@ class Stats:
     best: Partnership | None  # of those with at least `min_deals` deals together
     worst: Partnership | None  # another one, less successful than the best; None when none is
     min_deals: int = MIN_PARTNERSHIP_DEALS
-    settled: int = 0  # the sessions counted that are settled: net chips and money cover these
-    unsettled: int = 0  # the sessions counted that are not (their deals count, not their chips)
+    settled: int = 0  # the sessions counted that are settled: the money covers these
+    unsettled: int = 0  # the sessions counted that are not (their deals count, not their money)
     named_by: dict[str, Tariff] = field(default_factory=dict)  # a contract's key -> the tariff whose words
     # name it: that of the first session it was declared in (american's grand-misere is not classic's)
 
@@ -120,13 +123,18 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
             before = after
             entered[row.deal] = entered.get(row.deal, 0) + 1
         deals = sum(entered.values())
+        code = session.currency
         for seat, e in enumerate(stats):
             e.sessions += 1
             e.deals += deals
-            if best[seat] and (e.biggest_win is None or best[seat] > e.biggest_win.chips):
-                e.biggest_win = Swing(best[seat], session.id, best_at[seat])
-            if worst[seat] and (e.biggest_loss is None or worst[seat] < e.biggest_loss.chips):
-                e.biggest_loss = Swing(worst[seat], session.id, worst_at[seat])
+            win = e.biggest_win.get(code)
+            if best[seat] and (win is None or worth(best[seat], session.chip_value) > win.money):
+                e.biggest_win[code] = Swing(best[seat], worth(best[seat], session.chip_value), session.id,
+                                            best_at[seat])
+            loss = e.biggest_loss.get(code)
+            if worst[seat] and (loss is None or worth(worst[seat], session.chip_value) < loss.money):
+                e.biggest_loss[code] = Swing(worst[seat], worth(worst[seat], session.chip_value), session.id,
+                                             worst_at[seat])
         for deal, times in entered.items():
             if deal.contract == PASS or deal.declarer is None:
                 continue
@@ -148,10 +156,9 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
         if wanted is None or wanted in who:
             counted[session.settled] += 1
         result = read.settlement(conn, session)
-        if result is not None:  # settled: chips and money both as the settlement has them
-            for e, chips, cents in zip(stats, result.net_chips, result.cents, strict=True):
-                e.net_chips += Fraction(chips)
-                e.money[session.currency] = e.money.get(session.currency, 0) + cents
+        if result is not None:  # settled: the money as the settlement has it
+            for e, cents in zip(stats, result.cents, strict=True):
+                e.money[code] = e.money.get(code, 0) + cents
     partnerships = [Partnership(p, d, m) for p, (d, m) in pairs.items()]
     if wanted is not None:
         per = {wanted: per[wanted]}
@@ -159,6 +166,17 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
     ranked = sorted(partnerships, key=lambda p: (-p.success_rate, -p.deals, p.players))
     best_pair, worst_pair = ranked_ends(ranked, min_deals)
     return Stats(per, ranked, best_pair, worst_pair, min_deals, counted[1], counted[0], named_by)
+
+
+def worth(chips: int, chip_value: Decimal) -> Decimal:
+    """Chips as money at their session's value: to the cent at least (52 at 1 is 52.00), exactly
+    (3 at 0.005 is 0.015)."""
+    value = chips * chip_value
+    exponent = value.as_tuple().exponent
+    return value.quantize(CENT) if isinstance(exponent, int) and exponent > -2 else value
+
+
+CENT = Decimal("0.01")
 
 
 def ranked_ends(ranked: list[Partnership], min_deals: int) -> tuple[Partnership | None, Partnership | None]:

@@ -154,8 +154,9 @@ def deal(db: str | None = None, session: str | None = None, **typed: str | bool 
         answers = typed_answers(evening, {"contract": contract, **typed})
         if typed.get("tricks") is not None and all(typed.get(f) is None for f in
                                                     ("partner", "partner_tricks", "team_tricks")):
-            answers["partner"] = "-"  # the declarer's tricks and no partner: he played alone
-        picked = guided.deal(evening, answers, lambda d: deal_table(deals_app.preview(conn, evening, d)))
+            answers["partner"] = "-"  # the declarer's tricks and no partner: played alone
+        picked = guided.deal(evening, answers, lambda d: deal_table(deals_app.preview(conn, evening, d)),
+                             typed=[f for f in answers if f != "contract"])
         if picked is None:
             _console().print(_("Nothing recorded."))
             return
@@ -213,7 +214,8 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
 
     confirmed = asking and not yes
     if asking and (d is None or d == old):
-        d = guided.deal(evening, answers, shown, unchanged=old, question=_("Record this correction?"))
+        d = guided.deal(evening, answers, shown, unchanged=old, question=_("Record this correction?"),
+                        typed=[f for f in given if f != "contract"])
         confirmed = d is not None
     elif confirmed:
         assert d is not None
@@ -305,8 +307,9 @@ def seat(out: str, into: str, own: bool = False, db: str | None = None, session:
 
 
 def undo(db: str | None = None, session: str | None = None) -> None:
-    """Take back the last deal (it stays on record as undone)."""
-    from ..ui.deals import balances_table, describe
+    """Take back the last deal, or the change of the table after it (it stays on record as
+    undone); who deals next, as after a deal."""
+    from ..ui.deals import balances_table, describe, next_lines
     from ..ui.seats import change_words
 
     chosen = options.session_id(session)
@@ -323,6 +326,8 @@ def undo(db: str | None = None, session: str | None = None) -> None:
         out.print(balances_table(done.session, done.points, None))
     else:
         out.print(balances_table(done.session, done.after.balances, done.after.basket))
+    for line in next_lines(done.session, done.after):
+        out.print(line)
 
 
 def settle(db: str | None = None, as_json: bool = False, yes: bool = False, session: str | None = None) -> None:

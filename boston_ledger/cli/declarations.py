@@ -147,11 +147,14 @@ def new(
     players: Annotated[list[str], typer.Argument(metavar="PLAYERS",
                                                  help="The players in seat order; the first named deals first.")],
     tariff: Annotated[str, typer.Option(metavar="NAME|PATH",
-                                        help="A shipped tariff's name or the path of a tariff file.")] = "classic",
+                                        help="A shipped tariff's name (any beginning that is no other's) or the path "
+                                             "of a tariff file.")] = "classic",
     chip_value: Annotated[str, typer.Option("--chip-value", metavar="AMOUNT",
                                             help="Money per chip, a positive decimal.")] = "1",
     currency: Annotated[str, typer.Option(metavar="CODE",
-                                          help="Currency code shown with money, e.g. EUR or RUB.")] = "",
+                                          help="The currency shown with money: a code such as EUR or RUB, or a sign "
+                                               "such as $ or ₽, written as the output's language writes "
+                                               "it ($0.70; 0,70 $).")] = "",
     name: Annotated[str | None, typer.Option(metavar="TEXT", help="A name for the session.")] = None,
     condition: Annotated[list[str] | None, typer.Option(
         "--condition", metavar="NAME", help="A condition of play agreed for the session (repeatable); "

@@ -78,7 +78,8 @@ class Entry:
                 notices = [_("Deal {number} recorded.", number=done),
                            *next_lines(place.session, place.state)]
             elif undone is not None:
-                notices = [_("Deal {number} taken back; it stays on record as undone.", number=undone)]
+                notices = [_("Deal {number} taken back; it stays on record as undone.", number=undone),
+                           *next_lines(place.session, place.state)]
             elif (corrected := _number(req.query, "corrected")) is not None:
                 notices = [_("Deal {number} corrected; the old entry stays on record.", number=corrected)]
             return self._asked(conn, place, {}, {}, notices)

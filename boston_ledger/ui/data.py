@@ -126,24 +126,23 @@ def stats(s: Stats) -> dict[str, Any]:
         "best_partnership": partnership(s.best),
         "worst_partnership": partnership(s.worst),
         "partnership_min_deals": s.min_deals,
-        "net_and_money_over": "settled sessions",
+        "money_over": "settled sessions",
         "settled_sessions": s.settled,
         "unsettled_sessions": s.unsettled,
     }
 
 
 def player(e: PlayerStats) -> dict[str, Any]:
-    def swing(w: Swing | None) -> dict[str, Any] | None:
-        return None if w is None else {"chips": w.chips, "session": w.session, "deal": w.deal}
+    def swings(by_currency: dict[str, Swing]) -> dict[str, Any]:
+        return {code: {"chips": w.chips, "money": str(w.money), "session": w.session, "deal": w.deal}
+                for code, w in by_currency.items()}
 
-    net = e.net_chips
     return {
         "sessions": e.sessions, "deals": e.deals,
         "declared": {k: {"declared": v.declared, "made": v.made} for k, v in e.declared.items()},
         "declared_total": e.declared_total, "made_total": e.made_total, "success_rate": e.success_rate,
-        "net_chips": int(net) if net.denominator == 1 else float(net),
         "money": {code: money(c) for code, c in e.money.items()},
-        "biggest_win": swing(e.biggest_win), "biggest_loss": swing(e.biggest_loss),
+        "biggest_win": swings(e.biggest_win), "biggest_loss": swings(e.biggest_loss),
     }
 
 

@@ -260,7 +260,7 @@ def coming(session: Session, state: State) -> list[str]:
                      + _("; a made contract takes the first, a labet doubles the first"))
     if session.agreed_deals is not None:
         left = session.agreed_deals - state.played
-        lines.append(ngettext("{left} of the {n} agreed deal remain", "{left} of the {n} agreed deals remain",
+        lines.append(ngettext("{left} of the {n} agreed deal left", "{left} of the {n} agreed deals left",
                               session.agreed_deals, left=left) if left else
                      ngettext("the {n} agreed deal is played; settle the session",
                               "all {n} agreed deals are played; settle the session", session.agreed_deals))

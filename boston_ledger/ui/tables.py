@@ -14,7 +14,7 @@ from ..store.records import PaymentRecord
 from rich.box import SIMPLE_HEAD
 from rich.table import Table
 from .deals import session_name
-from .text import amount, balance, basket_word, chips, currency_sign, local_time, signed
+from .text import amount, balance, basket_word, currency_sign, local_time, signed
 
 
 def _plain() -> Table:
@@ -39,28 +39,39 @@ def sessions_table(rows: Sequence[Listed]) -> Table:
 
 
 def stats_tables(data: Stats) -> list[Table | str]:
-    """The players' figures, the contracts each declared (each named in the words of the tariff
-    it was first declared under), and the best and worst partnerships."""
+    """The players' figures; their money, a table per currency (the net over the settled sessions,
+    the best and worst deal: never chips of different values added up or compared); the
+    contracts each declared (each named in the words of the tariff it was first declared under),
+    and the best and worst partnerships."""
     table = _plain()
-    for col in (N_("player"), N_("sessions"), N_("deals"), N_("declared"), NP_("contracts", "made"), N_("rate"),
-                N_("net"), N_("money"), N_("best"), N_("worst")):
+    for col in (N_("player"), N_("sessions"), N_("deals"), N_("declared"), NP_("contracts", "made"), N_("rate")):
         table.add_column(pgettext("contracts", col) if col == "made" else _(col),
-                         justify="left" if col in ("player", "money") else "right", no_wrap=True)
+                         justify="left" if col == "player" else "right", no_wrap=True)
     for name, e in data.players.items():
         rate = "" if e.success_rate is None else f"{e.success_rate:.0%}"
-        net = e.net_chips
-        money_text = ", ".join(amount(c, code).strip() for code, c in e.money.items())
-        win = "" if e.biggest_win is None else f"+{e.biggest_win.chips}"
-        loss = "" if e.biggest_loss is None else str(e.biggest_loss.chips)
-        table.add_row(name, str(e.sessions), str(e.deals), str(e.declared_total), str(e.made_total),
-                      rate, chips(net), money_text, win, loss)
+        table.add_row(name, str(e.sessions), str(e.deals), str(e.declared_total), str(e.made_total), rate)
+    out: list[Table | str] = [table]
+    codes = dict.fromkeys(code for e in data.players.values()
+                          for code in (*e.money, *e.biggest_win, *e.biggest_loss))
+    for code in codes:
+        money = Table(title=_("In {currency}", currency=currency_sign(code)) if code else _("Money"),
+                      title_justify="left", box=SIMPLE_HEAD, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
+        for col in (N_("player"), N_("net"), N_("best"), N_("worst")):
+            money.add_column(_(col), justify="left" if col == "player" else "right", no_wrap=True)
+        for name, e in data.players.items():
+            win, loss = e.biggest_win.get(code), e.biggest_loss.get(code)
+            if code in e.money or win or loss:
+                money.add_row(name, amount(e.money[code], "") if code in e.money else "",
+                              "" if win is None else "+" + amount(win.money, ""),
+                              "" if loss is None else amount(loss.money, ""))
+        out.append(money)
     named = {key: contract_name(t, key) for key, t in data.named_by.items()}
     kinds = Table(title=_("contracts declared (made)"), title_justify="left")
     kinds.add_column(_("player"))
     kinds.add_column(_("contracts"))
     for name, e in data.players.items():
         kinds.add_row(name, ", ".join(f"{named.get(k, k)} {v.declared} ({v.made})" for k, v in e.declared.items()))
-    out: list[Table | str] = [table, kinds, covered(data)]
+    out += [kinds, covered(data)]
     for label, p in (("best", data.best), ("worst", data.worst)):
         if p:
             values = {"names": _(" & ").join(p.players), "made": p.made, "deals": p.deals, "rate": p.success_rate}
@@ -76,8 +87,9 @@ def stats_tables(data: Stats) -> list[Table | str]:
 
 
 def covered(data: Stats) -> str:
-    """Which sessions the net chips and the money cover: the settled ones."""
-    line = ngettext("net and money: over {n} settled session", "net and money: over {n} settled sessions",
+    """Which sessions the net (money, per currency) covers: the settled ones; the best and worst
+    deals are money too (chips at their session's value)."""
+    line = ngettext("net: the money of {n} settled session", "net: the money of {n} settled sessions",
                     data.settled)
     if data.unsettled:
         line += "; " + ngettext("{n} session not settled counts in the deals and contracts only",
