@@ -340,6 +340,14 @@ def entered_deal(conn: sqlite3.Connection, session: Session, number: int) -> Dea
     return _numbered(conn, session, number)[number - 1].deal
 
 
+def correctable(session: Session) -> None:
+    """Refused (LedgerError) when the session's deals cannot be corrected: it is settled. Every
+    way of correcting asks this before it asks anything else, so nothing typed is thrown away."""
+    if session.settled:
+        raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal",
+                            id=session.id))
+
+
 def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
             session_id: int | None = None, last: int | None = None) -> Corrected:
     """Replace deal `number` and replay every deal after it (the basket, labets and double tours
@@ -348,9 +356,7 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
     last deal is another one by then, nothing is corrected."""
     with writing(conn):
         session = current(conn, session_id)
-        if session.settled:
-            raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal",
-                                id=session.id))
+        correctable(session)
         if last is not None and getattr(read.last_deal(conn, session), "number", None) != last:
             raise LedgerError(_("deal {number} is no longer the last deal; nothing was corrected", number=last))
         standing_deals = _numbered(conn, session, number)

@@ -191,6 +191,7 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
     chosen = options.session_id(session)
     conn = connect(db)
     evening = deals_app.current(conn, chosen)
+    deals_app.correctable(evening)  # before anything is asked: a reason typed is never thrown away
     n = whole(number, "N", 1, 10**9)
     assert n is not None
     asking = guided.interactive()
