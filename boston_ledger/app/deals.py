@@ -292,6 +292,7 @@ class History(NamedTuple):
     rows: list[Walked]
     total: int  # standing deals in all
     undone: int  # deals taken back
+    corrected: dict[int, Correction]  # by number, the standing deals a correction made, with it (read.corrected)
 
 
 def history(conn: sqlite3.Connection, last: int | None, session_id: int | None = None) -> History:
@@ -302,7 +303,8 @@ def history(conn: sqlite3.Connection, last: int | None, session_id: int | None =
     rows = list(walk(session, recorded, read.redeals(conn, session, recorded[0].number) if recorded else 0))
     if last is not None and len(rows) > last:
         rows = rows[-last:]
-    return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session))
+    return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session),
+                   read.corrected(conn, session))
 
 
 # ---- corrections -----------------------------------------------------------------------------

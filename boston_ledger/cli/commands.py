@@ -257,7 +257,7 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
             as_json: bool = False, session: str | None = None) -> None:
     """The session's deals with their results."""
     from ..ui import data
-    from ..ui.deals import corrections_table, history_table
+    from ..ui.deals import correction_legend, corrections_table, history_table
 
     chosen = options.session_id(session)
     conn = connect(db)
@@ -280,7 +280,12 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
     if not rows:
         out.print(_("Session {id} has no deals yet.", id=found.session.id))
         return
-    out.print(history_table(found.session, rows, out.width))
+    out.print(history_table(found.session, rows, out.width, found.corrected))
+    legend = correction_legend(found.corrected, (w.recorded.number for w in rows))
+    for line in legend:
+        out.print(line)
+    if legend:
+        out.print(_("`{prog} history --corrections` shows each corrected deal as it was before.", prog=PROG))
     if len(rows) < found.total:
         out.print(_("deals {first}–{last} of {total}; `{prog} history --all` shows every deal",
                     first=rows[0].recorded.number, last=rows[-1].recorded.number, total=found.total, prog=PROG))

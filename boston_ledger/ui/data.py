@@ -51,13 +51,14 @@ def status(s: Status) -> dict[str, Any]:
 
 
 def history(h: History) -> list[dict[str, Any]]:
-    return [deal(h.session, w) for w in h.rows]
+    return [deal(h.session, w, h.corrected.get(w.recorded.number)) for w in h.rows]
 
 
-def deal(session: Session, w: Walked) -> dict[str, Any]:
+def deal(session: Session, w: Walked, corrected: Correction | None = None) -> dict[str, Any]:
     """A deal of the history: `balances` and `basket` are where it left them, `changes` and
     `basket_change` what it moved, `why` what each reason moved (the lines of the deal's table
-    in the terminal, per player and the basket; empty on points)."""
+    in the terminal, per player and the basket; empty on points); `corrected`, when a correction
+    made its entry, when and why (else null)."""
     names = session.players
     chips = session.tariff.has_basket
     moved = [change for change, __ in steps(session, w)]
@@ -74,6 +75,8 @@ def deal(session: Session, w: Walked) -> dict[str, Any]:
         "double": w.position.double,
         "changes": dict(zip(names, moved, strict=False)),  # moved ends with the basket's: basket_change
         "basket_change": moved[len(names)] if chips else 0, "why": why,
+        "corrected": None if corrected is None else {"corrected_at": corrected.corrected_at,
+                                                     "reason": corrected.reason},
     }
 
 
