@@ -135,3 +135,166 @@ def test_the_marks_in_russian(table) -> None:
     out = table("--lang", "ru", "history").stdout
     assert "* сдача 1 исправлена " in out and "no: 7" in out
     assert "history --corrections` показывает" in out
+
+
+# ---- the settlement says what was paid since and what is still owed -------------------------------
+
+
+def owed(data: dict) -> dict[str, int]:
+    """Each person's net of a list of payments (`still_owed`, a book's `payments`), in cents: + owed."""
+    net: dict[str, int] = {}
+    for p in data:
+        cents = round(float(p["amount"]) * 100)
+        net[p["from"]] = net.get(p["from"], 0) - cents
+        net[p["to"]] = net.get(p["to"], 0) + cents
+    return {k: v for k, v in net.items() if v}
+
+
+def anna_wins(table) -> None:
+    """A settled evening: Anna is owed 9.00 (Boris, Vera and Gleb owe 3.00 each)."""
+    table("deal", "solo", "--declarer", "Anna", "--tricks", "9")
+    table("settle", "--yes")
+
+
+def test_settle_shows_what_was_paid_since_and_what_is_still_owed(table) -> None:
+    anna_wins(table)
+    before = table.json("settle")
+    assert before["paid_since"] == [] and before["still_owed"] == before["payments"]
+    assert "Paid since" not in table("settle").stdout
+    table("paid", "Boris", "Anna", "3.00")
+    table("paid", "Vera", "Anna", "1.00")
+    out = table("settle").stdout
+    assert "Boris pays Anna 3.00" in out  # the settlement as it was made stays
+    after = out[out.index("Paid since the settlement:"):].splitlines()
+    assert after[1].startswith("  Boris paid Anna 3.00 on ") and after[1].endswith("(payment 1)")
+    assert after[2].startswith("  Vera paid Anna 1.00 on ") and after[2].endswith("(payment 2)")
+    assert after[3] == "Still owed:"
+    assert sorted(after[4:]) == ["  Gleb pays Anna 3.00", "  Vera pays Anna 2.00"]
+    data = table.json("settle")
+    assert [(p["id"], p["from"], p["amount"]) for p in data["paid_since"]] == [(1, "Boris", "3.00"),
+                                                                               (2, "Vera", "1.00")]
+    assert owed(data["still_owed"]) == {"Anna": 500, "Vera": -200, "Gleb": -300}
+    book = table.json("ledger")[""]
+    assert owed(book["payments"]) == owed(data["still_owed"]) and book["paid"] == 2
+    assert "Money, less 2 payments made: " in table("ledger").stdout
+
+
+def test_a_cancelled_payment_or_one_in_another_currency_is_not_counted(cli) -> None:
+    cli("new", *PLAYERS, "--chip-value", "0.10", "--currency", "EUR")
+    cli("deal", "solo", "--declarer", "Anna", "--tricks", "9")
+    cli("settle", "--yes")
+    cli("new", *PLAYERS, "--chip-value", "0.10", "--currency", "RUB")
+    cli("deal", "solo", "--declarer", "Anna", "--tricks", "9")
+    cli("settle", "--yes")
+    cli("paid", "Boris", "Anna", "3.00", "--currency", "EUR")
+    cli("paid", "--cancel", "1")
+    cli("paid", "Gleb", "Anna", "3.00", "--currency", "RUB")
+    assert cli.json("settle", "--session", "1")["paid_since"] == []
+    assert [p["from"] for p in cli.json("settle", "--session", "2")["paid_since"]] == ["Gleb"]
+    assert "Paid since" not in cli("settle", "--session", "1").stdout
+
+
+def test_a_resettled_evening_counts_what_was_paid_before_it_was_reopened(table) -> None:
+    """The review's evening: paid 17.20 of a settlement, reopened, corrected, settled again at
+    17.30: still owed 0.10, as `ledger` says."""
+    anna_wins(table)
+    table("paid", "Boris", "Anna", "3.00")
+    table("reopen")
+    table("edit", "1", "--tricks", "10", "--reason", "Anna took 10", "--yes")
+    shown = guided(["settle"], "y\n")  # the settlement is shown before it is recorded: with the payment
+    assert "Boris paid Anna 3.00 on " in shown.stdout
+    data = table.json("settle")
+    boris = -round(float(data["money"]["Boris"]) * 100)
+    assert boris > 300 and owed(data["still_owed"])["Boris"] == -(boris - 300)
+    assert owed(table.json("ledger")[""]["payments"]) == owed(data["still_owed"])
+
+
+def test_payments_go_to_the_earliest_evening_still_owed(table) -> None:
+    """Two evenings of the same table, paid late and at once: the first is paid off first, the
+    rest goes toward the second; what each still owes adds up to the ledger."""
+    anna_wins(table)  # 1: Boris owes Anna 3.00
+    table("new", *PLAYERS, "--chip-value", "0.10", "--yes")
+    table("deal", "solo", "--declarer", "Anna", "--tricks", "9")
+    table("settle", "--yes")  # 2: and 3.00 again
+    table("paid", "Boris", "Anna", "4.00")
+    first, second = table.json("settle", "--session", "1"), table.json("settle", "--session", "2")
+    assert [(p["amount"], p["payment_amount"]) for p in first["paid_since"]] == [("3.00", "4.00")]
+    assert [(p["amount"], p["payment_amount"]) for p in second["paid_since"]] == [("1.00", "4.00")]
+    assert "Boris" not in owed(first["still_owed"]) and owed(second["still_owed"])["Boris"] == -200
+    assert "Boris paid Anna 1.00 of 4.00 on " in table("settle", "--session", "2").stdout
+    both = owed(first["still_owed"])
+    for k, v in owed(second["still_owed"]).items():
+        both[k] = both.get(k, 0) + v
+    assert both == owed(table.json("ledger")[""]["payments"])
+    # a payment of more than is owed counts toward the latest evening: a debt turned around
+    table("paid", "Boris", "Anna", "5.00", "--yes")
+    assert owed(table.json("settle", "--session", "2")["still_owed"])["Boris"] == 300
+    assert "Boris" not in owed(table.json("settle", "--session", "1")["still_owed"])
+
+
+def test_the_sheet_and_the_phone_show_what_is_still_owed(table, isolated: Path, tmp_path: Path) -> None:
+    from serving import view
+
+    anna_wins(table)
+    table("paid", "Gleb", "Anna", "3.00")
+    text = table("sheet").stdout
+    assert "Paid since the settlement:" in text and "Gleb paid Anna 3.00" in text
+    assert "Still owed:" in text and "Gleb pays" not in text[text.index("Still owed:"):]
+    table("sheet", "--html", str(tmp_path / "s.html"))
+    page = (tmp_path / "s.html").read_text(encoding="utf-8")
+    assert "<h3>Paid since the settlement:</h3>" in page and "<h3>Still owed:</h3>" in page
+    sheet = view(isolated).sheet
+    assert "Paid since the settlement:" in sheet and "Gleb paid Anna 3.00 on " in sheet
+    assert sheet.index("Still owed:") < sheet.index("Boris pays Anna 3.00", sheet.index("Still owed:"))
+
+
+def test_what_is_still_owed_in_russian(table) -> None:
+    anna_wins(table)
+    table("paid", "Gleb", "Anna", "3.00")
+    out = table("--lang", "ru", "settle").stdout
+    assert "Оплачено после расчёта:" in out and "Ещё не оплачено:" in out and "(платёж 1)" in out
+    assert "за вычетом 1 сделанного платежа" in table("--lang", "ru", "ledger").stdout
+
+
+# ---- the export: the payments made apart from those suggested -------------------------------------
+
+
+def csv_rows(path: Path) -> list[dict]:
+    import csv
+
+    with path.open(encoding="utf-8-sig", newline="") as f:
+        return list(csv.DictReader(f))
+
+
+def test_the_export_keeps_the_payments_made_apart_from_those_suggested(table, tmp_path: Path) -> None:
+    anna_wins(table)
+    table("paid", "Boris", "Anna", "3.00")
+    table("paid", "Vera", "Anna", "1.00")
+    table("paid", "--cancel", "2")
+    table("new", "Dasha", "Egor", "Anna", "Boris", "--yes")  # another table: its payments are not this evening's
+    table("deal", "solo", "--declarer", "Dasha", "--tricks", "9")
+    table("settle", "--yes")
+    table("paid", "Egor", "Dasha", "0.50", "--currency", "")
+    out = tmp_path / "x"
+    table("export", str(out), "--session", "1")
+    assert sorted(p.name for p in out.iterdir()) == ["balances.csv", "deals.csv", "payments.csv", "settlement.csv",
+                                                     "suggested-payments.csv", "transfers.csv"]
+    assert {r["player"]: r["money"] for r in csv_rows(out / "settlement.csv")} == {
+        "Anna": "9.00", "Boris": "-3.00", "Vera": "-3.00", "Gleb": "-3.00"}
+    suggested = csv_rows(out / "suggested-payments.csv")
+    assert sorted((r["from"], r["to"], r["amount"]) for r in suggested) == [
+        ("Boris", "Anna", "3.00"), ("Gleb", "Anna", "3.00"), ("Vera", "Anna", "3.00")]
+    made = csv_rows(out / "payments.csv")
+    recorded = {p["id"]: p for p in table.json("payments")}
+    assert list(made[0]) == ["id", "paid_at", "from", "to", "amount", "currency", "cancelled_at",
+                             "toward_this_session"]
+    assert [(r["id"], r["from"], r["to"], r["amount"], r["toward_this_session"]) for r in made] == [
+        ("1", "Boris", "Anna", "3.00", "3.00"), ("2", "Vera", "Anna", "1.00", "0.00")]
+    assert made[0]["paid_at"] == recorded[1]["date"] and made[0]["cancelled_at"] == ""
+    assert made[1]["cancelled_at"] == recorded[2]["cancelled_at"] and made[1]["cancelled_at"]
+
+
+def test_an_evening_not_settled_exports_no_payment_files(table, tmp_path: Path) -> None:
+    table("deal", "pass")
+    table("export", str(tmp_path / "x"))
+    assert sorted(p.name for p in (tmp_path / "x").iterdir()) == ["balances.csv", "deals.csv", "transfers.csv"]

@@ -319,10 +319,10 @@ def settle(db: str | None = None, as_json: bool = False, yes: bool = False, sess
     conn = connect(db)
     shown = None
     if not yes and not as_json and guided.interactive():
-        pending, result = sessions_app.settlement(conn, chosen)
+        pending, result, paid = sessions_app.settlement(conn, chosen)
         if not pending.settled:
             out = _console()
-            for line in settlement_lines(pending, result):
+            for line in settlement_lines(pending, result, paid):
                 out.print(line)
             if not guided.confirm(_("Record this settlement? The session then takes no more deals.")):
                 out.print(_("Nothing recorded."))
@@ -330,7 +330,9 @@ def settle(db: str | None = None, as_json: bool = False, yes: bool = False, sess
             chosen, shown = pending.id, result.deals
     found = sessions_app.settle(conn, chosen, shown)
     if as_json:
-        _json(found.settled.record())
+        from ..ui import data
+
+        _json(data.settlement(found.settled, found.paid))
         return
     out = _console()
     if not found.fresh:
@@ -340,7 +342,7 @@ def settle(db: str | None = None, as_json: bool = False, yes: bool = False, sess
         out.print(_("Session {id} is settled.", id=found.session.id))
         if shown is not None:  # the settlement was shown before it was confirmed
             return
-    for line in settlement_lines(found.session, found.settled):
+    for line in settlement_lines(found.session, found.settled, found.paid):
         out.print(line)
     for when, earlier in found.earlier:  # a reopened session: what it was settled at before, on record
         out.print(earlier_line(when, earlier), style="dim")

@@ -62,7 +62,7 @@ def sheet(shown: Shown) -> str:
         parts.append('<ul class="notes">' + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>")
     if shown.sheet.final:
         assert shown.sheet.settled is not None  # a final sheet is a settled one
-        parts.append(settlement(session, shown.sheet.settled))
+        parts.append(settlement(session, shown.sheet.settled, paid=shown.sheet.paid))
     parts.append(_deals(shown))
     parts.append("</div>")
     return "\n".join(parts)

@@ -13,6 +13,7 @@ import textwrap
 from rich.cells import cell_len, set_cell_size
 
 from ..app.deals import History, Walked
+from ..app.money import Since
 from ..app.sessions import Sheet
 from ..core.i18n import _, ngettext
 from ..core.settlement import Settled
@@ -20,7 +21,7 @@ from ..store.records import Session
 from . import chart
 from .deals import correction_legend, describe, marked, session_title, steps, tour_heading, with_result
 from .html import document, e, settlement, signed, standing
-from .settlement import payment_lines, settlement_heading
+from .settlement import payment_lines, settlement_heading, since_lines
 from .text import amount, basket_word, chips, local_time
 
 WIDTH = 40  # the plain sheet fits a phone's messenger
@@ -104,16 +105,18 @@ def text(sheet: Sheet, width: int = WIDTH) -> str:
     if sheet.settled is not None:
         lines.append("")
         lines += textwrap.wrap(not_yet(), width) if not sheet.final else []
-        lines += settlement_text(session, sheet.settled, width)
+        lines += settlement_text(session, sheet.settled, width, sheet.paid)
     return "\n".join(lines) + "\n"
 
 
-def settlement_text(session: Session, settled: Settled, width: int = WIDTH) -> list[str]:
-    """The settlement as lines of text: heading, each player's chips and money, who pays whom."""
+def settlement_text(session: Session, settled: Settled, width: int = WIDTH, paid: Since | None = None) -> list[str]:
+    """The settlement as lines of text: heading, each player's chips and money, who pays whom;
+    what was paid since and what is still owed (`paid`)."""
     pad = min(16, max(cell_len(n) for n in settled.players))
     rows = [f"{set_cell_size(name, pad)} {chips(net):>7} {amount(cents, session.currency):>14}".rstrip()
             for name, net, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True)]
-    said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency)]
+    said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency),
+            *since_lines(settled, paid)]
     wrapped = [textwrap.wrap(line, width, subsequent_indent="  ") for line in said]
     return wrapped[0] + rows + [line for part in wrapped[1:] for line in part]
 
@@ -222,7 +225,7 @@ def page(sheet: Sheet, made_by: str = "boston-ledger") -> str:
     else:
         body.append(f"<p>{e(_('Session {id} has no deals yet.', id=session.id))}</p>")
     if sheet.settled is not None:
-        body.append(settlement(session, sheet.settled, "" if sheet.final else not_yet()))
+        body.append(settlement(session, sheet.settled, "" if sheet.final else not_yet(), sheet.paid))
     if history.rows:
         body.append(chart_figure(history))
     body.append(f"<footer>{e(made_by)}</footer>")
