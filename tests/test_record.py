@@ -5,10 +5,17 @@ says what was paid since and what is still owed."""
 
 from __future__ import annotations
 
+import tempfile
+from decimal import Decimal
 from pathlib import Path
 
+from hypothesis import event, given, settings
+from hypothesis import strategies as st
+
+from boston_ledger.core.errors import LedgerError
 from boston_ledger.serve.server import Served
-from conftest import PLAYERS, guided
+from boston_ledger.store import read
+from conftest import PLAYERS, examples, guided
 from serving import ENTRY, VIEW, Phone
 
 REOPEN = "session 1 is settled; `boston-ledger reopen` it first to correct a deal"
@@ -298,3 +305,74 @@ def test_an_evening_not_settled_exports_no_payment_files(table, tmp_path: Path) 
     table("deal", "pass")
     table("export", str(tmp_path / "x"))
     assert sorted(p.name for p in (tmp_path / "x").iterdir()) == ["balances.csv", "deals.csv", "transfers.csv"]
+
+
+# ---- the payments toward each evening add up to the ledger ------------------------------------------
+
+TABLES = [("Anna", "Boris", "Vera", "Gleb"), ("Anna", "Boris", "Vera", "Dasha"), ("Dasha", "Egor", "Anna", "Boris")]
+person = st.sampled_from(["Anna", "Boris", "Vera", "Gleb", "Dasha", "Egor"])
+evening = st.tuples(st.sampled_from(range(len(TABLES))), st.sampled_from(["EUR", "RUB"]),
+                    st.one_of(st.just("Anna"), person), st.integers(6, 10))  # Anna often wins: the others owe her
+payment = st.tuples(person, st.one_of(st.just("Anna"), person), st.integers(1, 1500), st.sampled_from(["EUR", "RUB"]),
+                    st.booleans())
+steps = st.lists(st.tuples(evening, st.lists(payment, max_size=3)), min_size=1, max_size=5).map(
+    lambda rounds: [op for e, paid in rounds for op in (e, *paid)])  # each evening, then what was paid
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(steps)
+def test_what_each_evening_still_owes_adds_up_to_the_ledger(ops: list) -> None:
+    """However evenings and payments (some cancelled, some more than was owed) come in turn, the
+    settlements less what was counted toward each add up to `ledger`, per person and currency;
+    no part of a payment is counted twice or lost (when somebody it concerns played an evening
+    with the other before it)."""
+    from boston_ledger.app import deals as deals_app
+    from boston_ledger.app import money, sessions
+    from boston_ledger.core.engine import Deal
+    from boston_ledger.core.tariff_files import load
+    from boston_ledger.store.db import open_db
+
+    classic = load("classic")
+    with tempfile.TemporaryDirectory() as tmp:
+        conn = open_db(Path(tmp) / "t.db", create=True)
+        for op in ops:
+            if len(op) == 4:  # an evening: one solo, settled
+                seats, code, declarer, tricks = op
+                names = TABLES[seats]
+                if declarer not in names:
+                    continue
+                sessions.new(conn, list(names), classic, Decimal("0.1"), code)
+                deals_app.enter(conn, Deal("solo", names.index(declarer), tricks=tricks))
+                sessions.settle(conn)
+                continue
+            payer, payee, cents, code, cancelled = op
+            try:
+                done = money.pay(conn, payer, payee, f"{cents / 100:.2f}", code, sure=True)
+            except LedgerError:  # nobody of that name yet, the same person, a currency not used
+                continue
+            if cancelled:
+                money.cancel(conn, done.id)
+        owed: dict[tuple[str, str], int] = {}
+        for s in read.sessions(conn):
+            __, settled, paid = sessions.settlement(conn, s.id)
+            for name, cents in zip(settled.players, settled.cents if paid is None else paid.cents, strict=True):
+                owed[s.currency, name] = owed.get((s.currency, name), 0) + cents
+        counted = {p.id: 0 for p in money.payments(conn)}
+        for s in read.sessions(conn):
+            paid = sessions.settlement(conn, s.id)[2]
+            for t in paid.paid if paid is not None else ():
+                counted[t.payment.id] += t.cents
+                if t.cents != t.payment.cents:
+                    event("a payment shared between evenings, or paid over")
+        for p in money.payments(conn):
+            if p.cancelled_at is not None:
+                assert counted[p.id] == 0
+            elif counted[p.id]:
+                assert counted[p.id] == p.cents  # whole, once, where it was counted at all
+                event("a payment counted toward an evening")
+            else:  # counted nowhere: the ledger counts it; the evenings can't
+                owed[p.currency, p.payer] = owed.get((p.currency, p.payer), 0) + p.cents
+                owed[p.currency, p.payee] = owed.get((p.currency, p.payee), 0) - p.cents
+        ledger = {(b.currency, n): c for b in money.books(conn) for n, c in zip(b.names, b.cents, strict=True)}
+        assert {k: v for k, v in owed.items() if v} == {k: v for k, v in ledger.items() if v}
+        conn.close()
