@@ -340,4 +340,6 @@ def test_the_phone_page_says_money_where_in_words_and_what_was_taken_back(table,
     table("edit", "1", "--tricks", "6", "--reason", "six")
     assert "deal 1 corrected: junior Boris 5 + Gleb 4 → junior Boris 6 + Gleb 4" in sheet()
     table("deal", "pass")
-    assert "corrected" not in sheet()  # a note of the last change only
+    page = sheet()
+    assert "deal 1 corrected:" not in page  # a note of the last change only
+    assert '<p class="corrected">* deal 1 corrected on ' in page and "six</p>" in page  # the deal stays marked

@@ -303,6 +303,7 @@ class History(NamedTuple):
     rows: list[Walked]
     total: int  # standing deals in all
     undone: int  # deals taken back
+    corrected: dict[int, Correction]  # by number, the standing deals a correction made, with it (read.corrected)
 
 
 def history(conn: sqlite3.Connection, last: int | None, session_id: int | None = None) -> History:
@@ -313,7 +314,8 @@ def history(conn: sqlite3.Connection, last: int | None, session_id: int | None =
     rows = list(walk(session, recorded, read.redeals(conn, session, recorded[0].number) if recorded else 0))
     if last is not None and len(rows) > last:
         rows = rows[-last:]
-    return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session))
+    return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session),
+                   read.corrected(conn, session))
 
 
 # ---- corrections -----------------------------------------------------------------------------
@@ -352,6 +354,14 @@ def entered_deal(conn: sqlite3.Connection, session: Session, number: int) -> Dea
     return _numbered(conn, session, number)[number - 1].deal
 
 
+def correctable(session: Session) -> None:
+    """Refused (LedgerError) when the session's deals cannot be corrected: it is settled. Every
+    way of correcting asks this before it asks anything else, so nothing typed is thrown away."""
+    if session.settled:
+        raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal",
+                            id=session.id))
+
+
 def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
             session_id: int | None = None, last: int | None = None) -> Corrected:
     """Replace deal `number` and replay every deal after it (the basket, labets and double tours
@@ -360,9 +370,7 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
     last deal is another one by then, nothing is corrected."""
     with writing(conn):
         session = current(conn, session_id)
-        if session.settled:
-            raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal",
-                                id=session.id))
+        correctable(session)
         if last is not None and getattr(read.last_deal(conn, session), "number", None) != last:
             raise LedgerError(_("deal {number} is no longer the last deal; nothing was corrected", number=last))
         standing_deals = _numbered(conn, session, number)

@@ -1,4 +1,5 @@
-"""CSV export of a session: deals, transfers, balances after each deal, and the settlement.
+"""CSV export of a session: deals, transfers, balances after each deal, the settlement and the
+payments it suggests, and the payments made between its players.
 
 UTF-8 with a byte-order mark, so spreadsheets read Cyrillic names right; one header row each.
 Every cell is made by cell(): its control characters written out, then a text a spreadsheet
@@ -19,12 +20,14 @@ from ..core.engine import Deal, plays
 from ..core.errors import LedgerError
 from ..core.fields import STORED, Field
 from ..core.i18n import _, strerror
-from ..core.settlement import money
+from ..core.settlement import Settled, money
 from ..store import read
 from ..core.tariff import MISDEAL
 from ..store.records import Session
 from .deals import Walked, walk
 from .files import write_new, write_set
+from .inputs import name_key
+from .money import paid_since, payments
 
 BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
 
@@ -67,8 +70,8 @@ def _write(path: Path, header: list[str], rows: Iterable[Row]) -> None:
 
 
 EXPORT_NAMES = frozenset({"deals.csv", "transfers.csv", "balances.csv",  # and as the session's state has them:
-                          "undone.csv", "corrections.csv", "settlement.csv", "payments.csv",
-                          "seatings.csv"})
+                          "undone.csv", "corrections.csv", "settlement.csv", "suggested-payments.csv",
+                          "payments.csv", "seatings.csv"})
 
 
 def _fields(session: Session) -> list[Field]:
@@ -99,6 +102,23 @@ def _words(session: Session, d: Deal, number: int) -> str:
     """Deal `number` as `key=value` words: 'contract=junior; declarer=Boris; tricks=5'."""
     return "; ".join(f"{f.name}={v}" for f, v in zip(_fields(session), _entered(session, d, number), strict=True)
                      if v != "")
+
+
+def _payments_made(conn: sqlite3.Connection, session: Session, settled: Settled | None) -> list[Row]:
+    """The payments recorded with `paid` between two of the session's players (cancelled ones
+    too, with when), each with the part of it counted toward this session's settlement
+    (money.paid_since)."""
+    names = settled.players if settled is not None else [session.people[p] for p in session.present]
+    keys = {name_key(n) for n in names}
+    made = [p for p in payments(conn) if name_key(p.payer) in keys and name_key(p.payee) in keys]
+    if not made:
+        return []
+    since = None if settled is None else paid_since(conn, session, settled)
+    toward: dict[int, int] = {}
+    for t in since.paid if since is not None else ():
+        toward[t.payment.id] = toward.get(t.payment.id, 0) + t.cents
+    return [[p.id, p.paid_at, p.payer, p.payee, money(p.cents), p.currency, p.cancelled_at or "",
+             money(toward.get(p.id, 0))] for p in made]
 
 
 def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[Path]:
@@ -143,9 +163,13 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         files.append(("settlement.csv", ["player", "net_chips", "money", "currency"],
                       [[n, chips, money(cents), session.currency]
                        for n, chips, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True)]))
-        files.append(("payments.csv", ["from", "to", "amount", "currency"],
+        files.append(("suggested-payments.csv", ["from", "to", "amount", "currency"],
                       [[settled.players[p.payer], settled.players[p.payee], money(p.cents), session.currency]
                        for p in settled.payments]))
+    made = _payments_made(conn, session, settled)
+    if made:
+        files.append(("payments.csv", ["id", "paid_at", "from", "to", "amount", "currency", "cancelled_at",
+                                       "toward_this_session"], made))
     if session.seatings:
         files.append(("seatings.csv", ["from_deal", "seat", "player", "money_of", "made_at"],
                       [[s.from_deal, s.seat + 1, session.people[s.sitter], session.people[s.account], s.made_at]

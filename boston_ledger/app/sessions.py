@@ -20,6 +20,7 @@ from .inputs import table_names
 
 if TYPE_CHECKING:  # core.settlement is loaded when a settlement is made or read (`_settled`)
     from ..core.settlement import Settled
+    from .money import Since
 
 
 def new(conn: sqlite3.Connection, names: list[str], tariff: Tariff, chip_value: Decimal, currency: str,
@@ -105,6 +106,7 @@ class Settling(NamedTuple):
     settled: Settled
     fresh: bool  # settled just now (else it was settled before)
     earlier: list[tuple[str, Settled]]  # a reopened session's earlier settlements, on record
+    paid: Since | None  # what was paid toward it since it was (first) settled, and what is still owed
 
 
 def settle(conn: sqlite3.Connection, session_id: int | None = None, deals: int | None = None) -> Settling:
@@ -122,14 +124,20 @@ def settle(conn: sqlite3.Connection, session_id: int | None = None, deals: int |
                                     shown=deals))
             write.record_settlement(conn, session, result)
     recorded = read.settlements(conn, session)
-    return Settling(session, recorded[-1][1], fresh, recorded[:-1])
+    from .money import paid_since  # here: a plain deal needs none of the money
+
+    return Settling(session, recorded[-1][1], fresh, recorded[:-1], paid_since(conn, session, recorded[-1][1]))
 
 
-def settlement(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, Settled]:
+def settlement(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, Settled, Since | None]:
     """The session's settlement: as recorded when it is settled, else what settling it now
-    would record (nothing is written)."""
+    would record (nothing is written); and what was paid toward it since it was settled (a
+    reopened session's), with what is still owed."""
+    from .money import paid_since
+
     session = current(conn, session_id)
-    return session, _settled(conn, session, read.state(conn, session))
+    result = _settled(conn, session, read.state(conn, session))
+    return session, result, paid_since(conn, session, result)
 
 
 def _settled(conn: sqlite3.Connection, session: Session, state: State) -> Settled:
@@ -180,16 +188,20 @@ class Sheet(NamedTuple):
     final: bool  # the settlement is recorded (else only what it would be)
     changed: Recorded | Correction | None = None  # the last write, when it took a deal back or corrected one
     changed_dealer: int | None = None  # the seat that dealt the deal `changed` is about
+    paid: Since | None = None  # what was paid toward the settlement since, and what is still owed
 
 
 def sheet(conn: sqlite3.Connection, session_id: int | None = None, last: int | None = None) -> Sheet:
     """A session's sheet read in one transaction, so that its parts agree with each other."""
+    from .money import paid_since
+
     with reading(conn):
         found = status(conn, session_id)
         session = found.session
         shown = history(conn, last, session.id)
         changed = read.last_change(conn, session)
         dealer = None if changed is None else read.dealer_of(conn, session, changed.number)
-        if not found.state.deals:
+        if not found.state.deals or found.settled is None:
             return Sheet(found, shown, None, False, changed, dealer)
-        return Sheet(found, shown, found.settled, session.settled, changed, dealer)
+        return Sheet(found, shown, found.settled, session.settled, changed, dealer,
+                     paid_since(conn, session, found.settled))

@@ -192,6 +192,7 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
     chosen = options.session_id(session)
     conn = connect(db)
     evening = deals_app.current(conn, chosen)
+    deals_app.correctable(evening)  # before anything is asked: a reason typed is never thrown away
     n = whole(number, "N", 1, 10**9)
     assert n is not None
     asking = guided.interactive()
@@ -263,7 +264,7 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
             as_json: bool = False, session: str | None = None) -> None:
     """The session's deals with their results."""
     from ..ui import data
-    from ..ui.deals import corrections_table, history_table
+    from ..ui.deals import correction_legend, corrections_table, history_table
 
     chosen = options.session_id(session)
     conn = connect(db)
@@ -286,7 +287,12 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
     if not rows:
         out.print(_("Session {id} has no deals yet.", id=found.session.id))
         return
-    out.print(history_table(found.session, rows, out.width))
+    out.print(history_table(found.session, rows, out.width, found.corrected))
+    legend = correction_legend(found.corrected, (w.recorded.number for w in rows))
+    for line in legend:
+        out.print(line)
+    if legend:
+        out.print(_("`{prog} history --corrections` shows each corrected deal as it was before.", prog=PROG))
     if len(rows) < found.total:
         out.print(_("deals {first}–{last} of {total}; `{prog} history --all` shows every deal",
                     first=rows[0].recorded.number, last=rows[-1].recorded.number, total=found.total, prog=PROG))
@@ -340,10 +346,10 @@ def settle(db: str | None = None, as_json: bool = False, yes: bool = False, sess
     conn = connect(db)
     shown = None
     if not yes and not as_json and guided.interactive():
-        pending, result = sessions_app.settlement(conn, chosen)
+        pending, result, paid = sessions_app.settlement(conn, chosen)
         if not pending.settled:
             out = _console()
-            for line in settlement_lines(pending, result):
+            for line in settlement_lines(pending, result, paid):
                 out.print(line)
             if not guided.confirm(_("Record this settlement? The session then takes no more deals.")):
                 out.print(_("Nothing recorded."))
@@ -351,7 +357,9 @@ def settle(db: str | None = None, as_json: bool = False, yes: bool = False, sess
             chosen, shown = pending.id, result.deals
     found = sessions_app.settle(conn, chosen, shown)
     if as_json:
-        _json(found.settled.record())
+        from ..ui import data
+
+        _json(data.settlement(found.settled, found.paid))
         return
     out = _console()
     if not found.fresh:
@@ -361,7 +369,7 @@ def settle(db: str | None = None, as_json: bool = False, yes: bool = False, sess
         out.print(_("Session {id} is settled.", id=found.session.id))
         if shown is not None:  # the settlement was shown before it was confirmed
             return
-    for line in settlement_lines(found.session, found.settled):
+    for line in settlement_lines(found.session, found.settled, found.paid):
         out.print(line)
     for when, earlier in found.earlier:  # a reopened session: what it was settled at before, on record
         out.print(earlier_line(when, earlier), style="dim")

@@ -230,6 +230,8 @@ def history(
 
     For each player and the basket: what a deal changed and where it left them.
 
+    A corrected deal is marked *; the legend below says when and why.
+
     Example: boston-ledger history --corrections
     """
     return commands.history(corrections=corrections, last=last, show_all=show_all, db=db, session=session,
@@ -281,6 +283,8 @@ def settle(
     """End the session: share the basket, turn chips into money, list who pays whom.
 
     At a terminal the settlement is shown first and recorded once confirmed.
+
+    A settled session shows it again, with the payments made since and what is still owed.
 
     Example: boston-ledger settle --json
     """
@@ -453,6 +457,12 @@ def export(
     session: SessionOption = None,
 ) -> None:
     """Write the session as CSV files (UTF-8, header row) for a spreadsheet.
+
+    deals.csv, transfers.csv, balances.csv; undone.csv and corrections.csv when there are such deals.
+
+    Once settled: settlement.csv (the results), suggested-payments.csv (who pays whom).
+
+    payments.csv: the payments made between its players, recorded with paid.
 
     Example: boston-ledger export ./evening
     """

@@ -185,7 +185,10 @@ class Entry:
         `correcting` deal N, the correction shown with what it changes)."""
         session = place.session
         try:
-            deals_app.open_for_deals(session, place.state.played if correcting is None else None)
+            if correcting is None:
+                deals_app.open_for_deals(session, place.state.played)
+            else:
+                deals_app.correctable(session)
         except LedgerError as e:
             return Response(status, entry_page.closed(place, [*notices, str(e)]).encode(), HTML)
         found = flow.step(session, answers, defaults)

@@ -259,14 +259,44 @@ def transfers_of(conn: sqlite3.Connection, session: Session, deal_id: int) -> tu
 
 def corrections(conn: sqlite3.Connection, session: Session) -> list[Correction]:
     """The audit of a session's corrections, oldest first."""
-    out = []
+    return list(_corrections(conn, session).values())
+
+
+def _corrections(conn: sqlite3.Connection, session: Session) -> dict[int, Correction]:
+    """A session's corrections by id, oldest first."""
+    out = {}
     for c in conn.execute("SELECT * FROM corrections WHERE session_id = ? ORDER BY id", (session.id,)).fetchall():
         old = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.id = ?", (c["old_deal"],)).fetchone()
-        new = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.correction_id = ? AND d.number = ?",
-                           (c["id"], c["number"])).fetchone()
-        out.append(Correction(c["number"], _line(c["reason"]), c["corrected_at"],
-                              stored_deal(session, c["number"], tuple(old)),
-                              stored_deal(session, c["number"], tuple(new))))
+        new = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.session_id = ? AND d.correction_id = ?"
+                           " AND d.number = ?", (session.id, c["id"], c["number"])).fetchone()
+        out[c["id"]] = Correction(c["number"], _line(c["reason"]), c["corrected_at"],
+                                  stored_deal(session, c["number"], tuple(old)),
+                                  stored_deal(session, c["number"], tuple(new)))
+    return out
+
+
+def corrected(conn: sqlite3.Connection, session: Session) -> dict[int, Correction]:
+    """The standing deals whose entry a correction made, by number, each with the correction that
+    made it (the last, when the deal was corrected more than once). A correction records again
+    every deal after the one it corrects, with that deal's entry unchanged: such a deal is followed
+    back through the deals it superseded to where its entry was made, by a correction of it or
+    by the table."""
+    audit = _corrections(conn, session)
+    if not audit:
+        return {}
+    superseded = {(row[0], row[1]): row[2] for row in conn.execute(  # (correction, number): the deal's own correction
+        "SELECT s.correction_id, d.number, d.correction_id FROM supersessions s JOIN deals d ON d.id = s.deal_id"
+        " WHERE d.session_id = ?", (session.id,))}
+    out = {}
+    for number, made_by in conn.execute(f"SELECT d.number, d.correction_id FROM deals d WHERE d.session_id = ?"
+                                        f" AND d.correction_id IS NOT NULL AND {STANDING}", (session.id,)):
+        seen = set()  # a damaged ledger could make a loop; `check` reports what is wrong with it
+        while made_by is not None and made_by in audit and made_by not in seen:
+            if audit[made_by].number == number:
+                out[number] = audit[made_by]
+                break
+            seen.add(made_by)
+            made_by = superseded.get((made_by, number))
     return out
 
 

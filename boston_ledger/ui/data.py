@@ -6,14 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..app.deals import History, Walked
-from ..app.money import Book
+from ..app.money import Book, Since
 from ..app.rescore import Rescored
 from ..app.sessions import Listed, Status
 from ..app.stats import Partnership, PlayerStats, Stats, Swing
 from ..core import engine
 from ..core.i18n import N_
 from ..core.invariants import Problem
-from ..core.settlement import money
+from ..core.settlement import Settled, money
 from ..core.tariff import Tariff
 from ..store.records import Correction, PaymentRecord, Session
 from .deals import describe, net_by_reason, steps
@@ -72,13 +72,14 @@ def people(s: Status) -> list[dict[str, Any]]:
 
 
 def history(h: History) -> list[dict[str, Any]]:
-    return [deal(h.session, w) for w in h.rows]
+    return [deal(h.session, w, h.corrected.get(w.recorded.number)) for w in h.rows]
 
 
-def deal(session: Session, w: Walked) -> dict[str, Any]:
+def deal(session: Session, w: Walked, corrected: Correction | None = None) -> dict[str, Any]:
     """A deal of the history: `balances` and `basket` are where it left them, `changes` and
     `basket_change` what it moved, `why` what each reason moved (the lines of the deal's table
-    in the terminal, per player and the basket; empty on points)."""
+    in the terminal, per player and the basket; empty on points); `corrected`, when a correction
+    made its entry, when and why (else null)."""
     names = session.players
     chips = session.tariff.has_basket
     moved = [change for change, __ in steps(session, w)]
@@ -95,6 +96,8 @@ def deal(session: Session, w: Walked) -> dict[str, Any]:
         "double": w.position.double,
         "changes": dict(zip(names, moved, strict=False)),  # moved ends with the basket's: basket_change
         "basket_change": moved[len(names)] if chips else 0, "why": why,
+        "corrected": None if corrected is None else {"corrected_at": corrected.corrected_at,
+                                                     "reason": corrected.reason},
     }
 
 
@@ -146,11 +149,25 @@ def player(e: PlayerStats) -> dict[str, Any]:
     }
 
 
+def settlement(settled: Settled, paid: Since | None) -> dict[str, Any]:
+    """`settle --json`: the settlement as kept, then the payments recorded toward it since
+    (`paid_since`: each payment, and the `amount` of it counted toward this evening) and who
+    still pays whom after them (`still_owed`: the settlement's `payments` when nothing was paid)."""
+    names = settled.players
+    owed = settled.payments if paid is None else paid.owed
+    return {**settled.record(),
+            "paid_since": [] if paid is None else [
+                {"id": t.payment.id, "date": t.payment.paid_at, "from": t.payment.payer, "to": t.payment.payee,
+                 "amount": money(t.cents), "payment_amount": money(t.payment.cents)} for t in paid.paid],
+            "still_owed": [{"from": names[p.payer], "to": names[p.payee], "amount": money(p.cents)} for p in owed]}
+
+
 def books(found: Sequence[Book]) -> dict[str, Any]:
     return {b.currency: {
         "balances": {n: money(c) for n, c in zip(b.names, b.cents, strict=True)},
         "payments": [{"from": b.names[p.payer], "to": b.names[p.payee], "amount": money(p.cents)}
                      for p in b.payments],
+        "paid": b.paid,
     } for b in found}
 
 

@@ -3,7 +3,7 @@ history of an evening, corrections; where a deal falls (partie, tour) and its ba
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 
 from ..core import engine
 from ..core.controls import visible
@@ -67,6 +67,25 @@ def result_word(outcome: Outcome) -> str:
 def with_result(said: str, outcome: Outcome) -> str:
     """A deal's words followed by whether its contract was made: 'junior Boris 5 + Gleb 4 — made'."""
     return said if outcome.made is None else _("{deal} — {result}", deal=said, result=result_word(outcome))
+
+
+MARK = "*"  # after the words of a deal whose entry a correction made; the legend under the deals says when and why
+
+
+def marked(said: str, corrected: bool) -> str:
+    """A deal's words (and its result) followed by the mark of a correction when one made it."""
+    return f"{said} {MARK}" if corrected else said
+
+
+def correction_note(c: Correction) -> str:
+    """When and why a deal was corrected: 'deal 6 corrected on 2026-12-05 21:04: Eleanor had the jack'."""
+    return _("deal {number} corrected on {when}: {reason}", number=c.number, when=local_time(c.corrected_at),
+             reason=c.reason)
+
+
+def correction_legend(corrected: Mapping[int, Correction], numbers: Iterable[int]) -> list[str]:
+    """The legend under the deals shown (their `numbers`): a line for each corrected one, the mark first."""
+    return [f"{MARK} {correction_note(corrected[n])}" for n in numbers if n in corrected]
 
 
 def banners(tariff: Tariff, pos: Position) -> list[str]:
@@ -285,7 +304,7 @@ def why(key: str, made: bool | None, moved: Sequence[int], declarer: int | None)
     return reason(key)
 
 
-def history_table(session: Session, rows: Sequence[Walked], width: int = 200) -> Table:
+def history_table(session: Session, rows: Sequence[Walked], width: int = 200, corrected: Collection[int] = ()) -> Table:
     """The evening as on the score sheet («пуля»), a line per deal: what was played, and for
     each player and the basket the change and where it then stands ("+36 → 16"); each tour
     opens with its heading, double tours marked.
@@ -293,12 +312,13 @@ def history_table(session: Session, rows: Sequence[Walked], width: int = 200) ->
     When a line of every column would not fit in `width`, the dealer's column goes first (the
     dealer turns round the table; `status` and each deal's heading name him), then the
     boston's, then the change and the standing are put one above the other, so that a deal's
-    line does not wrap when it can be helped."""
-    table = _history(session, rows, dealer=True, holder=True, stacked=False)
+    line does not wrap when it can be helped. A deal whose number is in `corrected` has the
+    mark of a correction after its words (`correction_legend` goes below)."""
+    table = _history(session, rows, dealer=True, holder=True, stacked=False, corrected=corrected)
     for dealer, holder, stacked in ((False, True, False), (False, False, False), (False, False, True)):
         if _width(table) <= width:
             break
-        table = _history(session, rows, dealer, holder, stacked)
+        table = _history(session, rows, dealer, holder, stacked, corrected)
     return table
 
 
@@ -326,7 +346,8 @@ def tour_heading(session: Session, rows: Sequence[Walked]) -> list[str | None]:
     return out
 
 
-def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: bool, stacked: bool) -> Table:
+def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: bool, stacked: bool,
+             corrected: Collection[int] = ()) -> Table:
     t = session.tariff
     holder = holder and t.boston > 0
     table = Table(box=SHEET, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
@@ -348,8 +369,9 @@ def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: boo
             cells[at] = Text(heading, style="bold yellow" if w.position.double else "bold")
             table.add_row(*cells)
         deal, pos, outcome = w.recorded.deal, w.position, w.outcome
-        played = with_result(describe(session, deal, boston=False, dealer=pos.dealer, number=w.recorded.number),
-                             outcome)
+        played = marked(with_result(describe(session, deal, boston=False, dealer=pos.dealer,
+                                 number=w.recorded.number), outcome),
+                        w.recorded.number in corrected)
         row = [str(w.recorded.number)]
         row += [session.players[pos.dealer]] if dealer else []
         row.append(played)

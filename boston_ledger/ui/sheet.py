@@ -13,14 +13,15 @@ import textwrap
 from rich.cells import cell_len, set_cell_size
 
 from ..app.deals import History, Walked
+from ..app.money import Since
 from ..app.sessions import Sheet
 from ..core.i18n import _, ngettext
 from ..core.settlement import Settled
 from ..store.records import Session
 from . import chart
-from .deals import describe, session_title, steps, tour_heading, with_result
+from .deals import correction_legend, describe, marked, session_title, steps, tour_heading, with_result
 from .html import document, e, settlement, signed, standing
-from .settlement import payment_lines, settlement_heading
+from .settlement import payment_lines, settlement_heading, since_lines
 from .text import amount, basket_word, chips, local_time
 
 WIDTH = 40  # the plain sheet fits a phone's messenger
@@ -52,10 +53,17 @@ def _packed(parts: list[str], width: int) -> list[str]:
     return lines
 
 
-def played(session: Session, w: Walked) -> str:
-    """What a deal was, its result, and who held the boston."""
-    return with_result(describe(session, w.recorded.deal, dealer=w.position.dealer, number=w.recorded.number),
-                       w.outcome)
+def played(history: History, w: Walked) -> str:
+    """What a deal was, its result, and who held the boston; the mark of a correction when one
+    made it."""
+    return marked(with_result(describe(history.session, w.recorded.deal, dealer=w.position.dealer,
+                                       number=w.recorded.number), w.outcome),
+                  w.recorded.number in history.corrected)
+
+
+def legend(history: History) -> list[str]:
+    """The corrected deals of the sheet, when and why each (under its deals)."""
+    return correction_legend(history.corrected, (w.recorded.number for w in history.rows))
 
 
 def not_yet() -> str:
@@ -89,21 +97,27 @@ def text(sheet: Sheet, width: int = WIDTH) -> str:
         if tour is not None:
             rule = f"── {tour} "
             lines.append(rule + "─" * max(0, width - cell_len(rule)))
-        lines += textwrap.wrap(f"{w.recorded.number}. {played(session, w)}", width, subsequent_indent="   ")
+        lines += textwrap.wrap(f"{w.recorded.number}. {played(history, w)}", width, subsequent_indent="   ")
         lines.append("".join(_cell(str(level), column - 1) + " " for __, level in steps(session, w)).rstrip())
+    notes = legend(history)
+    if notes:
+        lines.append("")
+        lines += [line for note in notes for line in textwrap.wrap(note, width, subsequent_indent="  ")]
     if sheet.settled is not None:
         lines.append("")
         lines += textwrap.wrap(not_yet(), width) if not sheet.final else []
-        lines += settlement_text(session, sheet.settled, width)
+        lines += settlement_text(session, sheet.settled, width, sheet.paid)
     return "\n".join(lines) + "\n"
 
 
-def settlement_text(session: Session, settled: Settled, width: int = WIDTH) -> list[str]:
-    """The settlement as lines of text: heading, each player's chips and money, who pays whom."""
+def settlement_text(session: Session, settled: Settled, width: int = WIDTH, paid: Since | None = None) -> list[str]:
+    """The settlement as lines of text: heading, each player's chips and money, who pays whom;
+    what was paid since and what is still owed (`paid`)."""
     pad = min(16, max(cell_len(n) for n in settled.players))
     rows = [f"{set_cell_size(name, pad)} {chips(net):>7} {amount(cents, session.currency):>14}".rstrip()
             for name, net, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True)]
-    said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency)]
+    said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency),
+            *since_lines(settled, paid)]
     wrapped = [textwrap.wrap(line, width, subsequent_indent="  ") for line in said]
     return wrapped[0] + rows + [line for part in wrapped[1:] for line in part]
 
@@ -129,7 +143,7 @@ def running_table(history: History) -> str:
         kind = "" if w.outcome.made is None else ' class="made"' if w.outcome.made else ' class="failed"'
         dealer = e(_("dealer {name}", name=session.players[w.position.dealer]))
         rows.append(f'<tr{kind}><td class="number">{w.recorded.number}</td>'
-                    f'<td class="deal">{e(played(session, w))}<span class="dealer">{dealer}</span></td>'
+                    f'<td class="deal">{e(played(history, w))}<span class="dealer">{dealer}</span></td>'
                     + "".join(_change(c, level) for c, level in steps(session, w)) + "</tr>")
     return (f'<table class="sheet"><thead><tr><th scope="col">#</th>'
             f'<th scope="col" class="deal">{e(_("deal"))}</th>{head}'
@@ -175,6 +189,7 @@ td.deal { padding-left: .5rem; }
 .settlement td, .settlement th { padding: .2rem .8rem .2rem 0; }
 .settlement .up { color: #17702c; font-weight: 600; } .settlement .down { color: #b3261e; font-weight: 600; }
 .payments { padding-left: 1.2rem; } .note { color: #8a4b00; }
+ul.corrected { list-style: none; padding-left: 0; margin: .4rem 0; color: #444; font-size: .9em; }
 figure.chart { margin: 1rem 0; } figure.chart svg { width: 100%; height: auto; }
 footer { margin-top: 1.5rem; color: #777; font-size: .8rem; }
 @media (max-width: 40rem) {
@@ -206,10 +221,12 @@ def page(sheet: Sheet, made_by: str = "boston-ledger") -> str:
     body = [f"<header><h1>{heading}</h1>" + "".join(f"<p>{line}</p>" for line in details) + "</header>"]
     if history.rows:
         body.append(f'<div class="scroll">{running_table(history)}</div>')
+        if notes := legend(history):
+            body.append('<ul class="corrected">' + "".join(f"<li>{e(note)}</li>" for note in notes) + "</ul>")
     else:
         body.append(f"<p>{e(_('Session {id} has no deals yet.', id=session.id))}</p>")
     if sheet.settled is not None:
-        body.append(settlement(session, sheet.settled, "" if sheet.final else not_yet()))
+        body.append(settlement(session, sheet.settled, "" if sheet.final else not_yet(), sheet.paid))
     if history.rows:
         body.append(chart_figure(history))
     body.append(f"<footer>{e(made_by)}</footer>")

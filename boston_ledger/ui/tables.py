@@ -147,14 +147,18 @@ def doubt_line(d: Doubt) -> str:
 
 
 def book_lines(found: Sequence[Book]) -> list[str]:
-    """What each person owes or is owed per currency, and the payments that clear it."""
+    """What each person owes or is owed per currency, less the payments made (how many it
+    counts), and the payments that clear what is still owed."""
     if not found:
         return [_("No settled session yet: nobody owes anybody anything.")]
     lines = []
     for b in found:
         code = b.currency
-        lines.append((_("In {currency}", currency=currency_sign(code)) if code else _("Money")) + ": "
-                     + ", ".join(f"{n} {amount(c, '')}" for n, c in zip(b.names, b.cents, strict=True)))
+        heading = _("In {currency}", currency=currency_sign(code)) if code else _("Money")
+        if b.paid:
+            heading = ngettext("{heading}, less {n} payment made", "{heading}, less {n} payments made", b.paid,
+                               heading=heading)
+        lines.append(heading + ": " + ", ".join(f"{n} {amount(c, '')}" for n, c in zip(b.names, b.cents, strict=True)))
         lines += ["  " + _("{payer} pays {payee} {amount}", payer=b.names[p.payer], payee=b.names[p.payee],
                            amount=amount(p.cents, code)) for p in b.payments] or ["  " + _("all square")]
     return lines
