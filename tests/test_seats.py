@@ -56,6 +56,10 @@ def test_a_substitute_plays_on_the_account_of_the_player_he_replaces(table, tmp_
     assert people(table)["Gleb"]["chips"] < gleb and table("check").stdout == ""
     assert table.json("rescore", "1", "--tariff", "tambov")["session"] == 1
     table("settle", "--yes")
+    stats = table.json("stats")["players"]
+    assert stats["Dasha"]["declared_total"] == 1 and stats["Dasha"]["deals"] == 1  # she played deal 2
+    assert stats["Gleb"]["deals"] == 1 and stats["Gleb"]["declared_total"] == 0  # he played deal 1
+    assert stats["Dasha"]["money"] == {"": "0.00"} and Decimal(stats["Gleb"]["money"][""]) > 0  # his money
     table("export", str(tmp_path / "out"))
     with (tmp_path / "out" / "deals.csv").open(encoding="utf-8-sig", newline="") as f:
         assert [d["declarer"] for d in csv.DictReader(f)] == ["Anna", "Dasha"]

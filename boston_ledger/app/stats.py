@@ -103,43 +103,44 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
     for session in read.sessions(conn):
         if session.demo or (since is not None and date.fromisoformat(session.created_at[:10]) < since):
             continue
-        who = [names[name_key(p)] for p in session.players]
-        stats = [entry(name) for name in who]
-        seats = range(len(who))
-        best = [0] * len(who)  # each seat's biggest gain in one deal of this session (0: none yet)...
-        best_at = [0] * len(who)  # ...and the deal where it came first
-        worst = [0] * len(who)
-        worst_at = [0] * len(who)
-        entered: dict[Deal, int] = {}  # how often each distinct deal was played, in order of first play
-        before = (0,) * len(who)
-        for row in read.deals(conn, session, transfers=False):  # streamed
-            after = row.balances
-            for seat in seats:
-                change = after[seat] - before[seat]
-                if change > best[seat]:
-                    best[seat], best_at[seat] = change, row.number
-                elif change < worst[seat]:
-                    worst[seat], worst_at[seat] = change, row.number
-            before = after
-            entered[row.deal] = entered.get(row.deal, 0) + 1
-        deals = sum(entered.values())
+        who = {p: names[name_key(session.people[p])] for p in session.present}  # by person of the session
+        stats = {p: entry(name) for p, name in who.items()}
+        n = session.tariff.players
+        best: dict[int, tuple[int, int]] = {}  # each account's biggest gain in one deal of this session, and where
+        worst: dict[int, tuple[int, int]] = {}
+        sat = dict.fromkeys(who, 0)  # the deals each person played
+        entered: dict[tuple[Deal, tuple[tuple[int, int], ...]], int] = {}  # each distinct deal, with who sat where
+        before = (0,) * n
+        changed = bool(session.seatings)  # a seat's balance is its account's: read what each deal moved
+        for row in read.deals(conn, session, transfers=changed):  # streamed
+            table = session.table(row.number)
+            moved = engine.moves(row.transfers, n)[:n] if changed else \
+                [a - b for a, b in zip(row.balances, before, strict=True)]
+            for seat, change in enumerate(moved):
+                account = table[seat][1]
+                if change > best.get(account, (0, 0))[0]:
+                    best[account] = (change, row.number)
+                elif change < worst.get(account, (0, 0))[0]:
+                    worst[account] = (change, row.number)
+                sat[table[seat][0]] += 1
+            before = row.balances
+            entered[(row.deal, table)] = entered.get((row.deal, table), 0) + 1
         code = session.currency
-        for seat, e in enumerate(stats):
+        for someone, e in stats.items():
             e.sessions += 1
-            e.deals += deals
+            e.deals += sat[someone]
+            gained, lost = best.get(someone), worst.get(someone)
             win = e.biggest_win.get(code)
-            if best[seat] and (win is None or worth(best[seat], session.chip_value) > win.money):
-                e.biggest_win[code] = Swing(best[seat], worth(best[seat], session.chip_value), session.id,
-                                            best_at[seat])
+            if gained and (win is None or worth(gained[0], session.chip_value) > win.money):
+                e.biggest_win[code] = Swing(gained[0], worth(gained[0], session.chip_value), session.id, gained[1])
             loss = e.biggest_loss.get(code)
-            if worst[seat] and (loss is None or worth(worst[seat], session.chip_value) < loss.money):
-                e.biggest_loss[code] = Swing(worst[seat], worth(worst[seat], session.chip_value), session.id,
-                                             worst_at[seat])
-        for deal, times in entered.items():
+            if lost and (loss is None or worth(lost[0], session.chip_value) < loss.money):
+                e.biggest_loss[code] = Swing(lost[0], worth(lost[0], session.chip_value), session.id, lost[1])
+        for (deal, table), times in entered.items():
             if deal.contract == PASS or deal.declarer is None:
                 continue
             made = int(bool(engine.made(session.tariff, deal)))
-            e = stats[deal.declarer]
+            e = stats[table[deal.declarer][0]]
             named_by.setdefault(deal.contract, session.tariff)
             kind = e.declared.get(deal.contract)
             if kind is None:
@@ -149,15 +150,16 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
             e.declared_total += times
             e.made_total += made * times
             if deal.partner is not None:
-                first, second = sorted((who[deal.declarer], who[deal.partner]), key=str.casefold)
+                first, second = sorted((who[table[deal.declarer][0]], who[table[deal.partner][0]]), key=str.casefold)
                 record = pairs.setdefault((first, second), [0, 0])
                 record[0] += times
                 record[1] += made * times
-        if wanted is None or wanted in who:
+        if wanted is None or wanted in who.values():
             counted[session.settled] += 1
         result = read.settlement(conn, session)
-        if result is not None:  # settled: the money as the settlement has it
-            for e, cents in zip(stats, result.cents, strict=True):
+        if result is not None:  # settled: the money as the settlement has it, per person
+            for name, cents in zip(result.players, result.cents, strict=True):
+                e = entry(names[name_key(name)])
                 e.money[code] = e.money.get(code, 0) + cents
     partnerships = [Partnership(p, d, m) for p, (d, m) in pairs.items()]
     if wanted is not None:
