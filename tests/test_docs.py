@@ -106,7 +106,7 @@ def test_the_guides_run_from_first_session_to_settlement(cli, tmp_path: Path, mo
                 if line.strip().startswith("boston-ledger ")]
     inline = re.findall(r"`(boston-ledger (?:undo|edit|export|ledger|paid)[^`]*)`", text)
     commands += [shlex.split(m)[1:] for m in inline]
-    order = {"new": 0, "tariffs": 1, "deal": 2, "undo": 3, "edit": 4, "status": 5, "history": 5, "chart": 5,
+    order = {"new": 0, "tariffs": 1, "deal": 2, "undo": 3, "edit": 4, "seat": 4, "status": 5, "history": 5, "chart": 5,
              "settle": 6, "export": 7, "ledger": 8, "paid": 9}
     commands.sort(key=lambda c: order[c[0]])
     assert [c[0] for c in commands][:1] == ["new"] and "settle" in [c[0] for c in commands]
