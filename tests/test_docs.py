@@ -38,7 +38,7 @@ def test_every_help_has_an_example(cli, path) -> None:
 # people and its JSON is another command's. Any other command only reads, and speaks JSON.
 NO_JSON = {
     ("new",): "writes", ("deal",): "writes", ("edit",): "writes", ("undo",): "writes", ("reopen",): "writes",
-    ("use",): "writes", ("paid",): "writes", ("demo",): "writes", ("export",): "writes files",
+    ("use",): "writes", ("paid",): "writes", ("demo",): "writes", ("extend",): "writes", ("export",): "writes files",
     ("tariffs", "new"): "writes a file", ("sheet",): "for people: status --json and history --json",
     ("tariffs", "check"): "for people: its exit status is the answer", ("serve",): "serves status and history's JSON",
 }

@@ -20,15 +20,12 @@ from ..core.i18n import _, contract_name, contract_names, ngettext, rank_name
 from ..core.tariff import PASS, Tariff, ambiguous, did_you_mean, suggestion
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
-from ..store.records import Correction, Recorded
+from ..store.records import Correction, Extension, Recorded
 from ..store.records import Session as Session  # re-exported: the command line names a session through app/
+from .evenings import current as current  # re-exported: the session a command works on (app.evenings)
 from .inputs import nobody, seat_of, whole
 
-def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
-    """The session a command works on: `session_id` when the command line chose one (--session,
-    or the terminal's BOSTON_LEDGER_SESSION), else the ledger's current session (`use ID`).
-    The one place that picks it."""
-    return read.session(conn, read.current_session_id(conn) if session_id is None else session_id)
+
 
 
 def typed_deal(session: Session, contract: str, **typed: str | bool | None) -> Deal:
@@ -292,6 +289,7 @@ class History(NamedTuple):
     rows: list[Walked]
     total: int  # standing deals in all
     undone: int  # deals taken back
+    extensions: tuple[Extension, ...] = ()  # more deals agreed (`extend N`), the earliest first
 
 
 def history(conn: sqlite3.Connection, last: int | None, session_id: int | None = None) -> History:
@@ -302,7 +300,8 @@ def history(conn: sqlite3.Connection, last: int | None, session_id: int | None =
     rows = list(walk(session, recorded, read.redeals(conn, session, recorded[0].number) if recorded else 0))
     if last is not None and len(rows) > last:
         rows = rows[-last:]
-    return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session))
+    return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session),
+                   tuple(read.extensions(conn, session)))
 
 
 # ---- corrections -----------------------------------------------------------------------------

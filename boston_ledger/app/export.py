@@ -67,7 +67,7 @@ def _write(path: Path, header: list[str], rows: Iterable[Row]) -> None:
 
 
 EXPORT_NAMES = frozenset({"deals.csv", "transfers.csv", "balances.csv",  # and as the session's state has them:
-                          "undone.csv", "corrections.csv", "settlement.csv", "payments.csv"})
+                          "undone.csv", "corrections.csv", "extensions.csv", "settlement.csv", "payments.csv"})
 
 
 def _fields(session: Session) -> list[Field]:
@@ -132,6 +132,10 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         files.append(("corrections.csv", ["deal", "corrected_at", "reason", "was", "now"],
                       [[c.number, c.corrected_at, c.reason, _words(session, c.was), _words(session, c.now)]
                        for c in audit]))
+    agreed = read.extensions(conn, session)
+    if agreed:  # more deals agreed: after which deal, how many, the agreed number they made
+        files.append(("extensions.csv", ["after_deal", "deals", "agreed_deals", "extended_at"],
+                      [[e.after_deal, e.deals, e.agreed, e.extended_at] for e in agreed]))
     settled = read.settlement(conn, session)
     if settled is not None:
         files.append(("settlement.csv", ["player", "net_chips", "money", "currency"],
