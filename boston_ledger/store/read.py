@@ -74,12 +74,13 @@ def _settled(conn: sqlite3.Connection, session_id: int) -> bool:
 
 
 def open_session_ids(conn: sqlite3.Connection) -> list[int]:
-    """The sessions not settled, the demonstration's aside (with or without deals), the earliest first."""
+    """The sessions not settled, the demonstration's aside (with or without deals), the earliest first.
+    (Read every `deal`: the sessions' numbers come from the players' index, and only the open
+    ones' rows are read, each of which holds its tariff's whole text.)"""
     return [row[0] for row in conn.execute(
-        "SELECT s.id FROM sessions s"
-        " LEFT JOIN (SELECT session_id, COUNT(*) AS n FROM settlements GROUP BY session_id) a ON a.session_id = s.id"
-        " LEFT JOIN (SELECT session_id, COUNT(*) AS n FROM reopenings GROUP BY session_id) r ON r.session_id = s.id"
-        " WHERE s.demo = 0 AND COALESCE(a.n, 0) <= COALESCE(r.n, 0) ORDER BY s.id")]
+        "SELECT s.id FROM sessions s WHERE s.demo = 0 AND s.id IN (SELECT DISTINCT p.session_id FROM players p"
+        " WHERE p.session_id NOT IN (SELECT session_id FROM (SELECT session_id, 1 AS k FROM settlements"
+        " UNION ALL SELECT session_id, -1 FROM reopenings) GROUP BY session_id HAVING SUM(k) > 0)) ORDER BY s.id")]
 
 
 def evening(conn: sqlite3.Connection, session_id: int) -> Evening:
