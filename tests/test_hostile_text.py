@@ -446,7 +446,7 @@ WRITING: list[tuple[str, ...]] = [
 ELSEWHERE = {
     "new": "names typed are checked (test_names.py), a tariff file's words too (test_tariff_words.py)",
     "demo": "plays its own evening",
-    "extend": "shows numbers and the session's title, as deal does: test_evenings.py",
+    "extend": "shows numbers, and the session's title as the deals of WRITING show it (others being open)",
     "serve": "the phone's pages and API: test_the_phone_shows_the_hostile_ledger_escaped",
     "tariffs list": "the shipped tariffs",
     "tariffs show": "a shipped tariff or a file, never a session's stored one; a file is checked",
@@ -520,6 +520,9 @@ def test_every_writing_command_shows_the_hostile_ledger_escaped(hostile) -> None
     for args in WRITING:
         result = hostile(*args)
         assert_clean(result.stdout, result.stderr)
+    result = hostile("status")  # session 1 is open again beside the current one: named on stderr, escaped
+    assert_clean(result.stdout, result.stderr)
+    assert "also open: session 1 " in result.stderr
     result = hostile("paid", NAMES[2], NAMES[0], "1", "--currency", "EUR", code=2)  # refused, quoting them
     assert_clean(result.stdout, result.stderr)
     assert hostile("check", "--all").stdout == ""
