@@ -102,8 +102,8 @@ def _titled(picked: Picked) -> None:
 def new(players: list[str], tariff: str = "classic", chip_value: str = "1", currency: str = "",
         name: str | None = None, condition: list[str] | None = None, deals: str | None = None,
         yes: bool = False, db: str | None = None) -> None:
-    """Start a session and make it current; when the evening played here is open, only once
-    a person at a terminal says so, or with `yes`."""
+    """Start a session and make it current; while an evening with deals is open, only once a
+    person at a terminal says so (Enter: no), or with `yes`."""
     from ..app.evenings import MOST_DEALS, Evening, open_evenings
     from ..app.tariffs import load
     from ..ui import guided

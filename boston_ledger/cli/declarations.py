@@ -159,13 +159,13 @@ def new(
     deals: Annotated[str | None, typer.Option("--deals", metavar="N",
                                               help="The agreed length of the session in deals (`extend N` "
                                                    "agrees more).")] = None,
-    yes: Annotated[bool, typer.Option("--yes", help="Start it even when another evening is open (not settled), "
-                                                    "without asking.")] = False,
+    yes: Annotated[bool, typer.Option("--yes", help="Start it even when another evening is open (has deals, "
+                                                    "not settled), without asking.")] = False,
     db: DbOption = None,
 ) -> None:
     """Start a session and make it current.
 
-    While another evening is open (not settled), asks first at a terminal (Enter: no), and elsewhere needs --yes.
+    While an evening with deals is open (not settled), asks first at a terminal (Enter: no), and elsewhere needs --yes.
 
     Example: boston-ledger new Anna Boris Vera Gleb --tariff classic --chip-value 0.10 --condition remise
     """
