@@ -165,6 +165,16 @@ def test_new_defaults_to_no_and_says_what_stays_open(two_tables, isolated: Path)
     assert "export BOSTON_LEDGER_SESSION=N" in " ".join(out.split())
 
 
+def test_use_says_that_a_write_still_asks_while_another_evening_is_open(two_tables) -> None:
+    out = " ".join(two_tables("use", "1").stdout.split())
+    assert "Session 1 is current" in out and "Other evenings are open (2): a command that writes still asks" in out
+    assert "`export BOSTON_LEDGER_SESSION=1` in this table's terminal keeps it to session 1." in out
+    assert "more than one could be meant" in two_tables("deal", "pass", code=2).stderr
+    two_tables("settle", "--session", "2")  # table two's evening, without deals, closed
+    assert "Other evenings" not in two_tables("use", "1").stdout
+    assert two_tables("deal", "pass").stdout.startswith("Deal 2 · ")
+
+
 def test_an_unknown_session_in_the_variable_names_it(table, monkeypatch) -> None:
     monkeypatch.setenv("BOSTON_LEDGER_SESSION", "2")
     for args in (("status",), ("deal", "pass"), ("history",), ("extend", "2")):

@@ -501,6 +501,13 @@ def use(session_id: str, db: str | None = None) -> None:
     assert n is not None
     session = sessions_app.use(conn, n)
     _console().print(_("Session {id} is current: {names}.", id=session.id, names=", ".join(session.players)))
+    from ..app.evenings import open_evenings
+
+    others = open_evenings(conn, besides=session.id)
+    if others:  # the current session alone does not decide a write while another evening is open
+        _console().print(_("Other evenings are open ({ids}): a command that writes still asks which evening it is "
+                           "for; `export {var}={id}` in this table's terminal keeps it to session {id}.",
+                           ids=", ".join(str(e.id) for e in others), var=SESSION_ENV, id=session.id))
     _still_chosen(options.session_id(None), session.id)
 
 
