@@ -215,7 +215,8 @@ def test_russian_texts_about_a_player_stay_neutral(cli) -> None:
     out = cli("--lang", "ru", "new", "Вера", "Борис", "Анна", "Глеб").stdout
     assert "первую сдачу сдаёт Вера" in out and "первым" not in out
     cli("new", *PLAYERS, "--tariff", "fontainebleau-foster", "--condition", "honours", "--yes")
-    result = guided(["--lang", "ru", "deal", "восемь", "--declarer", "Vera", "--rank", "пики"], "8\n4\n\n")
+    result = guided(["--lang", "ru", "deal", "восемь", "--declarer", "Vera", "--rank", "пики", "--session", "2"],
+                    "8\n4\n\n")
     assert "Vera: сколько онёров козыря (туз, король, дама, валет) на руках?" in result.output, result.output
 
 

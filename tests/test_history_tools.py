@@ -25,7 +25,7 @@ def enter(cli, deals) -> None:
 
 
 @pytest.mark.slow
-def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path) -> None:
+def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path, monkeypatch) -> None:
     assert len(FORTY) == 40
     cli("new", *DEMO_PLAYERS)
     enter(cli, FORTY)
@@ -35,9 +35,11 @@ def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path) -
     assert "Deal 1 corrected" in out and "change" in out
     edited = cli.json("status")
     cli("new", *DEMO_PLAYERS, "--yes")
+    monkeypatch.setenv("BOSTON_LEDGER_SESSION", "2")  # session 1 stays open: this terminal plays 2
     cli("deal", *corrected)
     enter(cli, FORTY[1:])
     fresh = cli.json("status")
+    monkeypatch.delenv("BOSTON_LEDGER_SESSION")
     for key in ("balances", "basket", "deals", "tour", "dealer", "stake_due"):
         assert edited[key] == fresh[key], key
     assert edited["balances"] != {"Anna": 576, "Boris": -84, "Vera": -675, "Gleb": 183}
@@ -243,7 +245,7 @@ def test_check_sees_a_supersession_across_sessions(cli, isolated: Path) -> None:
     cli("deal", "solo", "--declarer", "Anna", "--tricks", "8")
     cli("edit", "1", "solo", "--declarer", "Anna", "--tricks", "9", "--reason", "nine")
     cli("new", "W", "X", "Y", "Z", "--yes")
-    cli("deal", "pass")
+    cli("deal", "pass", "--session", "2")
     conn = sqlite3.connect(isolated)
     conn.execute("INSERT INTO supersessions (deal_id, correction_id) VALUES ((SELECT MAX(id) FROM deals), 1)")
     conn.commit()

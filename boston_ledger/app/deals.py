@@ -20,15 +20,12 @@ from ..core.i18n import _, contract_name, contract_names, ngettext, rank_name
 from ..core.tariff import PASS, Tariff, ambiguous, did_you_mean, suggestion
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
-from ..store.records import Correction, Recorded, Seating
+from ..store.records import Correction, Extension, Recorded, Seating
 from ..store.records import Session as Session  # re-exported: the command line names a session through app/
+from .evenings import current as current  # re-exported: the session a command works on (app.evenings)
 from .inputs import nobody, seat_of, whole
 
-def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
-    """The session a command works on: `session_id` when the command line chose one (--session,
-    or the terminal's BOSTON_LEDGER_SESSION), else the ledger's current session (`use ID`).
-    The one place that picks it."""
-    return read.session(conn, read.current_session_id(conn) if session_id is None else session_id)
+
 
 
 def typed_deal(session: Session, contract: str, **typed: str | bool | None) -> Deal:
@@ -304,6 +301,7 @@ class History(NamedTuple):
     total: int  # standing deals in all
     undone: int  # deals taken back
     corrected: dict[int, Correction]  # by number, the standing deals a correction made, with it (read.corrected)
+    extensions: tuple[Extension, ...] = ()  # more deals agreed (`extend N`), the earliest first
 
 
 def history(conn: sqlite3.Connection, last: int | None, session_id: int | None = None) -> History:
@@ -315,7 +313,7 @@ def history(conn: sqlite3.Connection, last: int | None, session_id: int | None =
     if last is not None and len(rows) > last:
         rows = rows[-last:]
     return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session),
-                   read.corrected(conn, session))
+                   read.corrected(conn, session), tuple(read.extensions(conn, session)))
 
 
 # ---- corrections -----------------------------------------------------------------------------

@@ -70,8 +70,8 @@ def _write(path: Path, header: list[str], rows: Iterable[Row]) -> None:
 
 
 EXPORT_NAMES = frozenset({"deals.csv", "transfers.csv", "balances.csv",  # and as the session's state has them:
-                          "undone.csv", "corrections.csv", "settlement.csv", "suggested-payments.csv",
-                          "payments.csv", "seatings.csv"})
+                          "undone.csv", "corrections.csv", "extensions.csv", "settlement.csv",
+                          "suggested-payments.csv", "payments.csv", "seatings.csv"})
 
 
 def _fields(session: Session) -> list[Field]:
@@ -158,6 +158,10 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
                       [[c.number, c.corrected_at, c.reason, _words(session, c.was, c.number),
                         _words(session, c.now, c.number)]
                        for c in audit]))
+    agreed = read.extensions(conn, session)
+    if agreed:  # more deals agreed: after which deal, how many, the agreed number they made
+        files.append(("extensions.csv", ["after_deal", "deals", "agreed_deals", "extended_at"],
+                      [[e.after_deal, e.deals, e.agreed, e.extended_at] for e in agreed]))
     settled = read.settlement(conn, session)
     if settled is not None:
         files.append(("settlement.csv", ["player", "net_chips", "money", "currency"],

@@ -14,7 +14,7 @@ from ..core.i18n import _
 from ..core.tariff import Tariff
 from ..store import read, write
 from ..store.db import reading, writing
-from ..store.records import Correction, Recorded, Session
+from ..store.records import Correction, Extension, Recorded, Session
 from .deals import History, current, history, points_standing
 from .inputs import table_names
 
@@ -47,6 +47,7 @@ class Status(NamedTuple):
     standing: tuple[int, ...]  # the balances, or on points the score sheet
     next: Position  # the next deal's position
     settled: Settled | None = None  # as settling now would record it (as recorded, when settled); None: no deal
+    extensions: tuple[Extension, ...] = ()  # more deals agreed (`extend N`), the earliest first
 
     @property
     def money(self) -> tuple[int, ...] | None:
@@ -72,7 +73,7 @@ def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
     state = read.state(conn, session)
     held = state.balances if session.tariff.has_basket else points_standing(conn, session)
     return Status(session, state, held, engine.position(session.tariff, state.deals, state.redeals),
-                  _settled(conn, session, state) if state.deals else None)
+                  _settled(conn, session, state) if state.deals else None, tuple(read.extensions(conn, session)))
 
 
 class Listed(NamedTuple):
@@ -112,12 +113,13 @@ class Settling(NamedTuple):
 def settle(conn: sqlite3.Connection, session_id: int | None = None, deals: int | None = None) -> Settling:
     """Settle the session (once); its earlier settlements when it was reopened. `deals`: the
     number of deals a settlement shown beforehand (`settlement`) was made of; when another
-    terminal entered or took back a deal meanwhile, nothing is settled."""
+    terminal entered or took back a deal meanwhile, nothing is settled. An evening without deals
+    is closed so, with nothing to pay (it is no longer open: `app.evenings`)."""
     with writing(conn):
         session = current(conn, session_id)
         fresh = not session.settled
         if fresh:
-            result = _settled(conn, session, read.state(conn, session))
+            result = _settled(conn, session, read.state(conn, session), empty=True)
             if deals is not None and result.deals != deals:
                 raise LedgerError(_("session {id} changed meanwhile (it has {count} deals now, not {shown}); "
                                     "nothing was settled: settle it again", id=session.id, count=result.deals,
@@ -129,42 +131,33 @@ def settle(conn: sqlite3.Connection, session_id: int | None = None, deals: int |
     return Settling(session, recorded[-1][1], fresh, recorded[:-1], paid_since(conn, session, recorded[-1][1]))
 
 
-def settlement(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, Settled, Since | None]:
+def settlement(conn: sqlite3.Connection, session_id: int | None = None,
+               empty: bool = False) -> tuple[Session, Settled, Since | None]:
     """The session's settlement: as recorded when it is settled, else what settling it now
-    would record (nothing is written); and what was paid toward it since it was settled (a
-    reopened session's), with what is still owed."""
+    would record (nothing is written; `empty`: of an evening without deals too, nothing to pay);
+    and what was paid toward it since it was settled (a reopened session's), with what is still
+    owed."""
     from .money import paid_since
 
     session = current(conn, session_id)
-    result = _settled(conn, session, read.state(conn, session))
+    result = _settled(conn, session, read.state(conn, session), empty)
     return session, result, paid_since(conn, session, result)
 
 
-def _settled(conn: sqlite3.Connection, session: Session, state: State) -> Settled:
+def _settled(conn: sqlite3.Connection, session: Session, state: State, empty: bool = False) -> Settled:
     """The settlement as recorded when the session is settled, else what settling it at `state`
-    would record."""
+    would record (`empty`: also when it has no deals)."""
     from ..core.settlement import settled  # here: a plain deal needs none of it
 
     recorded = read.settlement(conn, session)
     if recorded is not None:
         return recorded
-    if not state.deals:
+    if not state.deals and not empty:
         raise LedgerError(_("session {id} has no deals yet; there is nothing to settle", id=session.id))
     chips, seated = state.holdings(len(session.people))
     present = session.present
     return settled([session.people[p] for p in present], [chips[p] for p in present], state.basket, state.deals,
                    session.chip_value, session.currency, [seated[p] for p in present])
-
-
-def open_evening(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, int] | None:
-    """The evening that a new one would leave open: the session this command line plays
-    (`current`) with its number of deals, when it has deals and is not settled."""
-    try:
-        session = current(conn, session_id)
-    except LedgerError:  # no session yet, or the one chosen is not in this ledger
-        return None
-    deals = read.state(conn, session).deals
-    return (session, deals) if deals and not session.settled else None
 
 
 def reopen(conn: sqlite3.Connection, session_id: int | None = None) -> Session:

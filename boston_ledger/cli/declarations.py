@@ -160,14 +160,15 @@ def new(
         "--condition", metavar="NAME", help="A condition of play agreed for the session (repeatable); "
                                             "`boston-ledger tariffs show NAME` lists them.")] = None,
     deals: Annotated[str | None, typer.Option("--deals", metavar="N",
-                                              help="The agreed length of the session in deals.")] = None,
+                                              help="The agreed length of the session in deals (`extend N` "
+                                                   "agrees more).")] = None,
     yes: Annotated[bool, typer.Option("--yes", help="Start it even when another evening is open (has deals, "
                                                     "not settled), without asking.")] = False,
     db: DbOption = None,
 ) -> None:
     """Start a session and make it current.
 
-    When the evening played here is still open, asks first at a terminal, and elsewhere needs --yes.
+    While an evening with deals is open (not settled), asks first at a terminal (Enter: no), and elsewhere needs --yes.
 
     Example: boston-ledger new Anna Boris Vera Gleb --tariff classic --chip-value 0.10 --condition remise
     """
@@ -272,6 +273,20 @@ def undo(db: DbOption = None, session: SessionOption = None) -> None:
     Example: boston-ledger undo
     """
     return commands.undo(db=db, session=session)
+
+
+@app.command()
+def extend(
+    deals: Annotated[str, typer.Argument(metavar="N", help="How many more deals are agreed (1 or more).")],
+    db: DbOption = None, session: SessionOption = None,
+) -> None:
+    """Agree N more deals for the evening: its agreed number (new --deals) grows by N.
+
+    Also when its agreed deals are all played. It is recorded and shown in history; it is never taken back or made smaller: an evening may be settled before its agreed deals are played.
+
+    Example: boston-ledger extend 4
+    """  # noqa: E501 - typer keeps a help paragraph's line breaks: one line each
+    return commands.extend(deals=deals, db=db, session=session)
 
 
 

@@ -21,7 +21,7 @@ from ..core.i18n import _
 from ..core.tariff import MISDEAL
 from ..core.tariff_files import parse
 from . import StorageError
-from .records import ENTRY, Correction, PaymentRecord, Recorded, Seating, Session, stored_deal
+from .records import ENTRY, Correction, Evening, Extension, PaymentRecord, Recorded, Seating, Session, stored_deal
 
 if TYPE_CHECKING:  # loaded by the readers of settlements only: `deal` and `status` need none
     from ..core.settlement import Settled
@@ -52,9 +52,11 @@ def session(conn: sqlite3.Connection, session_id: int) -> Session:
     players = conn.execute(
         "SELECT id, name FROM players WHERE session_id = ? ORDER BY seat", (session_id,)
     ).fetchall()
-    settled = conn.execute(  # settle and reopen alternate: settled when there are more settlements
-        "SELECT (SELECT COUNT(*) FROM settlements WHERE session_id = ?)"
-        " > (SELECT COUNT(*) FROM reopenings WHERE session_id = ?)", (session_id, session_id)).fetchone()[0]
+    settled = _settled(conn, session_id)
+    agreed = row["agreed_deals"]
+    if agreed is not None:  # and the deals agreed since (`extend N`)
+        agreed += conn.execute("SELECT COALESCE(SUM(deals), 0) FROM extensions WHERE session_id = ?",
+                               (session_id,)).fetchone()[0]
     person = {p["id"]: i for i, p in enumerate(players)}
     try:
         seatings = tuple(Seating(r[0], r[1], r[2], person[r[3]], person[r[4]], r[5]) for r in conn.execute(
@@ -68,8 +70,54 @@ def session(conn: sqlite3.Connection, session_id: int) -> Session:
         tariff=parse(row["tariff_text"], origin=f"the tariff stored with session {session_id}"),
         chip_value=Decimal(row["chip_value"]), currency=_line(row["currency"]),
         people=tuple(_line(p["name"]) for p in players), people_ids=tuple(p["id"] for p in players),
-        settled=bool(settled), agreed_deals=row["agreed_deals"], demo=bool(row["demo"]), seatings=seatings,
+        settled=settled, agreed_deals=agreed, demo=bool(row["demo"]), seatings=seatings,
     )
+
+
+def _settled(conn: sqlite3.Connection, session_id: int) -> bool:
+    """Settle and reopen alternate: a session is settled when it has more settlements than reopenings."""
+    return bool(conn.execute(
+        "SELECT (SELECT COUNT(*) FROM settlements WHERE session_id = ?)"
+        " > (SELECT COUNT(*) FROM reopenings WHERE session_id = ?)", (session_id, session_id)).fetchone()[0])
+
+
+def open_session_ids(conn: sqlite3.Connection) -> list[int]:
+    """The sessions not settled, the demonstration's aside (with or without deals), the earliest first.
+    (Read every `deal`: the sessions' numbers come from the players' index, and only the open
+    ones' rows are read, each of which holds its tariff's whole text.)"""
+    return [row[0] for row in conn.execute(
+        "SELECT s.id FROM sessions s WHERE s.demo = 0 AND s.id IN (SELECT DISTINCT p.session_id FROM players p"
+        " WHERE p.session_id NOT IN (SELECT session_id FROM (SELECT session_id, 1 AS k FROM settlements"
+        " UNION ALL SELECT session_id, -1 FROM reopenings) GROUP BY session_id HAVING SUM(k) > 0)) ORDER BY s.id")]
+
+
+def evening(conn: sqlite3.Connection, session_id: int) -> Evening:
+    """A session as a table tells it from another (its tariff left unread)."""
+    row = conn.execute("SELECT name, demo FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    if row is None:
+        raise StorageError(_("no session {session_id} in this ledger", session_id=session_id))
+    players = tuple(_line(r[0]) for r in conn.execute(
+        "SELECT name FROM players WHERE session_id = ? ORDER BY seat", (session_id,)))
+    last = conn.execute(f"SELECT d.number, d.entered_at FROM deals d WHERE d.session_id = ? AND {STANDING}"
+                        f" ORDER BY d.id DESC LIMIT 1", (session_id,)).fetchone()
+    return Evening(session_id, _line(row[0]), players, last[0] if last else 0, last[1] if last else None,
+                   _settled(conn, session_id), bool(row[1]))
+
+
+def extensions(conn: sqlite3.Connection, session: Session) -> list[Extension]:
+    """The deals agreed for a session after it started (`extend N`), the earliest first."""
+    row = conn.execute("SELECT agreed_deals FROM sessions WHERE id = ?", (session.id,)).fetchone()
+    agreed = row[0] if row is not None and row[0] is not None else 0  # as agreed when it started
+    out = []
+    for deals, after, at in conn.execute(
+            "SELECT deals, after_deal, extended_at FROM extensions WHERE session_id = ? ORDER BY id", (session.id,)):
+        agreed += deals
+        out.append(Extension(deals, after, at, agreed))
+    return out
+
+
+def has_session(conn: sqlite3.Connection, session_id: int) -> bool:
+    return conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
 
 
 def sessions(conn: sqlite3.Connection, last: int | None = None) -> list[Session]:

@@ -110,6 +110,30 @@ class Recorded(NamedTuple):
     basket: int | None = None
 
 
+class Extension(NamedTuple):
+    """More deals agreed for an evening (`extend N`): how many, after which deal, when, and the
+    agreed number it made."""
+
+    deals: int
+    after_deal: int  # the deals the session had when they were agreed
+    extended_at: str
+    agreed: int  # the agreed number of deals it made
+
+
+class Evening(NamedTuple):
+    """A session as a table tells it from another: its number, name, players, how many deals it
+    has and when the last was entered, whether it is settled."""
+
+    id: int
+    name: str | None
+    players: tuple[str, ...]
+    deals: int
+    last_at: str | None  # when its last standing deal was entered; None before the first
+    settled: bool
+    demo: bool = False
+    current: bool = False  # the ledger's current session (`use ID`, `new`)
+
+
 class Correction(NamedTuple):
     number: int
     reason: str

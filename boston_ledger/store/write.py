@@ -39,6 +39,12 @@ def set_current(conn: sqlite3.Connection, session_id: int) -> None:
     conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('current_session', ?)", (str(session_id),))
 
 
+def record_extension(conn: sqlite3.Connection, session: Session, deals: int, after_deal: int) -> None:
+    """`deals` more deals agreed for the session, when it had `after_deal` deals."""
+    conn.execute("INSERT INTO extensions (session_id, deals, after_deal, extended_at) VALUES (?, ?, ?, ?)",
+                 (session.id, deals, after_deal, now()))
+
+
 def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: Deal, outcome: Outcome,
                 after: State, correction_id: int | None = None, entered_at: str | None = None) -> int:
     """A deal, its transfers and the balances after it (derived, kept so that the end of a long

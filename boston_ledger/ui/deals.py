@@ -11,7 +11,7 @@ from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, mov
 from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, reason
 from ..core.tariff import MISDEAL, PASS, Tariff
 from ..app.deals import Corrected, Entered, Walked
-from ..store.records import Correction, Session
+from ..store.records import Correction, Evening, Extension, Session
 from rich.cells import cell_len
 from rich.console import Group
 from rich.measure import Measurement
@@ -116,14 +116,15 @@ def net_by_reason(transfers: Iterable[Transfer], n: int) -> dict[str, list[int]]
     return {r: moves(grouped[r], n) for r in sorted(grouped, key=lambda r: REASONS.index(r) if r in REASONS else 99)}
 
 
-def deal_table(entered: Entered) -> Group:
-    """What moved and why in one deal, then everyone's balance (or, on points, what each has written)."""
+def deal_table(entered: Entered, named: bool = False) -> Group:
+    """What moved and why in one deal, then everyone's balance (or, on points, what each has
+    written); `named`: its heading names the evening (when others are open)."""
     session, number, pos, deal = entered.session, entered.number, entered.position, entered.deal
     outcome, after, points = entered.outcome, entered.after, entered.points
     n = len(session.players)
     place = " · " + where(pos) if len(session.tariff.tours) > 1 else \
         " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
-    heading = Text(_("Deal {number}", number=number) + place
+    heading = Text((session_title(session) + " · " if named else "") + _("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
     heading.append(with_result(describe(session, deal, dealer=pos.dealer, number=number), outcome), style="not bold")
     if points is not None:
@@ -219,19 +220,19 @@ def balances_table(session: Session, values: Sequence[int], basket: int | None,
     return table
 
 
-def session_title(session: Session) -> str:
+def session_title(session: Session | Evening) -> str:
     """A session as a heading names it: 'Session 1 “Friday”'."""
     name = session_name(session)
     return _("Session {id}", id=session.id) + (f" {quote(name)}" if name else "")
 
 
-def session_label(session: Session) -> str:
+def session_label(session: Session | Evening) -> str:
     """A session as a line names it: 'session 1 “Friday”'."""
     name = session_name(session)
     return _("session {id}", id=session.id) + (f" {quote(name)}" if name else "")
 
 
-def session_name(session: Session) -> str | None:
+def session_name(session: Session | Evening) -> str | None:
     """A session's name as shown: the demonstration's in the output's language."""
     return _("demo evening") if session.demo else session.name
 
@@ -277,13 +278,29 @@ def coming(session: Session, state: State) -> list[str]:
         lines.append(ngettext("the basket is {n} pool: {pools}", "the basket is {n} pools: {pools}",
                               len(pools), pools=" + ".join(map(str, pools)))
                      + _("; a made contract takes the first, a labet doubles the first"))
-    if session.agreed_deals is not None:
-        left = session.agreed_deals - state.played
-        lines.append(ngettext("{left} of the {n} agreed deal left", "{left} of the {n} agreed deals left",
-                              session.agreed_deals, left=left) if left else
-                     ngettext("the {n} agreed deal is played; settle the session",
-                              "all {n} agreed deals are played; settle the session", session.agreed_deals))
-    return lines
+    left = agreed_left(session, state)
+    return lines + ([left] if left else [])
+
+
+def agreed_left(session: Session, state: State) -> str:
+    """How many of the agreed deals remain ("" when the evening has no agreed number)."""
+    if session.agreed_deals is None:
+        return ""
+    left = session.agreed_deals - state.played
+    return ngettext("{left} of the {n} agreed deal left", "{left} of the {n} agreed deals left",
+                    session.agreed_deals, left=left) if left > 0 else \
+        ngettext("the {n} agreed deal is played; settle the session",
+                 "all {n} agreed deals are played; settle the session", session.agreed_deals)
+
+
+def extension_words(deals: int, after: int, total: int) -> str:
+    """More deals agreed, in words: '4 more deals agreed after deal 12: the session lasts 16 deals'."""
+    lasts = ngettext("the session lasts {n} deal", "the session lasts {n} deals", total)
+    if not after:
+        return ngettext("{n} more deal agreed before the first: {lasts}", "{n} more deals agreed before the first: "
+                        "{lasts}", deals, lasts=lasts)
+    return ngettext("{n} more deal agreed after deal {after}: {lasts}", "{n} more deals agreed after deal {after}: "
+                    "{lasts}", deals, after=after, lasts=lasts)
 
 
 def next_lines(session: Session, state: State) -> list[str]:
@@ -304,7 +321,8 @@ def why(key: str, made: bool | None, moved: Sequence[int], declarer: int | None)
     return reason(key)
 
 
-def history_table(session: Session, rows: Sequence[Walked], width: int = 200, corrected: Collection[int] = ()) -> Table:
+def history_table(session: Session, rows: Sequence[Walked], width: int = 200, corrected: Collection[int] = (),
+                  extensions: Sequence[Extension] = ()) -> Table:
     """The evening as on the score sheet («пуля»), a line per deal: what was played, and for
     each player and the basket the change and where it then stands ("+36 → 16"); each tour
     opens with its heading, double tours marked.
@@ -313,13 +331,28 @@ def history_table(session: Session, rows: Sequence[Walked], width: int = 200, co
     dealer turns round the table; `status` and each deal's heading name him), then the
     boston's, then the change and the standing are put one above the other, so that a deal's
     line does not wrap when it can be helped. A deal whose number is in `corrected` has the
-    mark of a correction after its words (`correction_legend` goes below)."""
-    table = _history(session, rows, dealer=True, holder=True, stacked=False, corrected=corrected)
-    for dealer, holder, stacked in ((False, True, False), (False, False, False), (False, False, True)):
-        if _width(table) <= width:
+    mark of a correction after its words (`correction_legend` goes below); more deals agreed
+    (`extensions`) are a line where they were agreed."""
+    layouts = ((True, True, False), (False, True, False), (False, False, False), (False, False, True))
+    for dealer, holder, stacked in layouts:  # the lines of more deals agreed wrap in the deal's column
+        if _width(_history(session, rows, {}, dealer, holder, stacked, corrected)) <= width:
             break
-        table = _history(session, rows, dealer, holder, stacked, corrected)
-    return table
+    return _history(session, rows, extended(rows, extensions), dealer, holder, stacked, corrected)
+
+
+def extended(rows: Sequence[Walked], extensions: Sequence[Extension]) -> dict[int, list[str]]:
+    """The lines of more deals agreed, by the number of the shown deal they follow (0: before the
+    first): each after the last shown deal it came after (a deal taken back since, the one
+    before), none before the deals shown."""
+    shown = [w.recorded.number for w in rows]
+    out: dict[int, list[str]] = {}
+    for e in extensions:
+        before = [n for n in shown if n <= e.after_deal]
+        if before or not shown or shown[0] == 1:
+            out.setdefault(before[-1] if before else 0, []).append(
+                ngettext("+{n} deal agreed: {total} in all", "+{n} deals agreed: {total} in all", e.deals,
+                         total=e.agreed))
+    return out
 
 
 def steps(session: Session, w: Walked) -> list[tuple[int, int]]:
@@ -346,8 +379,8 @@ def tour_heading(session: Session, rows: Sequence[Walked]) -> list[str | None]:
     return out
 
 
-def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: bool, stacked: bool,
-             corrected: Collection[int] = ()) -> Table:
+def _history(session: Session, rows: Sequence[Walked], agreed: dict[int, list[str]], dealer: bool, holder: bool,
+             stacked: bool, corrected: Collection[int] = ()) -> Table:
     t = session.tariff
     holder = holder and t.boston > 0
     table = Table(box=SHEET, show_edge=False, pad_edge=False, padding=(0, 1, 0, 0))
@@ -361,6 +394,14 @@ def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: boo
         table.add_column(basket_word(), justify="right", style="cyan", no_wrap=True)
     blank = [""] * (len(columns) + len(session.players) + t.has_basket)
     at = columns.index(N_("deal"))
+
+    def agreed_after(number: int) -> None:
+        for words in agreed.get(number, ()):
+            cells: list[str | Text] = list(blank)
+            cells[at] = Text(words, style="italic")
+            table.add_row(*cells)
+
+    agreed_after(0)
     for w, heading in zip(rows, tour_heading(session, rows), strict=True):
         if heading is not None:
             if table.rows:
@@ -379,6 +420,7 @@ def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: boo
             row.append("" if deal.boston is None else session.players[deal.boston])
         table.add_row(*row, *(Text.assemble(signed(change), "\n" if stacked else " → ", balance(level))
                               for change, level in steps(session, w)))
+        agreed_after(w.recorded.number)
     return table
 
 
