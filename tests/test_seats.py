@@ -50,6 +50,9 @@ def test_a_substitute_plays_on_the_account_of_the_player_he_replaces(table, tmp_
     assert gleb == table.json("status")["balances"]["Dasha"] > 0  # the seat's balance is Gleb's money
     history = table.json("history")
     assert [d["description"] for d in history] == ["junior Anna 5 + Vera 4", "solo junior Dasha 8"]
+    assert list(history[0]["balances"]) == ["Anna", "Boris", "Vera", "Gleb"]  # as they sat at each deal
+    assert list(history[1]["balances"]) == ["Anna", "Boris", "Vera", "Dasha"]
+    assert history[1]["table"][3] == {"player": "Dasha", "money_of": "Gleb"}
     zero_sum(table)
     # an earlier deal corrected: the replay goes through the change of the table
     table("edit", "1", "--tricks", "6", "--reason", "one more", "--yes")

@@ -113,12 +113,13 @@ def _deals(shown: Shown) -> str:
     t = session.tariff
     if not shown.deals:
         return f'<p class="empty">{e(_("Session {id} has no deals yet.", id=session.id))}</p>'
-    parties = [*session.players, *(["basket"] if t.has_basket else [])]
-    heads = "".join(f"<th>{e(name)}</th>" for name in session.players) + \
-        (f'<th class="bk">{e(basket_word())}</th>' if t.has_basket else "")
     out = [f'<section class="deals"><h2>{e(_("Last deals"))}</h2>']
     walked = {w.recorded.number: w for w in shown.sheet.history.rows}  # positions: misdeals dealt again counted
     for d in reversed(shown.deals):
+        sat = session.sitting(d["deal"])  # who sat in each seat at that deal
+        parties = [*sat, *(["basket"] if t.has_basket else [])]
+        heads = "".join(f"<th>{e(name)}</th>" for name in sat) + \
+            (f'<th class="bk">{e(basket_word())}</th>' if t.has_basket else "")
         played = walked[d["deal"]]
         corrected = shown.sheet.history.corrected.get(d["deal"])
         mark, note = ("", "") if corrected is None else \

@@ -81,8 +81,9 @@ def deal(session: Session, w: Walked, corrected: Correction | None = None) -> di
     """A deal of the history: `balances` and `basket` are where it left them, `changes` and
     `basket_change` what it moved, `why` what each reason moved (the lines of the deal's table
     in the terminal, per player and the basket; empty on points); `corrected`, when a correction
-    made its entry, when and why (else null)."""
-    names = session.players
+    made its entry, when and why (else null). Players are named as they sat at that deal; `table`
+    says whose money each seat played, once the table has changed."""
+    names = session.sitting(w.recorded.number)
     chips = session.tariff.has_basket
     moved = [change for change, __ in steps(session, w)]
     parties = (*names, "basket")
@@ -100,6 +101,8 @@ def deal(session: Session, w: Walked, corrected: Correction | None = None) -> di
         "basket_change": moved[len(names)] if chips else 0, "why": why,
         "corrected": None if corrected is None else {"corrected_at": corrected.corrected_at,
                                                      "reason": corrected.reason},
+        "table": [{"player": session.people[sitter], "money_of": session.people[account]}
+                  for sitter, account in session.table(w.recorded.number)] if session.seatings else None,
     }
 
 
