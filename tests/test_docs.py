@@ -38,7 +38,9 @@ def test_every_help_has_an_example(cli, path) -> None:
 # people and its JSON is another command's. Any other command only reads, and speaks JSON.
 NO_JSON = {
     ("new",): "writes", ("deal",): "writes", ("edit",): "writes", ("undo",): "writes", ("reopen",): "writes",
+    ("seat",): "writes",
     ("use",): "writes", ("paid",): "writes", ("demo",): "writes", ("export",): "writes files",
+    ("extend",): "writes",
     ("tariffs", "new"): "writes a file", ("sheet",): "for people: status --json and history --json",
     ("tariffs", "check"): "for people: its exit status is the answer", ("serve",): "serves status and history's JSON",
 }
@@ -105,7 +107,7 @@ def test_the_guides_run_from_first_session_to_settlement(cli, tmp_path: Path, mo
                 if line.strip().startswith("boston-ledger ")]
     inline = re.findall(r"`(boston-ledger (?:undo|edit|export|ledger|paid)[^`]*)`", text)
     commands += [shlex.split(m)[1:] for m in inline]
-    order = {"new": 0, "tariffs": 1, "deal": 2, "undo": 3, "edit": 4, "status": 5, "history": 5, "chart": 5,
+    order = {"new": 0, "tariffs": 1, "deal": 2, "undo": 3, "edit": 4, "seat": 4, "status": 5, "history": 5, "chart": 5,
              "settle": 6, "export": 7, "ledger": 8, "paid": 9}
     commands.sort(key=lambda c: order[c[0]])
     assert [c[0] for c in commands][:1] == ["new"] and "settle" in [c[0] for c in commands]

@@ -153,11 +153,11 @@ def test_an_edit_to_a_contract_that_needs_more_says_what(table) -> None:
     table("edit", "1", "solo", "--tricks", "8", "--reason", "it was a solo")  # the rank's default
     assert described(table) == "solo junior Boris 8"
     err = table("edit", "1", "--partner", "Gleb", "--reason", "r", code=2).stderr
-    assert err == "boston-ledger: error: the deal (solo) does not ask for it; drop --partner\n"
+    assert err == "boston-ledger: error: solo is played alone; drop --partner\n"  # the engine's reason
     table("edit", "1", "pass", "--reason", "they all passed")  # what a pass does not take is left out
     assert described(table) == "all pass"
     err = table("edit", "1", "--tricks", "5", "--reason", "r", code=2).stderr
-    assert err == "boston-ledger: error: the deal (pass) does not ask for it; drop --tricks\n"
+    assert err == "boston-ledger: error: an all-pass is not played; drop --tricks\n"
 
 
 def test_edit_alone_at_a_terminal_is_guided_from_the_deal_s_answers(table) -> None:

@@ -56,9 +56,10 @@ def test_export_reads_back(cli, tmp_path: Path) -> None:
     cli("export", str(out))
     settled = read(out / "settlement.csv")
     assert {r["player"]: r["money"] for r in settled} == result["money"]
-    payments = read(out / "payments.csv")
-    assert sum(Decimal(p["amount"]) for p in payments) == sum(
+    suggested = read(out / "suggested-payments.csv")
+    assert sum(Decimal(p["amount"]) for p in suggested) == sum(
         -Decimal(m) for m in result["money"].values() if m.startswith("-"))
+    assert not (out / "payments.csv").exists()  # nothing was paid yet
 
 
 def test_export_keeps_undone_deals(cli, tmp_path: Path) -> None:
@@ -82,7 +83,8 @@ def test_a_second_export_leaves_no_stale_file(cli, tmp_path: Path) -> None:
     cli("reopen")
     cli("edit", "1", "solo", "--declarer", "Вера", "--tricks", "7", "--reason", "seven")
     cli("export", str(tmp_path / "x"))
-    assert not (tmp_path / "x" / "settlement.csv").exists() and not (tmp_path / "x" / "payments.csv").exists()
+    assert not (tmp_path / "x" / "settlement.csv").exists()
+    assert not (tmp_path / "x" / "suggested-payments.csv").exists()
     assert (tmp_path / "x" / "corrections.csv").exists()
 
 
@@ -92,7 +94,7 @@ STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 def formula_evening(cli, out: Path) -> None:
     """An evening whose players' names, and a correction's reason, a spreadsheet would run as formulas:
-    every one of the seven files written."""
+    every one of the eight files written."""
     cli("new", "--chip-value", "0.10", "--currency", "RUB", "--", *FORMULAS)  # '-2+3' is no option
     a, b, c, d = FORMULAS
     cli("deal", "junior", f"--declarer={b}", f"--partner={d}", "--tricks", "5", "--partner-tricks", "4",
@@ -104,6 +106,7 @@ def formula_evening(cli, out: Path) -> None:
     cli("edit", "1", "junior", f"--declarer={b}", f"--partner={d}", "--tricks", "5", "--partner-tricks", "3",
         "--reason", "=1+1 was wrong")
     cli("settle")
+    cli("paid", "--", b, a, "0.10")
     cli("export", str(out))
 
 
@@ -112,7 +115,7 @@ def test_no_cell_of_any_file_reads_as_a_formula(cli, tmp_path: Path) -> None:
     formula_evening(cli, out)
     names = sorted(p.name for p in out.iterdir())
     assert names == sorted(["balances.csv", "corrections.csv", "deals.csv", "payments.csv", "settlement.csv",
-                            "transfers.csv", "undone.csv"])
+                            "suggested-payments.csv", "transfers.csv", "undone.csv"])
     seen, numbers = set(), 0
     for name in names:
         with (out / name).open(encoding="utf-8-sig", newline="") as f:

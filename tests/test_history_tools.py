@@ -25,7 +25,7 @@ def enter(cli, deals) -> None:
 
 
 @pytest.mark.slow
-def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path) -> None:
+def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path, monkeypatch) -> None:
     assert len(FORTY) == 40
     cli("new", *DEMO_PLAYERS)
     enter(cli, FORTY)
@@ -35,9 +35,11 @@ def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path) -
     assert "Deal 1 corrected" in out and "change" in out
     edited = cli.json("status")
     cli("new", *DEMO_PLAYERS, "--yes")
+    monkeypatch.setenv("BOSTON_LEDGER_SESSION", "2")  # session 1 stays open: this terminal plays 2
     cli("deal", *corrected)
     enter(cli, FORTY[1:])
     fresh = cli.json("status")
+    monkeypatch.delenv("BOSTON_LEDGER_SESSION")
     for key in ("balances", "basket", "deals", "tour", "dealer", "stake_due"):
         assert edited[key] == fresh[key], key
     assert edited["balances"] != {"Anna": 576, "Boris": -84, "Vera": -675, "Gleb": 183}
@@ -113,20 +115,15 @@ def test_stats_across_sessions(cli) -> None:
     assert anna["declared"] == {"junior": {"declared": 2, "made": 1}} and anna["success_rate"] == 0.5
     first = cli.json("sessions")[0]["result"]
     assert anna["money"] == {"": first["Anna"]}  # only the settled session counts for money
-    # net chips over the same sessions: her balance plus a quarter of the basket in the settled one
-    cli("use", "1")
-    s1 = cli.json("status")
-    cli("use", "2")
-    assert anna["net_chips"] == s1["balances"]["Anna"] + s1["basket"] / 4
-    assert (data["net_and_money_over"], data["settled_sessions"], data["unsettled_sessions"]) == (
-        "settled sessions", 1, 1)
+    assert (data["money_over"], data["settled_sessions"], data["unsettled_sessions"]) == ("settled sessions", 1, 1)
     assert data["players"]["Boris"]["success_rate"] == 1.0
     # two pairs of one and two deals: listed, too few to call either the best or the worst
     assert [(p["players"], p["deals"]) for p in data["partnerships"]] == [(["Boris", "Gleb"], 1), (["Anna", "Vera"], 2)]
     assert data["best_partnership"] is None and data["worst_partnership"] is None
     assert data["partnership_min_deals"] == 5
     assert "no partnership has played 5 deals together yet" in cli("stats").stdout
-    assert data["players"]["Boris"]["biggest_win"]["chips"] > 0
+    win = data["players"]["Boris"]["biggest_win"][""]  # by currency (here none): chips at their session's value
+    assert win["chips"] > 0 and win["money"] == f"{win['chips']}.00"  # one chip is 1
     only = cli.json("stats", "--player", "gleb")
     assert list(only["players"]) == ["Gleb"] and only["partnerships"][0]["players"] == ["Boris", "Gleb"]
     assert cli.json("stats", "--since", "2999-01-01")["players"] == {}
@@ -225,7 +222,7 @@ def test_paying_in_the_currency_of_the_sessions(cli) -> None:
 def test_stats_for_a_player_with_nothing_since(cli) -> None:
     cli("new", *PLAYERS)
     data = cli.json("stats", "--player", "Anna", "--since", "2999-01-01")
-    assert data["players"]["Anna"]["deals"] == 0 and data["players"]["Anna"]["net_chips"] == 0
+    assert data["players"]["Anna"]["deals"] == 0 and data["players"]["Anna"]["money"] == {}
 
 
 def test_edit_on_points_shows_the_score_sheet(cli) -> None:
@@ -248,7 +245,7 @@ def test_check_sees_a_supersession_across_sessions(cli, isolated: Path) -> None:
     cli("deal", "solo", "--declarer", "Anna", "--tricks", "8")
     cli("edit", "1", "solo", "--declarer", "Anna", "--tricks", "9", "--reason", "nine")
     cli("new", "W", "X", "Y", "Z", "--yes")
-    cli("deal", "pass")
+    cli("deal", "pass", "--session", "2")
     conn = sqlite3.connect(isolated)
     conn.execute("INSERT INTO supersessions (deal_id, correction_id) VALUES ((SELECT MAX(id) FROM deals), 1)")
     conn.commit()

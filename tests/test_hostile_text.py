@@ -432,17 +432,23 @@ READING: dict[str, list[tuple[str, ...]]] = {
     "rescore": [("1", "--condition", "simple"), ("2", "--condition", "simple")],
     "export": [("{dir}/export",)],
 }
-# The commands that write, in an order in which each does its work: session 2 played on
+# The commands that write, in an order in which each does its work: session 2 played on (named: session 1
+# is open again meanwhile)
 WRITING: list[tuple[str, ...]] = [
-    ("use", "1"), ("reopen",), ("use", "2"), ("deal", "evil", "--declarer", SHOWN[0], "--tricks", "8"),
-    ("deal", "junior", "--declarer", SHOWN[2], "--partner", SHOWN[3], "--tricks", "5", "--partner-tricks", "3"),
-    ("edit", "3", "--tricks", "9", "--reason", "took 9"), ("undo",), ("settle", "--yes"),
-    ("paid", SHOWN[1], SHOWN[0], "0.10"), ("paid", "--cancel", "2"),
+    ("use", "1"), ("reopen", "--session", "1"), ("use", "2"),
+    ("deal", "evil", "--declarer", SHOWN[0], "--tricks", "8", "--session", "2"),
+    ("deal", "junior", "--declarer", SHOWN[2], "--partner", SHOWN[3], "--tricks", "5", "--partner-tricks", "3",
+     "--session", "2"),
+    ("edit", "3", "--tricks", "9", "--reason", "took 9", "--session", "2"),
+    ("seat", SHOWN[1], "Dasha", "--own", "--session", "2"), ("undo", "--session", "2"),
+    ("seat", SHOWN[3], "Dasha", "--session", "2"), ("undo", "--session", "2"), ("undo", "--session", "2"),
+    ("settle", "--yes", "--session", "2"), ("paid", SHOWN[1], SHOWN[0], "0.10"), ("paid", "--cancel", "2"),
 ]
 # The commands that read no ledger, or are run over it elsewhere
 ELSEWHERE = {
     "new": "names typed are checked (test_names.py), a tariff file's words too (test_tariff_words.py)",
     "demo": "plays its own evening",
+    "extend": "shows numbers, and the session's title as the deals of WRITING show it (others being open)",
     "serve": "the phone's pages and API: test_the_phone_shows_the_hostile_ledger_escaped",
     "tariffs list": "the shipped tariffs",
     "tariffs show": "a shipped tariff or a file, never a session's stored one; a file is checked",
@@ -516,6 +522,9 @@ def test_every_writing_command_shows_the_hostile_ledger_escaped(hostile) -> None
     for args in WRITING:
         result = hostile(*args)
         assert_clean(result.stdout, result.stderr)
+    result = hostile("status")  # session 1 is open again beside the current one: named on stderr, escaped
+    assert_clean(result.stdout, result.stderr)
+    assert "also open: session 1 " in result.stderr
     result = hostile("paid", NAMES[2], NAMES[0], "1", "--currency", "EUR", code=2)  # refused, quoting them
     assert_clean(result.stdout, result.stderr)
     assert hostile("check", "--all").stdout == ""

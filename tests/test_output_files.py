@@ -18,8 +18,8 @@ import pytest
 
 import faults
 
-SEVEN = ["balances.csv", "corrections.csv", "deals.csv", "payments.csv", "settlement.csv", "transfers.csv",
-         "undone.csv"]
+EIGHT = ["balances.csv", "corrections.csv", "deals.csv", "payments.csv", "settlement.csv", "suggested-payments.csv",
+         "transfers.csv", "undone.csv"]
 
 
 def contents(folder: Path) -> dict[str, bytes]:
@@ -38,7 +38,7 @@ def everything(root: Path) -> list[str]:
 
 @pytest.fixture
 def evening(table, tmp_path: Path):
-    """An old export (3 files) of an evening then played on, so that a new export has all seven files."""
+    """An old export (3 files) of an evening then played on, so that a new export has all eight files."""
     table("deal", "junior", "--declarer", "Anna", "--partner", "Boris", "--tricks", "5", "--partner-tricks", "3")
     out = tmp_path / "out"
     table("export", str(out))
@@ -49,6 +49,7 @@ def evening(table, tmp_path: Path):
     table("edit", "1", "junior", "--declarer", "Anna", "--partner", "Boris", "--tricks", "6",
           "--partner-tricks", "3", "--reason", "six")
     table("settle")
+    table("paid", "Vera", "Anna", "0.10", "--yes")
     return table, out, old
 
 
@@ -125,10 +126,10 @@ def holds_one_whole_set(table, tmp_path: Path, out: Path, old: dict, new: dict, 
     assert leftovers(tmp_path) == [] and everything(tmp_path) == after  # what was left: removed
 
 
-@pytest.mark.parametrize("failure, file", [("disk-full", 1), ("ctrl-c", 4), ("kill", 7)])
+@pytest.mark.parametrize("failure, file", [("disk-full", 1), ("ctrl-c", 4), ("kill", 8)])
 def test_an_export_interrupted_as_it_writes_leaves_the_old_set(evening, tmp_path: Path, failure: str,
                                                                file: int) -> None:
-    """Interrupted as it opens the first, the fourth, the last of the seven files of the new set."""
+    """Interrupted as it opens the first, the fourth, the last of the eight files of the new set."""
     table, out, old = evening
     new = new_export(table, tmp_path)
     points = points_of_an_export(out, tmp_path, "exchange")

@@ -79,7 +79,8 @@ def test_a_ledger_recorded_before_the_second_reading_replays_as_it_was(tmp_path:
     conn.close()
     monkeypatch.setenv("BOSTON_LEDGER_DB", str(path))
     assert cli("check", "--all").stdout == ""
-    assert cli.json("settle") is not None  # the current session (samouchitel) settles as ever
+    current = str(cli.json("status")["session"])  # others are open too: named
+    assert cli.json("settle", "--session", current) is not None  # the current session (samouchitel) settles as ever
     # the same evening under today's classic differs: `rescore` shows it, and changes nothing
     rescored = cli.json("rescore", "1", "--tariff", "classic")
     assert any(p["difference"] for p in rescored["players"].values())
@@ -270,7 +271,7 @@ def test_a_misere_partout_evening(cli, tmp_path: Path) -> None:
     assert [r["tricks_each"] for r in rows] == ["3,4,2,4", "4,4,4,1", "1,12,0,0", ""]
     assert "tricks_each=1,12,0,0" in (tmp_path / "out" / "corrections.csv").read_text(encoding="utf-8-sig")
     cli("new", *PLAYERS, "--yes")
-    cli("deal", "pass")
+    cli("deal", "pass", "--session", "2")  # the first evening is open too
     cli("export", str(tmp_path / "plain"))
     assert "tricks_each" not in (tmp_path / "plain" / "deals.csv").read_text(encoding="utf-8-sig")
 
@@ -293,7 +294,8 @@ def test_misere_partout_is_refused_where_it_does_not_apply(cli) -> None:
     assert "--tricks-each" in cli("deal", "junior", "--declarer", "Anna", "--tricks", "5", "--tricks-each",
                                   "3,4,2,4", code=2).stderr
     assert cli.json("status")["deals"] == 0  # nothing written
-    cli("new", *PLAYERS, "--condition", "misere-partout")  # the first evening has no deal: not open
+    cli("settle")  # the first evening has no deal: settling closes it
+    cli("new", *PLAYERS, "--condition", "misere-partout")
     for args, words in [((), "13 tricks in all (--tricks-each N,N,N,N)"), (("--tricks-each", "3,4,2"), "4 numbers"),
                         (("--tricks-each", "3,4,2,5"), "add up to the 13"), (("--tricks-each", "3,x,2,4"), "whole"),
                         (("--tricks-each", "3,4,2,4", "--declarer", "Anna"), "--declarer"),

@@ -202,7 +202,7 @@ def test_a_points_session_shows_its_score_sheet(cli, isolated: Path) -> None:
         running.close()
     assert ([balance_in(html, name) for name in PLAYERS] == list(cli.json("status")["balances"].values())
             == [0, -8, 0, -8])
-    assert '<p class="now">Deal 2 of 8</p>' in html and "7 of the 8 agreed deals remain" in html
+    assert '<p class="now">Deal 2 of 8</p>' in html and "7 of the 8 agreed deals left" in html
     assert "data-basket" not in html and "<tbody></tbody>" in html  # no reasons on points: the deal's score
     assert deals[-1]["why"] == {} and deals[-1]["changes"] == {"Anna": 0, "Boris": -8, "Vera": 0, "Gleb": -8}
 

@@ -179,6 +179,7 @@ def test_undo_from_the_phone(entering, cli) -> None:
     phone.status, phone.html = phone.request("GET", undo.replace("&amp;", "&"))
     phone.tap("Take it back")
     assert "Deal 2 taken back; it stays on record as undone." in phone.html and cli.json("status")["deals"] == 1
+    assert "Next: deal 2, dealt by Boris." in phone.html  # who deals next, as after a deal
     phone.status, phone.html = phone.request("GET", undo.replace("&amp;", "&"))
     phone.tap("Take it back")
     phone.status, phone.html = phone.request("GET", undo.replace("&amp;", "&"))

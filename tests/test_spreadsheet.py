@@ -72,13 +72,13 @@ def spreadsheet_cells(path: Path) -> list[list[tuple[str, str, str | None]]]:
 def test_libreoffice_runs_no_formula_of_a_name(cli, tmp_path: Path) -> None:
     """Names a spreadsheet would run as formulas come back as text (behind the one apostrophe the
     export puts before them, which LibreOffice shows, as Excel does), numbers as numbers, in all
-    seven files, headers included; LibreOffice saving them as CSV again writes the same cells."""
+    eight files, headers included; LibreOffice saving them as CSV again writes the same cells."""
     from test_export import FORMULAS, formula_evening
 
     out = tmp_path / "export"
     formula_evening(cli, out)
     files = sorted(out.iterdir())
-    assert len(files) == 7
+    assert len(files) == 8
     converted = tmp_path / "converted"
     for target in ("fods", "csv:Text - txt - csv (StarCalc):44,34,76,1"):
         done = subprocess.run(

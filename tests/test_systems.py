@@ -184,7 +184,7 @@ def test_remise_condition(cli) -> None:
     assert status["basket"] == 84 and status["conditions"] == ["remise"]
     assert status["balances"]["Anna"] == -10 - 2 - 12  # the dealer pays the remainder: 42 - 3 × 10
     cli("new", *PLAYERS, "--yes")
-    assert "remise" in cli("deal", "pass", "--ace-turned", code=2).stderr
+    assert "remise" in cli("deal", "pass", "--ace-turned", "--session", "2", code=2).stderr
 
 
 def test_with_purchase_has_no_partners(cli) -> None:

@@ -99,7 +99,8 @@ def test_partner_none_is_taken_on_a_contract_played_alone(table) -> None:
 # ---- 3. no keystroke loses a typed deal --------------------------------------------------------
 
 
-def test_ctrl_c_at_a_question_leaves_the_prompt_on_a_line_of_its_own(monkeypatch, capsys) -> None:
+def test_ctrl_c_at_a_question_leaves_the_prompt_on_a_line_of_its_own_and_says_nothing_is_recorded(
+        monkeypatch, capsys) -> None:
     from boston_ledger.ui import guided as terminal
 
     def interrupted(text: str) -> str:
@@ -109,7 +110,7 @@ def test_ctrl_c_at_a_question_leaves_the_prompt_on_a_line_of_its_own(monkeypatch
     monkeypatch.setattr("builtins.input", interrupted)
     with pytest.raises(KeyboardInterrupt):
         terminal.prompt("Contract: ")
-    assert capsys.readouterr().out == "Contract: \n"
+    assert capsys.readouterr().out == "Contract: \nNothing recorded.\n"
 
 
 # ---- 4. misdeal ----------------------------------------------------------------------------
@@ -224,11 +225,12 @@ def test_status_shows_each_player_s_money(table) -> None:
 
 
 def test_a_narrow_money_line_breaks_between_players_or_else_between_name_and_money() -> None:
+    from boston_ledger.core.tariff_files import load
     from boston_ledger.store.records import Session
     from boston_ledger.ui.deals import money_line
 
-    session = Session(1, None, "", None, Decimal("0.10"), "EUR", ("Konstantin-Aleksandrovich-Vladimirov", "Boris"),
-                      (1, 2), False)
+    session = Session(1, None, "", load("classic")._replace(players=2), Decimal("0.10"), "EUR",
+                      ("Konstantin-Aleksandrovich-Vladimirov", "Boris"), (1, 2), False)
     assert money_line(session, [-180, 180], 80) == ("money: Konstantin-Aleksandrovich-Vladimirov -1.80 EUR, "
                                                      "Boris 1.80 EUR")
     assert money_line(session, [-180, 180], 40) == ("money:\nKonstantin-Aleksandrovich-Vladimirov\n-1.80 EUR, "
@@ -340,4 +342,6 @@ def test_the_phone_page_says_money_where_in_words_and_what_was_taken_back(table,
     table("edit", "1", "--tricks", "6", "--reason", "six")
     assert "deal 1 corrected: junior Boris 5 + Gleb 4 → junior Boris 6 + Gleb 4" in sheet()
     table("deal", "pass")
-    assert "corrected" not in sheet()  # a note of the last change only
+    page = sheet()
+    assert "deal 1 corrected:" not in page  # a note of the last change only
+    assert '<p class="corrected">* deal 1 corrected on ' in page and "six</p>" in page  # the deal stays marked

@@ -51,7 +51,9 @@ def test_new_while_an_evening_is_open_is_refused_without_a_terminal(table, isola
 
 
 def test_new_asks_nothing_when_the_evening_is_settled_or_empty(table) -> None:
-    table("new", "W", "X", "Y", "Z")  # session 1 has no deals
+    out = table("new", "W", "X", "Y", "Z").stdout  # session 1 has no deals: nothing is left owing, yet it is open
+    assert "Session 2 started" in out and "Session 1 stays open" in out and "`boston-ledger settle --session N`" in out
+    assert "Session 1 had no deals: it is closed" in table("settle", "--session", "1").stdout  # so it is closed
     table(*("deal", "pass"))
     table("settle")
     out = table("new", *PLAYERS).stdout  # session 2 is settled
@@ -64,6 +66,10 @@ def test_new_asks_at_a_terminal_in_either_language(table, isolated: Path) -> Non
     assert result.exit_code == 0, result.output
     assert "Вечер 1 (Anna, Boris, Vera, Gleb) не закончен: сыграна 1 сдача" in result.output
     assert "Всё равно начать другой вечер?" in result.output and "Ничего не начато" in result.output
+    assert sessions_count(isolated) == 1
+    result = run("new", "W", "X", "Y", "Z", answers="\n", env=GUIDED)  # Enter: no
+    assert result.exit_code == 0 and "[y/N]" in result.output and "Nothing started; session 1 stays open" in \
+        result.output
     assert sessions_count(isolated) == 1
     result = run("new", "W", "X", "Y", "Z", answers="maybe\ny\n", env=GUIDED)
     assert result.exit_code == 0 and "answer y or n" in result.output and "Session 2 started" in result.output
@@ -79,7 +85,7 @@ def two_tables(cli):
     cli("new", *PLAYERS)
     cli("deal", "pass")
     cli("new", "W", "X", "Y", "Z", "--yes")
-    cli("deal", "solo", "--declarer", "W", "--tricks", "8")
+    cli("deal", "solo", "--declarer", "W", "--tricks", "8", "--session", "2")  # two are open: named
     return cli
 
 
@@ -99,7 +105,7 @@ def test_session_option_and_environment_choose_the_evening(two_tables, monkeypat
     assert cli.json("settle")["deals"] == 2
     assert cli.json("status", "--session", "2")["settled"] is False
     monkeypatch.setenv("BOSTON_LEDGER_SESSION", "7")
-    assert "no session 7" in cli("status", code=2).stderr
+    assert "BOSTON_LEDGER_SESSION=7 names no session of this ledger" in cli("status", code=2).stderr
     monkeypatch.setenv("BOSTON_LEDGER_SESSION", "one")
     err = cli("status", code=2).stderr
     assert err.count("\n") == 1 and "BOSTON_LEDGER_SESSION must be a whole number" in err
@@ -110,7 +116,7 @@ def test_every_command_on_a_session_takes_the_option(two_tables, tmp_path: Path)
     cli = two_tables
     group = typer.main.get_command(app)
     on_a_session = {"deal", "edit", "status", "history", "undo", "settle", "check", "reopen", "chart", "export",
-                    "sheet"}
+                    "sheet", "extend"}
     for name in on_a_session:
         assert "--session" in {o for p in group.commands[name].params for o in p.opts}, name
     assert json.loads(cli("chart", "--json", "--session", "1").stdout) == {
@@ -176,11 +182,15 @@ def test_the_session_is_chosen_option_first_then_environment() -> None:
 # ---- 8: settling -------------------------------------------------------------------------------
 
 
-def test_settling_an_evening_without_deals_is_refused(table, isolated: Path) -> None:
-    err = table("settle", code=2).stderr
-    assert err.count("\n") == 1 and "session 1 has no deals yet; there is nothing to settle" in err
+def test_settling_an_evening_without_deals_closes_it_with_nothing_to_pay(table, isolated: Path) -> None:
+    """An evening nobody will play (a name mistyped, a table that went home) is no longer open."""
+    result = run("settle", answers="n\n", env=GUIDED)
+    assert "Session 1 has no deals: settling it closes it, with nothing to pay." in result.output
+    assert "Nothing recorded." in result.output and table.json("status")["settled"] is False
+    assert table("settle").stdout == "Session 1 had no deals: it is closed, with nothing to pay.\n"
+    assert table.json("status")["settled"] is True and table.json("sessions")[0]["state"] == "settled"
     with sqlite3.connect(isolated) as conn:
-        assert conn.execute("SELECT COUNT(*) FROM settlements").fetchone()[0] == 0
+        assert conn.execute("SELECT COUNT(*) FROM settlements").fetchone()[0] == 1
 
 
 def test_at_a_terminal_the_settlement_is_shown_before_it_is_recorded(table) -> None:
@@ -323,18 +333,18 @@ def test_a_partnership_needs_five_deals_to_be_ranked() -> None:
     assert ranked_ends([few, many, more], 2) == (few, more)
 
 
-def test_net_chips_and_money_cover_the_same_sessions(table) -> None:
+def test_the_net_is_the_money_of_the_settled_sessions(table) -> None:
     for args in WORKED:
         table(*args)
     table("settle")
     table("new", *PLAYERS)
-    table("deal", "solo", "--declarer", "Anna", "--tricks", "9")  # open: counts in the deals, not the chips
+    table("deal", "solo", "--declarer", "Anna", "--tricks", "9")  # open: counts in the deals, not the money
     data = table.json("stats")
     anna = data["players"]["Anna"]
-    assert anna["net_chips"] == 64 and anna["money"] == {"": "6.40"} and anna["deals"] == 4
+    assert anna["money"] == {"": "6.40"} and anna["deals"] == 4 and "net_chips" not in anna
     assert (data["settled_sessions"], data["unsettled_sessions"]) == (1, 1)
     out = " ".join(table("stats").stdout.split())
-    assert "net and money: over 1 settled session; 1 session not settled counts in the deals and contracts only" in out
+    assert "net: the money of 1 settled session; 1 session not settled counts in the deals and contracts only" in out
 
 
 # ---- 11: conventions ---------------------------------------------------------------------------
@@ -470,6 +480,7 @@ def test_the_text_sheet_fits_40_columns_without_escape_codes(table, monkeypatch)
 
 
 def test_the_html_sheet_is_one_self_contained_page(table, tmp_path: Path) -> None:
+    table("settle")  # the table's first evening, without deals: closed
     table("new", "<b>Anna</b>", "Boris", "Vera", "Gleb", "--name", "Friday & co", "--currency", "RUB", "--yes")
     for args in WORKED:
         table(*[a.replace("Anna", "<b>Anna</b>") for a in args])

@@ -3,6 +3,7 @@
     python tools/mutation.py                         # core/settlement.py, core/ladders.py, app/money.py
     python tools/mutation.py core/engine.py          # any modules of boston_ledger/, by path
     python tools/mutation.py --tests "-m 'not slow'" --jobs 2 core/ladders.py
+    python tools/mutation.py --tests "-m 'not slow' tests/test_engine.py tests/test_rules.py" core/engine.py
 
 mutmut (`pip install mutmut`, 3.x) changes the code one small step at a time (a `<` for a `<=`,
 a constant plus one, an `and` for an `or`, a call's argument dropped...) and runs the tests against
@@ -54,6 +55,8 @@ def copy_of_the_checkout(into: Path) -> None:
 def configure(folder: Path, modules: list[str], tests: list[str]) -> None:
     """mutmut's section of the copy's pyproject.toml: what to mutate, which tests to run."""
     ignored = [f"--ignore={path}" for path in SOURCE_READERS]
+    files = [t for t in tests if t.startswith("tests/")]  # test files named: only those run (else every one)
+    tests = [t for t in tests if not t.startswith("tests/")]
     def toml_list(items: list[str]) -> str:
         return "[" + ", ".join('"' + item.replace("\\", "\\\\").replace('"', '\\"') + '"' for item in items) + "]"
 
@@ -63,7 +66,7 @@ def configure(folder: Path, modules: list[str], tests: list[str]) -> None:
         f"only_mutate = {toml_list(['boston_ledger/' + m for m in modules])}\n"
         f"also_copy = {toml_list(['tests/', 'tariffs/', 'tools/', 'docs/', 'README.md'])}\n"
         f"pytest_add_cli_args = {toml_list(['-p', 'no:cacheprovider', '-n0', *ignored, *tests])}\n"
-        f"pytest_add_cli_args_test_selection = {toml_list(['tests/'])}\n"
+        f"pytest_add_cli_args_test_selection = {toml_list(files or ['tests/'])}\n"
     )
     pyproject = folder / "pyproject.toml"
     pyproject.write_text(pyproject.read_text(encoding="utf-8") + section, encoding="utf-8")

@@ -28,4 +28,5 @@ def check_session(conn: sqlite3.Connection, session_id: int, orphans: int = 0) -
     if broken:  # the rest would misread seats
         return broken
     session = read.session(conn, session_id)
-    return invariants.replay(session_id, session.tariff, len(session.players), read.deals(conn, session))
+    return invariants.replay(session_id, session.tariff, len(session.players), read.deals(conn, session),
+                             session.changes())

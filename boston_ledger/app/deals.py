@@ -20,15 +20,12 @@ from ..core.i18n import _, contract_name, contract_names, ngettext, rank_name
 from ..core.tariff import PASS, Tariff, ambiguous, did_you_mean, suggestion
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
-from ..store.records import Correction, Recorded
+from ..store.records import Correction, Extension, Recorded, Seating
 from ..store.records import Session as Session  # re-exported: the command line names a session through app/
+from .evenings import current as current  # re-exported: the session a command works on (app.evenings)
 from .inputs import nobody, seat_of, whole
 
-def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
-    """The session a command works on: `session_id` when the command line chose one (--session,
-    or the terminal's BOSTON_LEDGER_SESSION), else the ledger's current session (`use ID`).
-    The one place that picks it."""
-    return read.session(conn, read.current_session_id(conn) if session_id is None else session_id)
+
 
 
 def typed_deal(session: Session, contract: str, **typed: str | bool | None) -> Deal:
@@ -204,20 +201,31 @@ def _verify(conn: sqlite3.Connection, session: Session, expected: State | None =
 
 class Undone(NamedTuple):
     session: Session
-    last: Recorded
+    last: Recorded | None  # the deal taken back, or None when it was a change of the table
     after: State
     points: tuple[int, ...] | None  # on points, what each player has written after it
+    seating: Seating | None = None  # the change of the table taken back (the session is as before it)
 
 
 def undo(conn: sqlite3.Connection, session_id: int | None = None, number: int | None = None) -> Undone:
-    """Take back the last standing deal; it stays on record as undone. `number`, when given, is
-    the number of the deal asked to be taken back: when the last deal is another one by then,
-    nothing is taken back."""
+    """Take back the last standing deal, or the change of the table made after it; it stays on
+    record as undone. `number`, when given, is the number of the deal asked to be taken back: when
+    the last deal is another one by then, nothing is taken back."""
     with writing(conn):
         session = current(conn, session_id)
         if session.settled:
             raise LedgerError(_("session {id} is settled; its deals can no longer be taken back "
                                 "(`boston-ledger reopen` opens it again to correct it)", id=session.id))
+        seating = session.pending(read.state(conn, session).deals)
+        if seating is not None and number is not None:
+            raise LedgerError(_("the table was changed after deal {number}; nothing was taken back: `boston-ledger "
+                                "undo` takes back that change first", number=number))
+        if seating is not None:
+            write.record_seating_undo(conn, seating.id)
+            after_change = current(conn, session.id)
+            after = _verify(conn, after_change)
+            return Undone(after_change, None, after, None if session.tariff.has_basket else
+                          points_standing(conn, after_change), seating)
         last = read.last_deal(conn, session)
         if last is None:
             raise LedgerError(_("there is no deal to take back in this session"))
@@ -258,7 +266,7 @@ def walk(session: Session, recorded: Iterable[Recorded], redeals: int = 0) -> It
             yield Walked(r, pos, outcome, after, r.balances)
         return
     rows = list(recorded)  # a points session's points is replayed from its first deal
-    for r, step in zip(rows, engine.replaying(t, (r.deal for r in rows)), strict=True):
+    for r, step in zip(rows, engine.replaying(t, (r.deal for r in rows), changes=session.changes()), strict=True):
         yield Walked(r, step.position, step.outcome, step.after, step.scores)
 
 
@@ -292,6 +300,8 @@ class History(NamedTuple):
     rows: list[Walked]
     total: int  # standing deals in all
     undone: int  # deals taken back
+    corrected: dict[int, Correction]  # by number, the standing deals a correction made, with it (read.corrected)
+    extensions: tuple[Extension, ...] = ()  # more deals agreed (`extend N`), the earliest first
 
 
 def history(conn: sqlite3.Connection, last: int | None, session_id: int | None = None) -> History:
@@ -302,7 +312,8 @@ def history(conn: sqlite3.Connection, last: int | None, session_id: int | None =
     rows = list(walk(session, recorded, read.redeals(conn, session, recorded[0].number) if recorded else 0))
     if last is not None and len(rows) > last:
         rows = rows[-last:]
-    return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session))
+    return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session),
+                   read.corrected(conn, session), tuple(read.extensions(conn, session)))
 
 
 # ---- corrections -----------------------------------------------------------------------------
@@ -319,10 +330,11 @@ class Corrected(NamedTuple):
     number: int
     was: Deal
     now: Deal
-    before: tuple[int, ...]  # balances, or on points the points
+    before: tuple[int, ...]  # each person's chips, or on points the points (those of session.present)
     after: tuple[int, ...]
     basket: tuple[int, int]  # before and after
     dealer: int  # the seat that dealt it
+    state: State  # after it, the changes of the table since the last deal included
 
 
 def _numbered(conn: sqlite3.Connection, session: Session, number: int) -> list[Recorded]:
@@ -340,6 +352,14 @@ def entered_deal(conn: sqlite3.Connection, session: Session, number: int) -> Dea
     return _numbered(conn, session, number)[number - 1].deal
 
 
+def correctable(session: Session) -> None:
+    """Refused (LedgerError) when the session's deals cannot be corrected: it is settled. Every
+    way of correcting asks this before it asks anything else, so nothing typed is thrown away."""
+    if session.settled:
+        raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal",
+                            id=session.id))
+
+
 def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
             session_id: int | None = None, last: int | None = None) -> Corrected:
     """Replace deal `number` and replay every deal after it (the basket, labets and double tours
@@ -348,9 +368,7 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
     last deal is another one by then, nothing is corrected."""
     with writing(conn):
         session = current(conn, session_id)
-        if session.settled:
-            raise LedgerError(_("session {id} is settled; `boston-ledger reopen` it first to correct a deal",
-                                id=session.id))
+        correctable(session)
         if last is not None and getattr(read.last_deal(conn, session), "number", None) != last:
             raise LedgerError(_("deal {number} is no longer the last deal; nothing was corrected", number=last))
         standing_deals = _numbered(conn, session, number)
@@ -362,7 +380,7 @@ def correct(conn: sqlite3.Connection, number: int, deal: Deal, reason: str,
         for offset, (step, original) in enumerate(zip(replayed, later, strict=True)):
             write.record_deal(conn, session, step.number, step.deal, step.outcome, step.after, correction_id=cid,
                               entered_at=None if offset == 0 else original.entered_at)
-        _verify(conn, session, expected=replayed[-1].after)
+        _verify(conn, session, expected=done.state)
     return done
 
 
@@ -379,15 +397,31 @@ def _corrected(conn: sqlite3.Connection, session: Session, standing_deals: list[
     before = read.state(conn, session)
     entered = [r.deal for r in standing_deals]
     entered[number - 1] = deal
+    changes = session.changes()
     replayed = []
-    for step in engine.replaying(t, entered):
+    for step in engine.replaying(t, entered, changes=changes):
         _within_limits(step.after)
         replayed.append(step)
-    after = replayed[-1]
+    after = engine.reseated(replayed[-1].after, changes.get(len(entered) + 1, ()))[0]  # made since the last deal
     if t.has_basket:
-        was, now = before.balances, after.after.balances
+        was, now = by_person(session, before), by_person(session, after)
     else:
-        was, now = points_standing(conn, session), after.scores
+        was = by_person(session, before, points_standing(conn, session))
+        now = by_person(session, after, replayed[-1].scores)
     done = Corrected(session, number, standing_deals[number - 1].deal, deal, was, now,
-                     (before.basket, after.after.basket), replayed[number - 1].position.dealer)
+                     (before.basket, after.basket), replayed[number - 1].position.dealer, after)
     return done, replayed[number - 1:]
+
+
+def by_person(session: Session, state: State, scores: Sequence[int] | None = None) -> tuple[int, ...]:
+    """Each person's chips at `state` (the seats' accounts' balances, and the chips of those who
+    left the table), or on points each person's `scores` (a seat's, for the account it plays);
+    the people who took part (session.present), by the order they joined."""
+    if scores is None:
+        chips = state.holdings(len(session.people))[0]
+    else:
+        held = [0] * len(session.people)
+        for account, written in zip(state.accounts, scores, strict=True):
+            held[account] = written
+        chips = tuple(held)
+    return tuple(chips[p] for p in session.present)

@@ -35,11 +35,11 @@ SCRIPT: list[tuple[Deal, str]] = [
     (Deal("misere", B, None, 0), N_("Boris plays a misère and takes no trick: paid by all, no boston")),
     (Deal("junior", A, B, 6, 3, boston=A), ""),
     (Deal("pass"), ""),
-    (Deal("grand-misere", V, None, 1), N_("Vera's grand misère fails with one trick: she pays each "
+    (Deal("grand-misere", V, None, 1), N_("Vera's grand misère fails with one trick: Vera pays each "
                                        "player, makes the labet and pays the boston")),
     (Deal("senior", G, V, 5, 4), ""),
-    (Deal("junior", B, None, 3, boston=G), N_("Boris buys alone and takes 3 of his 5: he pays the three "
-                                           "and the basket goes to them")),
+    (Deal("junior", B, None, 3, boston=G), N_("Boris buys alone and takes 3 of the 5 needed: Boris pays "
+                                           "the three, and the basket goes to them")),
     (Deal("nine", A, None, 10, rank="senior", boston=G), ""),
     (Deal("junior", G, A, 7, 6), N_("A slam: the pair takes all 13 tricks and every payment doubles")),
     (Deal("solo", V, None, 6, boston=A), ""),
@@ -48,7 +48,7 @@ SCRIPT: list[tuple[Deal, str]] = [
     (Deal("junior", V, B, 5, 5), ""),
     (Deal("pass"), ""),
     (Deal("solo", G, None, 8, rank="senior", boston=G), ""),
-    (Deal("junior", A, G, 2, 4, boston=A), N_("Anna takes 2 of her 5 and Gleb 4 of his 3: only Anna pays")),
+    (Deal("junior", A, G, 2, 4, boston=A), N_("Anna owes 5 and takes 2, Gleb owes 3 and takes 4: only Anna pays")),
     (Deal("senior", B, A, 7, 2), ""),
     (Deal("junior", V, None, 7, boston=V), ""),
     (Deal("misere-ouvert", G, None, 0), ""),

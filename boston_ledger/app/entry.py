@@ -242,13 +242,40 @@ def complete(session: Session, answers: Answers, given: Sequence[str] = ()) -> D
             raise LedgerError(_("the deal needs an answer to: {what}", what=found.label), field_of(found.field),
                               remedy=GIVE)
         answered[found.field] = ""
-    extra = [f for f in given if f not in {f for f, __, ___ in asked}  # "--partner none" of a lone contract is so
-             and not (f in BY_NAME and BY_NAME[f].nobody and nobody(answered[f]))]
+    extra = left_out(session, answered, given, typed=True)
     if extra:
-        t = session.tariff
-        contract = _("pass") if found.deal.contract == PASS else contract_name(t, found.deal.contract)
-        raise LedgerError(_("the deal ({contract}) does not ask for it", contract=contract), extra[0], remedy=DROP)
+        raise extra[0]
     return found.deal
+
+
+def left_out(session: Session, answers: Answers, given: Sequence[str], typed: bool = False) -> list[LedgerError]:
+    """The answers of the fields `given` (a command line's options) that the complete deal of
+    `answers` does not ask for, each with why (its field, to drop): the engine's refusal of it
+    where it has one ("the fontainebleau-foster tariff scores no honours"), else that the deal
+    does not ask for it. Nobody for a player ("--partner none" of a lone contract) is no such
+    answer. None while the deal is not complete. `typed` as for `complete`."""
+    asked, found = _walk(session, answers, {}, typed=typed)
+    if not isinstance(found, Ready):
+        return []
+    values = {f: v for f, __, v in asked}
+    out: list[LedgerError] = []
+    for name in dict.fromkeys(field_of(f) for f in given if f in answers and f not in values):
+        f = BY_NAME[name]
+        said = {k: v for k, v in answers.items() if field_of(k) == name}
+        if f.nobody and all(nobody(v) for v in said.values()):
+            continue
+        extra: dict[str, object] = {k: v.strip().casefold() in words("yes") if f.kind == "flag" else v
+                                    for k, v in said.items()}
+        try:
+            deal_of(session, {**values, **extra})
+        except LedgerError as e:
+            if e.field == name and e.remedy == DROP:
+                out.append(e)
+                continue
+        contract = _("pass") if found.deal.contract == PASS else \
+            _("misdeal") if found.deal.contract == MISDEAL else contract_name(session.tariff, found.deal.contract)
+        out.append(LedgerError(_("the deal ({contract}) does not ask for it", contract=contract), name, remedy=DROP))
+    return out
 
 
 def deal_of(session: Session, values: Mapping[str, object]) -> Deal:

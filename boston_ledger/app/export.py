@@ -1,4 +1,5 @@
-"""CSV export of a session: deals, transfers, balances after each deal, and the settlement.
+"""CSV export of a session: deals, transfers, balances after each deal, the settlement and the
+payments it suggests, and the payments made between its players.
 
 UTF-8 with a byte-order mark, so spreadsheets read Cyrillic names right; one header row each.
 Every cell is made by cell(): its control characters written out, then a text a spreadsheet
@@ -19,12 +20,14 @@ from ..core.engine import Deal, plays
 from ..core.errors import LedgerError
 from ..core.fields import STORED, Field
 from ..core.i18n import _, strerror
-from ..core.settlement import money
+from ..core.settlement import Settled, money
 from ..store import read
 from ..core.tariff import MISDEAL
 from ..store.records import Session
 from .deals import Walked, walk
 from .files import write_new, write_set
+from .inputs import name_key
+from .money import paid_since, payments
 
 BOM = "\ufeff"  # UTF-8 with a byte-order mark, so that spreadsheets read Cyrillic right
 
@@ -67,7 +70,8 @@ def _write(path: Path, header: list[str], rows: Iterable[Row]) -> None:
 
 
 EXPORT_NAMES = frozenset({"deals.csv", "transfers.csv", "balances.csv",  # and as the session's state has them:
-                          "undone.csv", "corrections.csv", "settlement.csv", "payments.csv"})
+                          "undone.csv", "corrections.csv", "extensions.csv", "settlement.csv",
+                          "suggested-payments.csv", "payments.csv", "seatings.csv"})
 
 
 def _fields(session: Session) -> list[Field]:
@@ -75,15 +79,17 @@ def _fields(session: Session) -> list[Field]:
     return [f for f in STORED if plays(session.tariff, f.name)]
 
 
-def _entered(session: Session, d: Deal) -> list[object]:
-    """A deal's fields as the players entered them, names for seats, blanks for what was not given."""
+def _entered(session: Session, d: Deal, number: int) -> list[object]:
+    """Deal `number`'s fields as the players entered them, the names of who sat in the seats
+    then, blanks for what was not given."""
     out: list[object] = []
+    names = session.sitting(number)
     for f in _fields(session):
         value = getattr(d, f.name)
         if value is None:
             value = ""
         elif f.kind == "player":
-            value = session.players[value]
+            value = names[value]
         elif f.kind == "flag":
             value = "yes" if value else ""
         elif f.kind == "tricks-each":
@@ -92,10 +98,27 @@ def _entered(session: Session, d: Deal) -> list[object]:
     return out
 
 
-def _words(session: Session, d: Deal) -> str:
-    """A deal as `key=value` words: 'contract=junior; declarer=Boris; tricks=5'."""
-    return "; ".join(f"{f.name}={v}" for f, v in zip(_fields(session), _entered(session, d), strict=True)
+def _words(session: Session, d: Deal, number: int) -> str:
+    """Deal `number` as `key=value` words: 'contract=junior; declarer=Boris; tricks=5'."""
+    return "; ".join(f"{f.name}={v}" for f, v in zip(_fields(session), _entered(session, d, number), strict=True)
                      if v != "")
+
+
+def _payments_made(conn: sqlite3.Connection, session: Session, settled: Settled | None) -> list[Row]:
+    """The payments recorded with `paid` between two of the session's players (cancelled ones
+    too, with when), each with the part of it counted toward this session's settlement
+    (money.paid_since)."""
+    names = settled.players if settled is not None else [session.people[p] for p in session.present]
+    keys = {name_key(n) for n in names}
+    made = [p for p in payments(conn) if name_key(p.payer) in keys and name_key(p.payee) in keys]
+    if not made:
+        return []
+    since = None if settled is None else paid_since(conn, session, settled)
+    toward: dict[int, int] = {}
+    for t in since.paid if since is not None else ():
+        toward[t.payment.id] = toward.get(t.payment.id, 0) + t.cents
+    return [[p.id, p.paid_at, p.payer, p.payee, money(p.cents), p.currency, p.cancelled_at or "",
+             money(toward.get(p.id, 0))] for p in made]
 
 
 def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[Path]:
@@ -112,9 +135,11 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         return "made" if w.outcome.made else "failed"
 
     deal_rows = ([w.recorded.number, w.position.partie, w.position.tour, w.position.multiplier,
-                  names[w.position.dealer], *_entered(session, w.recorded.deal), result(w),
+                  session.sitting(w.recorded.number)[w.position.dealer],
+                  *_entered(session, w.recorded.deal, w.recorded.number), result(w),
                   w.recorded.entered_at] for w in walked())
-    transfer_rows = ([w.recorded.number, session.party_name(t.payer), session.party_name(t.payee), t.chips, t.reason]
+    transfer_rows = ([w.recorded.number, session.party_name(t.payer, w.recorded.number),
+                      session.party_name(t.payee, w.recorded.number), t.chips, t.reason]
                      for w in walked(transfers=True) for t in w.recorded.transfers)
     balance_rows = ([w.recorded.number, *w.standing, w.after.basket] for w in walked())
     entered = [f.name for f in _fields(session)]
@@ -126,19 +151,33 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     taken_back = read.undone(conn, session)
     if taken_back:
         files.append(("undone.csv", ["deal", *entered, "entered_at", "undone_at"],
-                      [[r.number, *_entered(session, r.deal), r.entered_at, at] for r, at in taken_back]))
+                      [[r.number, *_entered(session, r.deal, r.number), r.entered_at, at] for r, at in taken_back]))
     audit = read.corrections(conn, session)
     if audit:
         files.append(("corrections.csv", ["deal", "corrected_at", "reason", "was", "now"],
-                      [[c.number, c.corrected_at, c.reason, _words(session, c.was), _words(session, c.now)]
+                      [[c.number, c.corrected_at, c.reason, _words(session, c.was, c.number),
+                        _words(session, c.now, c.number)]
                        for c in audit]))
+    agreed = read.extensions(conn, session)
+    if agreed:  # more deals agreed: after which deal, how many, the agreed number they made
+        files.append(("extensions.csv", ["after_deal", "deals", "agreed_deals", "extended_at"],
+                      [[e.after_deal, e.deals, e.agreed, e.extended_at] for e in agreed]))
     settled = read.settlement(conn, session)
     if settled is not None:
         files.append(("settlement.csv", ["player", "net_chips", "money", "currency"],
                       [[n, chips, money(cents), session.currency]
                        for n, chips, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True)]))
-        files.append(("payments.csv", ["from", "to", "amount", "currency"],
-                      [[names[p.payer], names[p.payee], money(p.cents), session.currency] for p in settled.payments]))
+        files.append(("suggested-payments.csv", ["from", "to", "amount", "currency"],
+                      [[settled.players[p.payer], settled.players[p.payee], money(p.cents), session.currency]
+                       for p in settled.payments]))
+    made = _payments_made(conn, session, settled)
+    if made:
+        files.append(("payments.csv", ["id", "paid_at", "from", "to", "amount", "currency", "cancelled_at",
+                                       "toward_this_session"], made))
+    if session.seatings:
+        files.append(("seatings.csv", ["from_deal", "seat", "player", "money_of", "made_at"],
+                      [[s.from_deal, s.seat + 1, session.people[s.sitter], session.people[s.account], s.made_at]
+                       for s in session.seatings]))
 
     def fill(folder: Path) -> None:
         for name, header, rows in files:

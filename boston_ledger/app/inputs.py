@@ -124,22 +124,7 @@ def table_names(names: list[str], tariff: Tariff) -> list[str]:
                                    tariff.players, name=tariff.name, count=len(cleaned)))
     seen: dict[str, str] = {}
     for name in cleaned:
-        if not name:
-            raise LedgerError(_("a player's name cannot be empty; give every player a name"))
-        if len(name) > 40:
-            raise LedgerError(_("the name {name!r}... is too long; keep names under 40 characters", name=name[:20]))
-        if not all(c.isprintable() or c in JOINERS for c in name):
-            raise LedgerError(_("the name {name!r} has control characters; type a plain name", name=name))
-        key = name_key(name)
-        if not _shows_something(key):
-            raise LedgerError(_("the name {name!r} shows nothing once its invisible characters are left out; "
-                                "give every player a visible name", name=name))
-        if _most_marks(name) > MAX_MARKS:
-            raise LedgerError(_("the name {name} piles more than {limit} marks on one letter; type a plain name",
-                                name=clip(name), limit=MAX_MARKS))
-        if key in map(name_key, every_translation("basket")):
-            raise LedgerError(_("{name!r} is the word for the pool in the middle; give the player another name",
-                                name=name))
+        key = name_key(player_name(name))
         if key in seen:
             if seen[key] == name:
                 raise LedgerError(_("{name!r} is named twice; every player needs a distinct name", name=name))
@@ -147,6 +132,29 @@ def table_names(names: list[str], tariff: Tariff) -> list[str]:
                                 "apart", name=name, other=seen[key]))
         seen[key] = name
     return cleaned
+
+
+def player_name(text: str) -> str:
+    """A new player's name, checked: not empty, not too long, plain and visible, not the basket's
+    word."""
+    name = clean_name(text)
+    if not name:
+        raise LedgerError(_("a player's name cannot be empty; give every player a name"))
+    if len(name) > 40:
+        raise LedgerError(_("the name {name!r}... is too long; keep names under 40 characters", name=name[:20]))
+    if not all(c.isprintable() or c in JOINERS for c in name):
+        raise LedgerError(_("the name {name!r} has control characters; type a plain name", name=name))
+    key = name_key(name)
+    if not _shows_something(key):
+        raise LedgerError(_("the name {name!r} shows nothing once its invisible characters are left out; "
+                            "give every player a visible name", name=name))
+    if _most_marks(name) > MAX_MARKS:
+        raise LedgerError(_("the name {name} piles more than {limit} marks on one letter; type a plain name",
+                            name=clip(name), limit=MAX_MARKS))
+    if key in map(name_key, every_translation("basket")):
+        raise LedgerError(_("{name!r} is the word for the pool in the middle; give the player another name",
+                            name=name))
+    return name
 
 
 def session_name(text: str | None) -> str | None:

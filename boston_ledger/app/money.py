@@ -9,7 +9,7 @@ from datetime import UTC, datetime
 
 from ..core.errors import LedgerError
 from ..core.i18n import _
-from ..core.settlement import Payment, fewest_payments
+from ..core.settlement import Payment, Settled, fewest_payments
 from ..store import read, write
 from ..store.db import writing
 from ..store.records import PaymentRecord, Session
@@ -51,16 +51,19 @@ class Book:
     names: tuple[str, ...]
     cents: tuple[int, ...]
     payments: tuple[Payment, ...]
+    paid: int = 0  # the payments made (not cancelled) that are counted in it
 
 
 def books(conn: sqlite3.Connection) -> list[Book]:
     """Per currency, what each person is owed (+) or owes (-) over all settled sessions (the demo
     evening aside), less what has been paid since, and the fewest payments that clear it."""
     out = []
-    for code, book in _totals(conn, people(conn), read.sessions(conn), read.payments(conn)).items():
+    recorded = read.payments(conn)
+    for code, book in _totals(conn, people(conn), read.sessions(conn), recorded).items():
         who = tuple(sorted(book, key=str.casefold))
         cents = tuple(book[n] for n in who)
-        out.append(Book(code, who, cents, fewest_payments(cents)))
+        paid = sum(1 for p in recorded if p.cancelled_at is None and p.currency == code)
+        out.append(Book(code, who, cents, fewest_payments(cents), paid))
     return out
 
 
@@ -84,6 +87,116 @@ def _totals(conn: sqlite3.Connection, names: dict[str, str], sessions: list[Sess
         book[p.payer] = book.get(p.payer, 0) + p.cents
         book[p.payee] = book.get(p.payee, 0) - p.cents
     return totals
+
+
+@dataclass(frozen=True)
+class Toward:
+    """A payment recorded with `paid`, or the part of it (`cents`), counted toward one evening's
+    settlement."""
+
+    payment: PaymentRecord
+    cents: int
+
+
+@dataclass(frozen=True)
+class Since:
+    """What was paid toward an evening's settlement since it was settled (`paid`), and what is
+    still owed: each player's result less those payments (`cents`, in the settlement's order, +
+    owed to him) and the fewest payments that clear it (`owed`, indices into its players)."""
+
+    paid: tuple[Toward, ...]
+    cents: tuple[int, ...]
+    owed: tuple[Payment, ...]
+
+
+@dataclass(frozen=True)
+class _Evening:
+    """A settled evening as payments are counted toward it: when it was first settled, and what
+    each person (by name_key) is owed (+) or owes (-) by its settlement."""
+
+    since: str
+    session: int
+    currency: str
+    book: dict[str, int]
+
+
+def paid_since(conn: sqlite3.Connection, session: Session, settled: Settled) -> Since | None:
+    """The payments counted toward the session's settlement `settled` (as recorded, or, for a
+    reopened session, as settling it now would record) and what is still owed after them; None
+    when no payment counts toward it.
+
+    The ledger's rules (`books`) count every payment not cancelled against the payer's and the
+    payee's results over all settled evenings; this says which evenings they paid off. Payments
+    are counted in the order they were recorded, each toward the evenings of its currency that
+    were settled before it and in which both people played, the earliest first, as far as the
+    payer still owes and the payee is still owed there; what is left of a payment (more than was
+    owed) counts toward the latest of them. So the evenings' results less the payments toward
+    each add up to what `ledger` says, and an evening paid off shows nothing more owed."""
+    if session.demo:
+        return None
+    history = read.settlements(conn, session)
+    if not history:  # never settled: nothing can have been paid toward it
+        return None
+    first = history[0][0]
+    keys = {name_key(n) for n in settled.players}
+    recorded = read.payments(conn)
+    if not any(p.cancelled_at is None and p.currency == session.currency and p.paid_at >= first
+               and name_key(p.payer) in keys and name_key(p.payee) in keys for p in recorded):
+        return None  # the quick answer, without reading every evening
+    evenings = [e for e in _evenings(conn) if e.session != session.id]
+    evenings.append(_Evening(first, session.id, session.currency, _book(settled)))
+    evenings.sort(key=lambda e: (e.since, e.session))
+    toward = _toward(evenings, recorded)
+    mine = next(e for e in evenings if e.session == session.id)
+    if not toward[session.id]:
+        return None
+    cents = tuple(mine.book[name_key(n)] for n in settled.players)
+    return Since(tuple(toward[session.id]), cents, fewest_payments(cents))
+
+
+def _book(settled: Settled) -> dict[str, int]:
+    return {name_key(n): c for n, c in zip(settled.players, settled.cents, strict=True)}
+
+
+def _evenings(conn: sqlite3.Connection) -> list[_Evening]:
+    """The settled evenings (the demo evening aside), as they stand settled now."""
+    out = []
+    for session in read.sessions(conn):
+        if session.demo or not session.settled:
+            continue
+        history = read.settlements(conn, session)
+        if history:
+            out.append(_Evening(history[0][0], session.id, session.currency, _book(history[-1][1])))
+    return out
+
+
+def _toward(evenings: list[_Evening], paid: list[PaymentRecord]) -> dict[int, list[Toward]]:
+    """Each payment not cancelled counted toward `evenings` (the earliest first), as `paid_since`
+    says; their books are left less what was paid toward each. What went toward each evening."""
+    out: dict[int, list[Toward]] = {e.session: [] for e in evenings}
+    for p in paid:
+        if p.cancelled_at is not None:
+            continue
+        payer, payee = name_key(p.payer), name_key(p.payee)
+        open_ = [e for e in evenings if e.currency == p.currency and e.since <= p.paid_at
+                 and payer in e.book and payee in e.book]
+        left = p.cents
+        for e in open_:
+            part = min(left, max(0, -e.book[payer]), max(0, e.book[payee]))
+            if part:
+                e.book[payer] += part
+                e.book[payee] -= part
+                out[e.session].append(Toward(p, part))
+                left -= part
+        if left and open_:
+            last = open_[-1]
+            last.book[payer] += left
+            last.book[payee] -= left
+            counted = out[last.session]
+            if counted and counted[-1].payment == p:  # part of it went there already
+                left += counted.pop().cents
+            counted.append(Toward(p, left))
+    return out
 
 
 @dataclass(frozen=True)

@@ -38,7 +38,8 @@ def rescore(conn: sqlite3.Connection, session_id: int, tariff: Tariff | None = N
                                    "the {name} tariff is for {n} players; session {session_id} has {count}",
                                    tariff.players, name=tariff.name, session_id=session_id, count=len(session.players)))
     try:
-        state = engine.replayed(tariff, (r.deal for r in read.deals(conn, session, transfers=False)))
+        state = engine.replayed(tariff, (r.deal for r in read.deals(conn, session, transfers=False)),
+                                session.changes())
     except engine.DealError as e:
         raise LedgerError(_("deal {number} cannot be scored under {name}: {e}", number=e.number, name=tariff.name,
                             e=e)) from None

@@ -14,12 +14,13 @@ from ..core.i18n import _
 from ..core.tariff import Tariff
 from ..store import read, write
 from ..store.db import reading, writing
-from ..store.records import Correction, Recorded, Session
+from ..store.records import Correction, Extension, Recorded, Session
 from .deals import History, current, history, points_standing
 from .inputs import table_names
 
 if TYPE_CHECKING:  # core.settlement is loaded when a settlement is made or read (`_settled`)
     from ..core.settlement import Settled
+    from .money import Since
 
 
 def new(conn: sqlite3.Connection, names: list[str], tariff: Tariff, chip_value: Decimal, currency: str,
@@ -46,11 +47,23 @@ class Status(NamedTuple):
     standing: tuple[int, ...]  # the balances, or on points the score sheet
     next: Position  # the next deal's position
     settled: Settled | None = None  # as settling now would record it (as recorded, when settled); None: no deal
+    extensions: tuple[Extension, ...] = ()  # more deals agreed (`extend N`), the earliest first
 
     @property
     def money(self) -> tuple[int, ...] | None:
-        """Each player's money in cents, as `settled` gives it; None before the first deal."""
-        return None if self.settled is None else self.settled.cents
+        """Each seat's money in cents (its account's), as `settled` gives it; None before the first deal."""
+        if self.settled is None:
+            return None
+        cents = dict(zip(self.session.present, self.settled.cents, strict=True))
+        return tuple(cents[account] for account in self.state.accounts)
+
+    @property
+    def away(self) -> list[tuple[str, int, int | None]]:
+        """Those whose money left the table, each with his chips and money in cents (None before
+        the first deal), by the order people joined."""
+        cents = None if self.settled is None else dict(zip(self.session.present, self.settled.cents, strict=True))
+        return [(self.session.people[account], chips, None if cents is None else cents[account])
+                for account, chips in self.state.away]
 
 
 def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
@@ -60,7 +73,7 @@ def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
     state = read.state(conn, session)
     held = state.balances if session.tariff.has_basket else points_standing(conn, session)
     return Status(session, state, held, engine.position(session.tariff, state.deals, state.redeals),
-                  _settled(conn, session, state) if state.deals else None)
+                  _settled(conn, session, state) if state.deals else None, tuple(read.extensions(conn, session)))
 
 
 class Listed(NamedTuple):
@@ -94,55 +107,57 @@ class Settling(NamedTuple):
     settled: Settled
     fresh: bool  # settled just now (else it was settled before)
     earlier: list[tuple[str, Settled]]  # a reopened session's earlier settlements, on record
+    paid: Since | None  # what was paid toward it since it was (first) settled, and what is still owed
 
 
 def settle(conn: sqlite3.Connection, session_id: int | None = None, deals: int | None = None) -> Settling:
     """Settle the session (once); its earlier settlements when it was reopened. `deals`: the
     number of deals a settlement shown beforehand (`settlement`) was made of; when another
-    terminal entered or took back a deal meanwhile, nothing is settled."""
+    terminal entered or took back a deal meanwhile, nothing is settled. An evening without deals
+    is closed so, with nothing to pay (it is no longer open: `app.evenings`)."""
     with writing(conn):
         session = current(conn, session_id)
         fresh = not session.settled
         if fresh:
-            result = _settled(conn, session, read.state(conn, session))
+            result = _settled(conn, session, read.state(conn, session), empty=True)
             if deals is not None and result.deals != deals:
                 raise LedgerError(_("session {id} changed meanwhile (it has {count} deals now, not {shown}); "
                                     "nothing was settled: settle it again", id=session.id, count=result.deals,
                                     shown=deals))
             write.record_settlement(conn, session, result)
     recorded = read.settlements(conn, session)
-    return Settling(session, recorded[-1][1], fresh, recorded[:-1])
+    from .money import paid_since  # here: a plain deal needs none of the money
+
+    return Settling(session, recorded[-1][1], fresh, recorded[:-1], paid_since(conn, session, recorded[-1][1]))
 
 
-def settlement(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, Settled]:
+def settlement(conn: sqlite3.Connection, session_id: int | None = None,
+               empty: bool = False) -> tuple[Session, Settled, Since | None]:
     """The session's settlement: as recorded when it is settled, else what settling it now
-    would record (nothing is written)."""
+    would record (nothing is written; `empty`: of an evening without deals too, nothing to pay);
+    and what was paid toward it since it was settled (a reopened session's), with what is still
+    owed."""
+    from .money import paid_since
+
     session = current(conn, session_id)
-    return session, _settled(conn, session, read.state(conn, session))
+    result = _settled(conn, session, read.state(conn, session), empty)
+    return session, result, paid_since(conn, session, result)
 
 
-def _settled(conn: sqlite3.Connection, session: Session, state: State) -> Settled:
+def _settled(conn: sqlite3.Connection, session: Session, state: State, empty: bool = False) -> Settled:
     """The settlement as recorded when the session is settled, else what settling it at `state`
-    would record."""
+    would record (`empty`: also when it has no deals)."""
     from ..core.settlement import settled  # here: a plain deal needs none of it
 
     recorded = read.settlement(conn, session)
     if recorded is not None:
         return recorded
-    if not state.deals:
+    if not state.deals and not empty:
         raise LedgerError(_("session {id} has no deals yet; there is nothing to settle", id=session.id))
-    return settled(session.players, state.balances, state.basket, state.deals, session.chip_value, session.currency)
-
-
-def open_evening(conn: sqlite3.Connection, session_id: int | None = None) -> tuple[Session, int] | None:
-    """The evening that a new one would leave open: the session this command line plays
-    (`current`) with its number of deals, when it has deals and is not settled."""
-    try:
-        session = current(conn, session_id)
-    except LedgerError:  # no session yet, or the one chosen is not in this ledger
-        return None
-    deals = read.state(conn, session).deals
-    return (session, deals) if deals and not session.settled else None
+    chips, seated = state.holdings(len(session.people))
+    present = session.present
+    return settled([session.people[p] for p in present], [chips[p] for p in present], state.basket, state.deals,
+                   session.chip_value, session.currency, [seated[p] for p in present])
 
 
 def reopen(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
@@ -166,16 +181,20 @@ class Sheet(NamedTuple):
     final: bool  # the settlement is recorded (else only what it would be)
     changed: Recorded | Correction | None = None  # the last write, when it took a deal back or corrected one
     changed_dealer: int | None = None  # the seat that dealt the deal `changed` is about
+    paid: Since | None = None  # what was paid toward the settlement since, and what is still owed
 
 
 def sheet(conn: sqlite3.Connection, session_id: int | None = None, last: int | None = None) -> Sheet:
     """A session's sheet read in one transaction, so that its parts agree with each other."""
+    from .money import paid_since
+
     with reading(conn):
         found = status(conn, session_id)
         session = found.session
         shown = history(conn, last, session.id)
         changed = read.last_change(conn, session)
         dealer = None if changed is None else read.dealer_of(conn, session, changed.number)
-        if not found.state.deals:
+        if not found.state.deals or found.settled is None:
             return Sheet(found, shown, None, False, changed, dealer)
-        return Sheet(found, shown, found.settled, session.settled, changed, dealer)
+        return Sheet(found, shown, found.settled, session.settled, changed, dealer,
+                     paid_since(conn, session, found.settled))

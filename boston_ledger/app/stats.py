@@ -1,11 +1,14 @@
-"""Statistics across sessions: who declared what, how often it was made, who wins with whom."""
+"""Statistics across sessions: who declared what, how often it was made, who wins with whom.
+
+Chips are worth what each session agreed (its chip value, in its currency): what is added up or
+compared across sessions is money, per currency, never chips of different values."""
 
 from __future__ import annotations
 
 import sqlite3
 from dataclasses import dataclass, field
 from datetime import date
-from fractions import Fraction
+from decimal import Decimal
 
 from ..core import engine
 from ..core.engine import Deal
@@ -17,9 +20,10 @@ from .money import people, person
 
 @dataclass(frozen=True)
 class Swing:
-    """A player's biggest gain or loss in one deal."""
+    """A player's biggest gain or loss in one deal, by its money (the chips at their session's value)."""
 
     chips: int
+    money: Decimal
     session: int
     deal: int
 
@@ -37,10 +41,9 @@ class PlayerStats:
     declared: dict[str, Declared] = field(default_factory=dict)  # by contract, in the order first declared
     declared_total: int = 0
     made_total: int = 0
-    net_chips: Fraction = Fraction(0)  # over settled sessions, as their settlements have it
-    money: dict[str, int] = field(default_factory=dict)  # cents by currency, over the same sessions
-    biggest_win: Swing | None = None
-    biggest_loss: Swing | None = None
+    money: dict[str, int] = field(default_factory=dict)  # the net: cents by currency, over settled sessions
+    biggest_win: dict[str, Swing] = field(default_factory=dict)  # by currency
+    biggest_loss: dict[str, Swing] = field(default_factory=dict)
 
     @property
     def success_rate(self) -> float | None:
@@ -68,8 +71,8 @@ class Stats:
     best: Partnership | None  # of those with at least `min_deals` deals together
     worst: Partnership | None  # another one, less successful than the best; None when none is
     min_deals: int = MIN_PARTNERSHIP_DEALS
-    settled: int = 0  # the sessions counted that are settled: net chips and money cover these
-    unsettled: int = 0  # the sessions counted that are not (their deals count, not their chips)
+    settled: int = 0  # the sessions counted that are settled: the money covers these
+    unsettled: int = 0  # the sessions counted that are not (their deals count, not their money)
     named_by: dict[str, Tariff] = field(default_factory=dict)  # a contract's key -> the tariff whose words
     # name it: that of the first session it was declared in (american's grand-misere is not classic's)
 
@@ -100,38 +103,44 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
     for session in read.sessions(conn):
         if session.demo or (since is not None and date.fromisoformat(session.created_at[:10]) < since):
             continue
-        who = [names[name_key(p)] for p in session.players]
-        stats = [entry(name) for name in who]
-        seats = range(len(who))
-        best = [0] * len(who)  # each seat's biggest gain in one deal of this session (0: none yet)...
-        best_at = [0] * len(who)  # ...and the deal where it came first
-        worst = [0] * len(who)
-        worst_at = [0] * len(who)
-        entered: dict[Deal, int] = {}  # how often each distinct deal was played, in order of first play
-        before = (0,) * len(who)
-        for row in read.deals(conn, session, transfers=False):  # streamed
-            after = row.balances
-            for seat in seats:
-                change = after[seat] - before[seat]
-                if change > best[seat]:
-                    best[seat], best_at[seat] = change, row.number
-                elif change < worst[seat]:
-                    worst[seat], worst_at[seat] = change, row.number
-            before = after
-            entered[row.deal] = entered.get(row.deal, 0) + 1
-        deals = sum(entered.values())
-        for seat, e in enumerate(stats):
+        who = {p: names[name_key(session.people[p])] for p in session.present}  # by person of the session
+        stats = {p: entry(name) for p, name in who.items()}
+        n = session.tariff.players
+        best: dict[int, tuple[int, int]] = {}  # each account's biggest gain in one deal of this session, and where
+        worst: dict[int, tuple[int, int]] = {}
+        sat = dict.fromkeys(who, 0)  # the deals each person played
+        entered: dict[tuple[Deal, tuple[tuple[int, int], ...]], int] = {}  # each distinct deal, with who sat where
+        before = (0,) * n
+        changed = bool(session.seatings)  # a seat's balance is its account's: read what each deal moved
+        for row in read.deals(conn, session, transfers=changed):  # streamed
+            table = session.table(row.number)
+            moved = engine.moves(row.transfers, n)[:n] if changed else \
+                [a - b for a, b in zip(row.balances, before, strict=True)]
+            for seat, change in enumerate(moved):
+                account = table[seat][1]
+                if change > best.get(account, (0, 0))[0]:
+                    best[account] = (change, row.number)
+                elif change < worst.get(account, (0, 0))[0]:
+                    worst[account] = (change, row.number)
+                sat[table[seat][0]] += 1
+            before = row.balances
+            entered[(row.deal, table)] = entered.get((row.deal, table), 0) + 1
+        code = session.currency
+        for someone, e in stats.items():
             e.sessions += 1
-            e.deals += deals
-            if best[seat] and (e.biggest_win is None or best[seat] > e.biggest_win.chips):
-                e.biggest_win = Swing(best[seat], session.id, best_at[seat])
-            if worst[seat] and (e.biggest_loss is None or worst[seat] < e.biggest_loss.chips):
-                e.biggest_loss = Swing(worst[seat], session.id, worst_at[seat])
-        for deal, times in entered.items():
+            e.deals += sat[someone]
+            gained, lost = best.get(someone), worst.get(someone)
+            win = e.biggest_win.get(code)
+            if gained and (win is None or worth(gained[0], session.chip_value) > win.money):
+                e.biggest_win[code] = Swing(gained[0], worth(gained[0], session.chip_value), session.id, gained[1])
+            loss = e.biggest_loss.get(code)
+            if lost and (loss is None or worth(lost[0], session.chip_value) < loss.money):
+                e.biggest_loss[code] = Swing(lost[0], worth(lost[0], session.chip_value), session.id, lost[1])
+        for (deal, table), times in entered.items():
             if deal.contract == PASS or deal.declarer is None:
                 continue
             made = int(bool(engine.made(session.tariff, deal)))
-            e = stats[deal.declarer]
+            e = stats[table[deal.declarer][0]]
             named_by.setdefault(deal.contract, session.tariff)
             kind = e.declared.get(deal.contract)
             if kind is None:
@@ -141,17 +150,17 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
             e.declared_total += times
             e.made_total += made * times
             if deal.partner is not None:
-                first, second = sorted((who[deal.declarer], who[deal.partner]), key=str.casefold)
+                first, second = sorted((who[table[deal.declarer][0]], who[table[deal.partner][0]]), key=str.casefold)
                 record = pairs.setdefault((first, second), [0, 0])
                 record[0] += times
                 record[1] += made * times
-        if wanted is None or wanted in who:
+        if wanted is None or wanted in who.values():
             counted[session.settled] += 1
         result = read.settlement(conn, session)
-        if result is not None:  # settled: chips and money both as the settlement has them
-            for e, chips, cents in zip(stats, result.net_chips, result.cents, strict=True):
-                e.net_chips += Fraction(chips)
-                e.money[session.currency] = e.money.get(session.currency, 0) + cents
+        if result is not None:  # settled: the money as the settlement has it, per person
+            for name, cents in zip(result.players, result.cents, strict=True):
+                e = entry(names[name_key(name)])
+                e.money[code] = e.money.get(code, 0) + cents
     partnerships = [Partnership(p, d, m) for p, (d, m) in pairs.items()]
     if wanted is not None:
         per = {wanted: per[wanted]}
@@ -159,6 +168,17 @@ def collect(conn: sqlite3.Connection, player: str | None = None, since: date | N
     ranked = sorted(partnerships, key=lambda p: (-p.success_rate, -p.deals, p.players))
     best_pair, worst_pair = ranked_ends(ranked, min_deals)
     return Stats(per, ranked, best_pair, worst_pair, min_deals, counted[1], counted[0], named_by)
+
+
+def worth(chips: int, chip_value: Decimal) -> Decimal:
+    """Chips as money at their session's value: to the cent at least (52 at 1 is 52.00), exactly
+    (3 at 0.005 is 0.015)."""
+    value = chips * chip_value
+    exponent = value.as_tuple().exponent
+    return value.quantize(CENT) if isinstance(exponent, int) and exponent > -2 else value
+
+
+CENT = Decimal("0.01")
 
 
 def ranked_ends(ranked: list[Partnership], min_deals: int) -> tuple[Partnership | None, Partnership | None]:

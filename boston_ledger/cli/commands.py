@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import sqlite3
 import sys
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, TextIO
 
@@ -28,6 +29,7 @@ from . import options
 from .options import SESSION_ENV
 
 if TYPE_CHECKING:  # rich is loaded only by a command that draws
+    from ..app.evenings import Picked
     from ..ui.term import Console
 
 
@@ -59,19 +61,59 @@ def _say(text: object, err: bool = False) -> None:
         say(text)
 
 
+def _evening(conn: sqlite3.Connection, session: str | None) -> Picked | None:
+    """The evening a command that writes works on (`app.evenings.evening`): the one the command
+    line names, else the ledger's current one when no other is open; else, at a terminal, the one
+    the person there picks (None: none), and without one, a refusal that lists them."""
+    from ..app.evenings import Evening, evening
+
+    def choose(evenings: Sequence[Evening]) -> int | None:
+        from ..ui import evenings as shown
+        from ..ui import guided
+
+        if not guided.interactive():
+            raise LedgerError(shown.undecided(evenings, SESSION_ENV))
+        return shown.choose(evenings, SESSION_ENV)
+
+    return evening(conn, options.session_id(session), choose)
+
+
+def _beside(conn: sqlite3.Connection, chosen: int | None, session: Session) -> None:
+    """When the command line named no evening and others are open, say on stderr which one a view
+    shows."""
+    if chosen is not None:
+        return
+    from ..app.evenings import open_evenings
+
+    others = open_evenings(conn, besides=session.id)
+    if others:
+        from ..ui.evenings import beside
+
+        _say(beside(session, others), err=True)
+
+
+def _titled(picked: Picked) -> None:
+    """The evening a write went to, as a heading, when other evenings are open."""
+    if picked.others:
+        from ..ui.deals import session_title
+
+        _console().print(session_title(picked.session), style="bold")
+
+
 # ---- the evening ---------------------------------------------------------------------------
 
 
 def new(players: list[str], tariff: str = "classic", chip_value: str = "1", currency: str = "",
         name: str | None = None, condition: list[str] | None = None, deals: str | None = None,
         yes: bool = False, db: str | None = None) -> None:
-    """Start a session and make it current; when the evening played here is open, only once
-    a person at a terminal says so, or with `yes`."""
+    """Start a session and make it current; while an evening with deals is open, only once a
+    person at a terminal says so (Enter: no), or with `yes`."""
+    from ..app.evenings import MOST_DEALS, Evening, open_evenings
     from ..app.tariffs import load
     from ..ui import guided
 
     t = load(tariff, condition or ())
-    agreed = whole(deals, "--deals", 1, 100_000)
+    agreed = whole(deals, "--deals", 1, MOST_DEALS)
     value = read_chip_value(chip_value)
     code = read_currency(currency) if currency else ""
     from ..app.inputs import table_names
@@ -81,28 +123,33 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
     here = options.session_id(None)  # the session this terminal plays, if it chooses one
     out = _console()
 
-    def start(conn: sqlite3.Connection) -> tuple[Session | None, tuple[Session, int] | None]:
-        """The new session (None when the person at the terminal keeps the open evening), and the
-        evening it leaves open."""
-        left = sessions_app.open_evening(conn, here)
-        if left is not None and not yes:
-            was, played = left
-            said = ngettext("session {id} ({names}) is open: {n} deal played and not settled",
-                            "session {id} ({names}) is open: {n} deals played and not settled", played, id=was.id,
-                            names=", ".join(was.players))
+    def start(conn: sqlite3.Connection) -> tuple[Session | None, list[Evening]]:
+        """The new session (None when the person at the terminal keeps to the open evenings: the
+        default), and the evenings it leaves open. Asked only when one of them has deals: an
+        evening without any is no debt left behind (and a command that writes asks which evening
+        it is for while it is open)."""
+        from ..ui.evenings import is_open
+
+        left = open_evenings(conn)
+        if any(e.deals for e in left) and not yes:
+            said = "; ".join(map(is_open, left))
             if not guided.interactive():
                 raise LedgerError(_("{said}; settle it first (`{prog} settle`), or start another evening anyway with "
                                     "`{prog} new ... --yes` (`{prog} use {id}` goes back to it)", said=said,
-                                    prog=PROG, id=was.id))
+                                    prog=PROG, id=left[0].id) if len(left) == 1 else
+                                  _("{said}; settle those that have ended first (`{prog} settle --session N`), or "
+                                    "start another evening anyway with `{prog} new ... --yes`", said=said, prog=PROG))
             out.print(said[:1].upper() + said[1:] + ".")
-            if not guided.confirm(_("Start another evening anyway?")):
+            if not guided.confirm(_("Start another evening anyway?"), default=False):
                 return None, left
         return sessions_app.new(conn, names, t, value, code, label, agreed), left
 
     # everything typed is checked by now: a ledger that does not exist yet appears with this session in it
     session, left = opening.create(db, start, waiting)
     if session is None:
-        out.print(_("Nothing started; `{prog} settle` ends that evening.", prog=PROG))
+        out.print(ngettext("Nothing started; session {ids} stays open (`{prog} settle` ends it).",
+                           "Nothing started; sessions {ids} stay open (`{prog} settle --session N` ends one).",
+                           len(left), ids=", ".join(str(e.id) for e in left), prog=PROG))
         return
     out.print(_("Session {id} started: {names} (seat order; {name} deals first).", id=session.id,
                 names=", ".join(names), name=names[0]))
@@ -117,10 +164,15 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
         out.print(_("Conditions: {names}.", names=condition_names(t, t.applied)))
     if agreed:
         out.print(ngettext("The session lasts {n} deal.", "The session lasts {n} deals.", agreed))
-    if left is not None:
-        out.print(_("Session {id} stays open: `{prog} use {id}` goes back to it. Two tables at once: "
-                    "`export {var}=N` in each table's terminal keeps it to its own evening.", id=left[0].id,
-                    prog=PROG, var=SESSION_ENV))
+    if left:
+        out.print((_("Session {id} stays open: `{prog} use {id}` goes back to it.", id=left[0].id, prog=PROG)
+                   if len(left) == 1 else _("Sessions {ids} stay open: `{prog} use N` goes back to one.",
+                                            ids=", ".join(str(e.id) for e in left), prog=PROG)) + " " +
+                  _("Two tables at once: `export {var}=N` in each table's terminal keeps it to its own evening; "
+                    "without it, a command that writes asks which evening it is for.", var=SESSION_ENV))
+        if not all(e.deals for e in left):
+            out.print(_("An evening without deals that nobody will play is closed by `{prog} settle --session N`.",
+                        prog=PROG))
     _still_chosen(here, session.id)
 
 
@@ -135,11 +187,15 @@ def _still_chosen(here: int | None, made_current: int) -> None:
 def deal(db: str | None = None, session: str | None = None, **typed: str | bool | None) -> None:
     """Record one deal of the session and show what moved and why (`deal --help`); `typed` are the
     deal's fields as typed (core.fields)."""
-    from ..ui.deals import banners, deal_table, next_lines
+    from ..ui.deals import banners, deal_table, next_lines, session_label
 
-    chosen = options.session_id(session)
     conn = connect(db)
-    evening = deals_app.playable(conn, chosen)
+    picked = _evening(conn, session)
+    if picked is None:
+        _console().print(_("Nothing recorded."))
+        return
+    evening = deals_app.playable(conn, picked.session.id)
+    named = bool(picked.others)  # other evenings are open: what is shown names this one
     contract = typed.pop("contract", None)
     asked = False
     try:
@@ -158,18 +214,20 @@ def deal(db: str | None = None, session: str | None = None, **typed: str | bool 
         answers = typed_answers(evening, {"contract": contract, **typed})
         if typed.get("tricks") is not None and all(typed.get(f) is None for f in
                                                     ("partner", "partner_tricks", "team_tricks")):
-            answers["partner"] = "-"  # the declarer's tricks and no partner: he played alone
-        picked = guided.deal(evening, answers, lambda d: deal_table(deals_app.preview(conn, evening, d)))
-        if picked is None:
+            answers["partner"] = "-"  # the declarer's tricks and no partner: played alone
+        said = guided.deal(evening, answers, lambda d: deal_table(deals_app.preview(conn, evening, d), named),
+                           typed=[f for f in answers if f != "contract"])
+        if said is None:
             _console().print(_("Nothing recorded."))
             return
-        d = picked
+        d = said
     entered = deals_app.enter(conn, d, evening.id)
     out = _console()
     if asked:
-        out.print(_("Deal {number} recorded.", number=entered.number))
+        out.print(_("Deal {number} of {session} recorded.", number=entered.number, session=session_label(evening))
+                  if named else _("Deal {number} recorded.", number=entered.number))
     else:
-        out.print(deal_table(entered))
+        out.print(deal_table(entered, named))
     for banner in banners(evening.tariff, entered.position):
         out.print(banner, style="bold yellow")
     for line in next_lines(entered.session, entered.after):
@@ -192,11 +250,16 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
     from ..ui import guided
     from ..ui.deals import change_table, correction_view, describe
 
-    chosen = options.session_id(session)
     conn = connect(db)
-    evening = deals_app.current(conn, chosen)
     n = whole(number, "N", 1, 10**9)
     assert n is not None
+    picked = _evening(conn, session)
+    if picked is None:
+        _console().print(_("Nothing corrected."))
+        return
+    evening = picked.session
+    deals_app.correctable(evening)  # before anything is asked: a reason typed is never thrown away
+    _titled(picked)
     asking = guided.interactive()
     if reason is None and not asking:
         reason_text(reason)
@@ -217,7 +280,8 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
 
     confirmed = asking and not yes
     if asking and (d is None or d == old):
-        d = guided.deal(evening, answers, shown, unchanged=old, question=_("Record this correction?"))
+        d = guided.deal(evening, answers, shown, unchanged=old, question=_("Record this correction?"),
+                        typed=[f for f in given if f != "contract"])
         confirmed = d is not None
     elif confirmed:
         assert d is not None
@@ -234,14 +298,16 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
         out.print(_("Deal {number} corrected; the old entry stays on record.", number=n))
         return
     out.print(_("Deal {number} corrected: {was} → {now}; the old entry stays on record.", number=n,
-                was=describe(evening, done.was, dealer=done.dealer), now=describe(evening, d, dealer=done.dealer)))
+                was=describe(evening, done.was, dealer=done.dealer, number=n),
+                now=describe(evening, d, dealer=done.dealer, number=n)))
     out.print(change_table(evening, done.before, done.after, done.basket))
 
 
 def status(db: str | None = None, as_json: bool = False, session: str | None = None) -> None:
     """Balances, basket, deals so far, the tour and who deals next (`status --help`)."""
     chosen = options.session_id(session)
-    found = sessions_app.status(connect(db), chosen)
+    conn = connect(db)
+    found = sessions_app.status(conn, chosen)
     if as_json:
         from ..ui import data
 
@@ -249,18 +315,23 @@ def status(db: str | None = None, as_json: bool = False, session: str | None = N
         return
     from ..ui.deals import standing_view, status_lines
 
+    _beside(conn, chosen, found.session)
     out = _console()
     for line in status_lines(found.session, found.state):
         out.print(line)
     out.print(standing_view(found.session, found.standing,
                             found.state.basket if found.session.tariff.has_basket else None, found.money))
+    from ..ui.seats import table_lines
+
+    for line in table_lines(found):
+        out.print(line)
 
 
 def history(corrections: bool = False, last: str = "40", show_all: bool = False, db: str | None = None,
             as_json: bool = False, session: str | None = None) -> None:
     """The session's deals with their results."""
     from ..ui import data
-    from ..ui.deals import corrections_table, history_view
+    from ..ui.deals import correction_legend, corrections_table, history_view
 
     chosen = options.session_id(session)
     conn = connect(db)
@@ -278,12 +349,18 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
     if as_json:
         _json(data.history(found))
         return
+    _beside(conn, chosen, found.session)
     out = _console()
     rows = found.rows
     if not rows:
         out.print(_("Session {id} has no deals yet.", id=found.session.id))
         return
-    out.print(history_view(found.session, rows))
+    out.print(history_view(found.session, rows, found.corrected, found.extensions))
+    legend = correction_legend(found.corrected, (w.recorded.number for w in rows))
+    for line in legend:
+        out.print(line)
+    if legend:
+        out.print(_("`{prog} history --corrections` shows each corrected deal as it was before.", prog=PROG))
     if len(rows) < found.total:
         out.print(_("deals {first}–{last} of {total}; `{prog} history --all` shows every deal",
                     first=rows[0].recorded.number, last=rows[-1].recorded.number, total=found.total, prog=PROG))
@@ -292,19 +369,50 @@ def history(corrections: bool = False, last: str = "40", show_all: bool = False,
                             "{n} deals taken back with undo (kept on record).", found.undone))
 
 
-def undo(db: str | None = None, session: str | None = None) -> None:
-    """Take back the last deal (it stays on record as undone)."""
-    from ..ui.deals import balances_table, describe
+def seat(out: str, into: str, own: bool = False, db: str | None = None, session: str | None = None) -> None:
+    """Change the table from the next deal (`seat --help`)."""
+    from ..app import seats
+    from ..ui.seats import reseated_lines
 
-    chosen = options.session_id(session)
-    done = deals_app.undo(connect(db), chosen)
+    conn = connect(db)
+    picked = _evening(conn, session)
+    if picked is None:
+        _console().print(_("Nothing changed."))
+        return
+    _titled(picked)
+    done = seats.change(conn, out, into, own, picked.session.id)
+    console = _console()
+    for line in reseated_lines(done):
+        console.print(line)
+
+
+def undo(db: str | None = None, session: str | None = None) -> None:
+    """Take back the last deal, or the change of the table after it (it stays on record as
+    undone); who deals next, as after a deal."""
+    from ..ui.deals import balances_table, describe, next_lines
+    from ..ui.seats import change_words
+
+    conn = connect(db)
+    picked = _evening(conn, session)
+    if picked is None:
+        _console().print(_("Nothing taken back."))
+        return
+    done = deals_app.undo(conn, picked.session.id)
+    _titled(picked)
     out = _console()
-    out.print(_("Deal {number} ({deal}) taken back; it stays on record as undone.", number=done.last.number,
-                deal=describe(done.session, done.last.deal)))
+    if done.last is None:
+        assert done.seating is not None
+        out.print(_("{change}: taken back; it stays on record as undone.", change=change_words(done.session,
+                                                                                             done.seating)))
+    else:
+        out.print(_("Deal {number} ({deal}) taken back; it stays on record as undone.", number=done.last.number,
+                    deal=describe(done.session, done.last.deal, number=done.last.number)))
     if done.points is not None:  # on points: what each has written, and no basket
         out.print(balances_table(done.session, done.points, None))
     else:
         out.print(balances_table(done.session, done.after.balances, done.after.basket))
+    for line in next_lines(done.session, done.after):
+        out.print(line)
 
 
 def settle(db: str | None = None, as_json: bool = False, yes: bool = False, session: str | None = None) -> None:
@@ -313,35 +421,69 @@ def settle(db: str | None = None, as_json: bool = False, yes: bool = False, sess
     from ..ui import guided
     from ..ui.settlement import earlier_line, settlement_lines
 
-    chosen = options.session_id(session)
     conn = connect(db)
+    picked = _evening(conn, session)
+    if picked is None:
+        _console().print(_("Nothing recorded."))
+        return
+    chosen: int = picked.session.id
     shown = None
     if not yes and not as_json and guided.interactive():
-        pending, result = sessions_app.settlement(conn, chosen)
+        pending, result, paid = sessions_app.settlement(conn, chosen, empty=True)
         if not pending.settled:
             out = _console()
-            for line in settlement_lines(pending, result):
-                out.print(line)
+            if result.deals:
+                for line in settlement_lines(pending, result, paid):
+                    out.print(line)
+            else:
+                out.print(_("Session {id} has no deals: settling it closes it, with nothing to pay.", id=pending.id))
             if not guided.confirm(_("Record this settlement? The session then takes no more deals.")):
                 out.print(_("Nothing recorded."))
                 return
             chosen, shown = pending.id, result.deals
     found = sessions_app.settle(conn, chosen, shown)
     if as_json:
-        _json(found.settled.record())
+        from ..ui import data
+
+        _json(data.settlement(found.settled, found.paid))
         return
     out = _console()
     if not found.fresh:
         out.print(_("Session {id} was already settled; here is its settlement (`{prog} reopen` opens it again "
                     "to correct it).", id=found.session.id, prog=PROG))
+    elif not found.settled.deals:
+        out.print(_("Session {id} had no deals: it is closed, with nothing to pay.", id=found.session.id))
+        return
     else:
         out.print(_("Session {id} is settled.", id=found.session.id))
         if shown is not None:  # the settlement was shown before it was confirmed
             return
-    for line in settlement_lines(found.session, found.settled):
+    for line in settlement_lines(found.session, found.settled, found.paid):
         out.print(line)
     for when, earlier in found.earlier:  # a reopened session: what it was settled at before, on record
         out.print(earlier_line(when, earlier), style="dim")
+
+
+def extend(deals: str, db: str | None = None, session: str | None = None) -> None:
+    """Agree N more deals for the evening: its agreed number grows by N."""
+    from ..app.evenings import MOST_DEALS
+    from ..app.evenings import extend as extended
+    from ..ui.deals import agreed_left, extension_words, next_lines
+
+    more = whole(deals, "N", 1, MOST_DEALS)
+    assert more is not None
+    conn = connect(db)
+    picked = _evening(conn, session)
+    if picked is None:
+        _console().print(_("Nothing recorded."))
+        return
+    done = extended(conn, more, picked.session.id)
+    _titled(picked)
+    out = _console()
+    assert done.session.agreed_deals is not None
+    out.print(extension_words(more, done.state.deals, done.session.agreed_deals) + ".")
+    for line in [agreed_left(done.session, done.state), *next_lines(done.session, done.state)]:
+        out.print(line)
 
 
 def check(all_sessions: bool = False, db: str | None = None, as_json: bool = False,
@@ -366,8 +508,12 @@ def check(all_sessions: bool = False, db: str | None = None, as_json: bool = Fal
 
 def reopen(db: str | None = None, session: str | None = None) -> None:
     """Open the settled session again to correct it."""
-    chosen = options.session_id(session)
-    evening = sessions_app.reopen(connect(db), chosen)
+    conn = connect(db)
+    picked = _evening(conn, session)
+    if picked is None:
+        _console().print(_("Nothing reopened."))
+        return
+    evening = sessions_app.reopen(conn, picked.session.id)
     _console().print(_("Session {id} reopened; its earlier settlement stays on record. "
                        "Correct it with `{prog} edit N ...`, then settle it again.", id=evening.id, prog=PROG))
 
@@ -400,6 +546,13 @@ def use(session_id: str, db: str | None = None) -> None:
     assert n is not None
     session = sessions_app.use(conn, n)
     _console().print(_("Session {id} is current: {names}.", id=session.id, names=", ".join(session.players)))
+    from ..app.evenings import open_evenings
+
+    others = open_evenings(conn, besides=session.id)
+    if others:  # the current session alone does not decide a write while another evening is open
+        _console().print(_("Other evenings are open ({ids}): a command that writes still asks which evening it is "
+                           "for; `export {var}={id}` in this table's terminal keeps it to session {id}.",
+                           ids=", ".join(str(e.id) for e in others), var=SESSION_ENV, id=session.id))
     _still_chosen(options.session_id(None), session.id)
 
 
@@ -432,10 +585,12 @@ def chart(svg: Path | None = None, db: str | None = None, as_json: bool = False,
     from ..ui.deals import session_title
 
     chosen = options.session_id(session)
-    evening, series = deals_app.chart(connect(db), chosen)
+    conn = connect(db)
+    evening, series = deals_app.chart(conn, chosen)
     if as_json:
         _json(dict(zip(evening.players, series, strict=True)))
         return
+    _beside(conn, chosen, evening)
     if svg is None:
         out = _console()
         for line in pictures.terminal(evening.players, series, width=out.width):
@@ -567,7 +722,9 @@ def export(directory: Path, db: str | None = None, session: str | None = None) -
 
     chosen = options.session_id(session)
     conn = connect(db)
-    written = exporter.write(conn, deals_app.current(conn, chosen), Path(directory))
+    evening = deals_app.current(conn, chosen)
+    written = exporter.write(conn, evening, Path(directory))
+    _beside(conn, chosen, evening)
     out = _console()
     for path in written:
         out.print(_("wrote {path}", path=path))
@@ -578,7 +735,9 @@ def sheet(html: Path | None = None, db: str | None = None, session: str | None =
     from ..ui import sheet as sheets
 
     chosen = options.session_id(session)
-    found = sessions_app.sheet(connect(db), chosen)
+    conn = connect(db)
+    found = sessions_app.sheet(conn, chosen)
+    _beside(conn, chosen, found.status.session)
     if html is None:
         _say(sheets.text(found).rstrip("\n"))
         return
@@ -707,6 +866,12 @@ def serve(session: str | None = None, port: str = "8765", lan: bool = False, tok
     from ..serve.tokens import kept_token, new_token
 
     session_id = whole(session, "--session", 1, 10**9)
+    if entry:  # it writes: to the evening the command line names, else one that is not in doubt
+        picked = _evening(connect(db), session)
+        if picked is None:
+            _say(_("Nothing started."))
+            return 0
+        session_id = picked.session.id
     number = whole(port, "--port", 0, 65535)
     assert number is not None
     host = listen_address(host, lan)

@@ -147,24 +147,28 @@ def new(
     players: Annotated[list[str], typer.Argument(metavar="PLAYERS",
                                                  help="The players in seat order; the first named deals first.")],
     tariff: Annotated[str, typer.Option(metavar="NAME|PATH",
-                                        help="A shipped tariff's name or the path of a tariff file.")] = "classic",
+                                        help="A shipped tariff's name (any beginning that is no other's) or the path "
+                                             "of a tariff file.")] = "classic",
     chip_value: Annotated[str, typer.Option("--chip-value", metavar="AMOUNT",
                                             help="Money per chip, a positive decimal.")] = "1",
     currency: Annotated[str, typer.Option(metavar="CODE",
-                                          help="Currency code shown with money, e.g. EUR or RUB.")] = "",
+                                          help="The currency shown with money: a code such as EUR or RUB, or a sign "
+                                               "such as $ or ₽, written as the output's language writes "
+                                               "it ($0.70; 0,70 $).")] = "",
     name: Annotated[str | None, typer.Option(metavar="TEXT", help="A name for the session.")] = None,
     condition: Annotated[list[str] | None, typer.Option(
         "--condition", metavar="NAME", help="A condition of play agreed for the session (repeatable); "
                                             "`boston-ledger tariffs show NAME` lists them.")] = None,
     deals: Annotated[str | None, typer.Option("--deals", metavar="N",
-                                              help="The agreed length of the session in deals.")] = None,
+                                              help="The agreed length of the session in deals (`extend N` "
+                                                   "agrees more).")] = None,
     yes: Annotated[bool, typer.Option("--yes", help="Start it even when another evening is open (has deals, "
                                                     "not settled), without asking.")] = False,
     db: DbOption = None,
 ) -> None:
     """Start a session and make it current.
 
-    When the evening played here is still open, asks first at a terminal, and elsewhere needs --yes.
+    While an evening with deals is open (not settled), asks first at a terminal (Enter: no), and elsewhere needs --yes.
 
     Example: boston-ledger new Anna Boris Vera Gleb --tariff classic --chip-value 0.10 --condition remise
     """
@@ -227,10 +231,38 @@ def history(
 
     For each player and the basket: what a deal changed and where it left them.
 
+    A corrected deal is marked *; the legend below says when and why.
+
     Example: boston-ledger history --corrections
     """
     return commands.history(corrections=corrections, last=last, show_all=show_all, db=db, session=session,
                             as_json=as_json)
+
+
+
+@app.command()
+def seat(
+    out: Annotated[str, typer.Argument(metavar="OUT", help="Who gives up the seat: a player at the table.",
+                                       autocompletion=completion.player)],
+    into: Annotated[str, typer.Argument(metavar="IN", help="Who takes it: a newcomer, or a player of the evening "
+                                        "who left the table.")],
+    own: Annotated[bool, typer.Option("--own", help="OUT leaves on own account, with the seat's balance and its share "
+                                      "of the basket; IN plays on own money from the next deal.")] = False,
+    db: DbOption = None, session: SessionOption = None,
+) -> None:
+    """Change the table: from the next deal IN sits in OUT's seat.
+
+    Without --own IN is a substitute, playing on the money of that seat.
+
+    With --own OUT's money leaves the table: the seat's balance and an equal share of the basket in whole chips.
+
+    IN then plays on own money: from nothing when new, or with what was taken away on leaving earlier.
+
+    The deal goes round the seats as before; `boston-ledger undo` takes the change back until the next deal.
+
+    Example: boston-ledger seat Gleb Dasha --own
+    """
+    return commands.seat(out=out, into=into, own=own, db=db, session=session)
 
 
 
@@ -243,6 +275,20 @@ def undo(db: DbOption = None, session: SessionOption = None) -> None:
     return commands.undo(db=db, session=session)
 
 
+@app.command()
+def extend(
+    deals: Annotated[str, typer.Argument(metavar="N", help="How many more deals are agreed (1 or more).")],
+    db: DbOption = None, session: SessionOption = None,
+) -> None:
+    """Agree N more deals for the evening: its agreed number (new --deals) grows by N.
+
+    Also when its agreed deals are all played. It is recorded and shown in history; it is never taken back or made smaller: an evening may be settled before its agreed deals are played.
+
+    Example: boston-ledger extend 4
+    """  # noqa: E501 - typer keeps a help paragraph's line breaks: one line each
+    return commands.extend(deals=deals, db=db, session=session)
+
+
 
 @app.command()
 def settle(
@@ -252,6 +298,8 @@ def settle(
     """End the session: share the basket, turn chips into money, list who pays whom.
 
     At a terminal the settlement is shown first and recorded once confirmed.
+
+    A settled session shows it again, with the payments made since and what is still owed.
 
     Example: boston-ledger settle --json
     """
@@ -424,6 +472,12 @@ def export(
     session: SessionOption = None,
 ) -> None:
     """Write the session as CSV files (UTF-8, header row) for a spreadsheet.
+
+    deals.csv, transfers.csv, balances.csv; undone.csv and corrections.csv when there are such deals.
+
+    Once settled: settlement.csv (the results), suggested-payments.csv (who pays whom).
+
+    payments.csv: the payments made between its players, recorded with paid.
 
     Example: boston-ledger export ./evening
     """

@@ -8,8 +8,12 @@ from __future__ import annotations
 
 import os
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
 from .language import choose
+
+if TYPE_CHECKING:
+    from ..app.evenings import Chosen
 
 MOVED = ("--db", "--session")  # options of the commands, also accepted before the command
 SESSION_ENV = "BOSTON_LEDGER_SESSION"
@@ -38,12 +42,16 @@ def prepare(argv: list[str]) -> list[str]:
     return head + rest[:end] + moved + rest[end:]
 
 
-def session_id(option: str | None, environ: Mapping[str, str] = os.environ) -> int | None:
-    """The session this command line chooses: `--session ID`, else $BOSTON_LEDGER_SESSION, else
-    None (the ledger's current session). A value that is not a session number is an error."""
+def session_id(option: str | None, environ: Mapping[str, str] = os.environ) -> Chosen | None:
+    """The session this command line chooses: `--session ID`, else $BOSTON_LEDGER_SESSION (a
+    number that remembers it came from there), else None (the ledger's current session, or for a
+    command that writes, `app.evenings.evening`). A value that is not a session number is an error."""
+    from ..app.evenings import Chosen
     from ..app.inputs import whole
 
     if option is not None:
-        return whole(option, "--session", 1, 10**9)
+        found = whole(option, "--session", 1, 10**9)
+        return None if found is None else Chosen(found)
     chosen = environ.get(SESSION_ENV, "").strip()
-    return whole(chosen, SESSION_ENV, 1, 10**9) if chosen else None
+    found = whole(chosen, SESSION_ENV, 1, 10**9) if chosen else None
+    return None if found is None else Chosen(found, SESSION_ENV)

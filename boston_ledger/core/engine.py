@@ -6,7 +6,7 @@ Transfer between two parties, so balances plus basket always sum to zero.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from .errors import DROP, GIVE, MEND, LedgerError
@@ -61,13 +61,20 @@ class Transfer(NamedTuple):
 
 class State(NamedTuple):
     """What the engine needs of the past: balances, basket, deals entered, whether a stake is due,
-    and how many of the deals were misdeals after which the same dealer dealt again."""
+    and how many of the deals were misdeals after which the same dealer dealt again; and, once the
+    table has changed, whose money each seat plays and the chips of those who left it.
+
+    Accounts are the people of a session by the order they joined (the first ones in seat order).
+    `balances` are the seats', each its account's; `away` are the accounts no seat plays, with
+    their chips. Balances plus basket plus the chips away sum to zero."""
 
     balances: tuple[int, ...]
     basket: int = 0
     deals: int = 0
     stake_due: bool = True
     redeals: int = 0
+    seated: tuple[int, ...] = ()  # each seat's account; () while each seat plays its first player's
+    away: tuple[tuple[int, int], ...] = ()  # (account, chips) of those who left the table, by account
 
     @classmethod
     def start(cls, players: int) -> State:
@@ -77,6 +84,21 @@ class State(NamedTuple):
     def played(self) -> int:
         """The deals that count as deals of the game: a misdeal dealt again by the same dealer does not."""
         return self.deals - self.redeals
+
+    @property
+    def accounts(self) -> tuple[int, ...]:
+        """Each seat's account."""
+        return self.seated or tuple(range(len(self.balances)))
+
+    def holdings(self, people: int) -> tuple[tuple[int, ...], tuple[bool, ...]]:
+        """Each of `people` accounts' chips (a seat's balance, or the chips it took away; none for
+        one who never had money of his own, a substitute), and whether it is at the table."""
+        chips, seated = [0] * people, [False] * people
+        for account, held in self.away:
+            chips[account] = held
+        for account, balance in zip(self.accounts, self.balances, strict=True):
+            chips[account], seated[account] = balance, True
+        return tuple(chips), tuple(seated)
 
 
 class Position(NamedTuple):
@@ -583,13 +605,61 @@ def advance(state: State, outcome: Outcome) -> State:
     """The state after a deal with this outcome."""
     n = len(state.balances)
     change = moves(outcome.transfers, n)
-    return State(tuple(map(int.__add__, state.balances, change[:n])), state.basket + change[n],
-                 state.deals + 1, outcome.stake_next, state.redeals + outcome.redealt)
+    return state._replace(balances=tuple(map(int.__add__, state.balances, change[:n])),
+                          basket=state.basket + change[n], deals=state.deals + 1, stake_due=outcome.stake_next,
+                          redeals=state.redeals + outcome.redealt)
+
+
+class Change(NamedTuple):
+    """A change of the table before a deal: from then on `seat` plays `account`'s money (the
+    account it played already: a substitute sits in; another: the seat's account leaves)."""
+
+    seat: int
+    account: int
+
+
+class SeatError(LedgerError):
+    """A change of the table that cannot be."""
+
+
+def reseat(state: State, change: Change) -> tuple[State, int]:
+    """The state after a change of the table, and the chips the leaving account took from the
+    basket. A substitute (the seat's account stays) changes no chip. Otherwise the seat's account
+    leaves with its balance and its equal share of the basket in whole chips (what does not divide
+    stays in the basket), and the incoming account brings what it had when it left the table
+    (nothing, when it is new)."""
+    seated = list(state.accounts)
+    if not 0 <= change.seat < len(seated):
+        raise SeatError(_("seat {seat} is not at this table of {n}", seat=change.seat, n=len(seated)))
+    if seated[change.seat] == change.account:
+        return state, 0
+    if change.account in seated:
+        raise SeatError(_("an account is played in one seat at a time"))
+    share = state.basket // len(seated)
+    away = dict(state.away)
+    away[seated[change.seat]] = state.balances[change.seat] + share
+    balances = list(state.balances)
+    balances[change.seat] = away.pop(change.account, 0)
+    seated[change.seat] = change.account
+    return state._replace(balances=tuple(balances), basket=state.basket - share,
+                          seated=() if seated == list(range(len(seated))) else tuple(seated),
+                          away=tuple(sorted(away.items()))), share
+
+
+def reseated(state: State, changes: Iterable[Change]) -> tuple[State, tuple[int, ...]]:
+    """The state after these changes of the table, one after another, and each one's share of the
+    basket taken."""
+    shares = []
+    for change in changes:
+        state, share = reseat(state, change)
+        shares.append(share)
+    return state, tuple(shares)
 
 
 class Step(NamedTuple):
     """One deal of a replay: where it fell, the state before and after it, what it moved, and
-    what each seat has written on a points score sheet through it."""
+    what each seat has written on a points score sheet through it; the changes of the table made
+    before it, each with the chips its leaving account took from the basket."""
 
     deal: Deal
     position: Position
@@ -597,6 +667,7 @@ class Step(NamedTuple):
     outcome: Outcome
     after: State
     scores: tuple[int, ...]
+    changes: tuple[tuple[Change, int], ...] = ()
 
     @property
     def number(self) -> int:
@@ -604,14 +675,17 @@ class Step(NamedTuple):
 
 
 def replaying(tariff: Tariff, deals: Iterable[Deal], state: State | None = None,
-              scores: Sequence[int] | None = None) -> Iterator[Step]:
+              scores: Sequence[int] | None = None,
+              changes: Mapping[int, Sequence[Change]] | None = None) -> Iterator[Step]:
     """Play deals one after another, from the start of a session or from `state` (with the
-    `scores` written by then): the one replay, which `check`, `rescore`, history, corrections and
-    entering a deal all go through. A deal that no longer scores raises its DealError with the
-    deal's `number`."""
+    `scores` written by then), the table changed before deal N as `changes[N]` says: the one
+    replay, which `check`, `rescore`, history, corrections and entering a deal all go through. A
+    deal that no longer scores raises its DealError with the deal's `number`."""
     state = State.start(tariff.players) if state is None else state
     written = tuple(scores) if scores is not None else (0,) * tariff.players
     for deal in deals:
+        made = (changes or {}).get(state.deals + 1, ())
+        state, shares = reseated(state, made)
         try:
             outcome = play(tariff, state, deal)
         except DealError as e:
@@ -619,13 +693,15 @@ def replaying(tariff: Tariff, deals: Iterable[Deal], state: State | None = None,
             raise
         after = advance(state, outcome)
         written = tuple(map(int.__add__, written, outcome.scores))
-        yield Step(deal, position(tariff, state.deals, state.redeals), state, outcome, after, written)
+        yield Step(deal, position(tariff, state.deals, state.redeals), state, outcome, after, written,
+                   tuple(zip(made, shares, strict=True)))
         state = after
 
 
-def replayed(tariff: Tariff, deals: Iterable[Deal]) -> State:
-    """The state after these deals, played from the start of a session."""
+def replayed(tariff: Tariff, deals: Iterable[Deal], changes: Mapping[int, Sequence[Change]] | None = None) -> State:
+    """The state after these deals, played from the start of a session with the table changed as
+    `changes` says (those after the last deal too)."""
     state = State.start(tariff.players)
-    for step in replaying(tariff, deals):
+    for step in replaying(tariff, deals, changes=changes):
         state = step.after
-    return state
+    return reseated(state, (changes or {}).get(state.deals + 1, ()))[0]

@@ -37,13 +37,16 @@ class Language(NamedTuple):
     nobody: tuple[str, ...] = ()
     cancel: tuple[str, ...] = ()
     signs: Mapping[str, str] = {}  # currencies it shows by their sign
+    # how it writes money with a currency's sign (one symbol: $, €, ₽): {number} the amount without its
+    # minus, which comes first ("-$0.70", "-0,70 $"); a currency in letters (EUR, руб) follows the amount
+    money: str = "{number} {sign}"
 
 
 SOURCE = "en"  # the language of the code's own texts, which needs no catalogue
 # The registry: adding a language is its catalogue and one entry here.
 LANGUAGES: dict[str, Language] = {
     "en": Language("en", ("“", "”"), ".", "abcdefghijklmnopqrstuvwxyz", yes=("y", "yes"), no=("n", "no"),
-                   back=("<", "back"), nobody=("-", "nobody", "none"), cancel=("cancel",)),
+                   back=("<", "back"), nobody=("-", "nobody", "none"), cancel=("cancel",), money="{sign}{number}"),
     "ru": Language("ru", ("«", "»"), ",", "абвгдеёжзийклмнопрстуфхцчшщъыьэюя", yes=("д", "да"), no=("н", "нет"),
                    back=("назад",), nobody=("никто", "нет"), cancel=("отмена",), signs={"RUB": "₽"}),
 }

@@ -6,7 +6,7 @@ A problem names the session, the deal when there is one, and what was expected a
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping, Sequence
 from typing import NamedTuple, Protocol
 
 from . import engine
@@ -50,8 +50,9 @@ class KeptDeal(Protocol):
 
 
 def imbalance(state: State) -> int:
-    """What balances plus basket sum to: zero, by double entry."""
-    return sum(state.balances) + state.basket
+    """What balances plus basket (plus the chips of those who left the table) sum to: zero, by
+    double entry."""
+    return sum(state.balances) + state.basket + sum(chips for __, chips in state.away)
 
 
 def zero_sum(session_id: int, state: State) -> list[Problem]:
@@ -77,13 +78,15 @@ def references(session_id: int, rows: Iterable[Reference]) -> list[Problem]:
     return problems
 
 
-def replay(session_id: int, tariff: Tariff, players: int, recorded: Iterable[KeptDeal]) -> list[Problem]:
+def replay(session_id: int, tariff: Tariff, players: int, recorded: Iterable[KeptDeal],
+           changes: Mapping[int, Sequence[engine.Change]] | None = None) -> list[Problem]:
     """Replay a session's standing deals as stored (store.records.Recorded: number, deal, kept
     balances and basket, transfers) through the engine and the session's tariff, holding each
     deal's number, kept balances and transfers to the engine's. The first difference, in words
-    (empty when every deal holds): later deals depend on it, so one report is enough."""
+    (empty when every deal holds): later deals depend on it, so one report is enough. The table
+    changes before deal N as `changes[N]` says."""
     rows = list(recorded)
-    steps = engine.replaying(tariff, (row.deal for row in rows))
+    steps = engine.replaying(tariff, (row.deal for row in rows), changes=changes)
     for expected, row in enumerate(rows, 1):
         if row.number != expected:
             return [_misnumbered(session_id, row.number, expected)]

@@ -63,10 +63,12 @@ class Settled:
         )
 
 
-def net_chips(balances: Sequence[int], basket: int) -> tuple[Fraction, ...]:
-    """Each player's balance plus an equal share of the basket."""
-    share = Fraction(basket, len(balances))
-    return tuple(b + share for b in balances)
+def net_chips(balances: Sequence[int], basket: int, sharing: Sequence[bool] | None = None) -> tuple[Fraction, ...]:
+    """Each player's balance plus an equal share of the basket (only those `sharing` it, when
+    given: the players at the table, not those who left it with their share)."""
+    shares = [True] * len(balances) if sharing is None else list(sharing)
+    share = Fraction(basket, sum(shares))
+    return tuple(b + share if takes else Fraction(b) for b, takes in zip(balances, shares, strict=True))
 
 
 def to_cents(nets: Sequence[Fraction], chip_value: Decimal) -> tuple[int, ...]:
@@ -248,10 +250,10 @@ def _most_groups(values: Sequence[int], members: list[int]) -> list[tuple[int, .
 
 
 def settled(players: Sequence[str], balances: Sequence[int], basket: int, deals: int, chip_value: Decimal,
-            currency: str) -> Settled:
+            currency: str, sharing: Sequence[bool] | None = None) -> Settled:
     """The settlement of a session that stands at these balances and basket after `deals` deals:
-    the basket shared, money to the cent, the fewest payments."""
-    nets = net_chips(balances, basket)
+    the basket shared (among those `sharing` it), money to the cent, the fewest payments."""
+    nets = net_chips(balances, basket, sharing)
     cents = to_cents(nets, chip_value)
     return Settled(tuple(players), tuple(_number(n) for n in nets), cents, fewest_payments(cents), basket,
                    str(chip_value), currency, deals)

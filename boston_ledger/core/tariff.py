@@ -46,6 +46,7 @@ class TariffError(LedgerError):
 
 
 NONE: Mapping[str, int] = MappingProxyType({})  # an empty table that stays empty
+NO_WORDS: Mapping[str, tuple[str, ...]] = MappingProxyType({})
 
 
 class Rank(NamedTuple):
@@ -179,6 +180,9 @@ class Tariff(NamedTuple):
     honours: tuple[int, ...] = ()
     base_payment: str = ""  # what the base payment of a contract is called: "consolation" (the Russian seeds' word,
     # the default of a chips tariff) or "contract" (the default of a points one)
+    # short words that name a contract (or pass, misdeal) whole, by its key, even where they begin other names
+    # ("p" pass, "gm" grand-misere): the commonest words win their shortest beginnings
+    abbreviations: Mapping[str, tuple[str, ...]] = NO_WORDS
 
     @property
     def digest(self) -> str:
@@ -201,10 +205,11 @@ class Tariff(NamedTuple):
         return self.find_contract(word).key
 
     def find_contract(self, word: str) -> Found:
-        """What a player's word names among the contracts, pass and misdeal (`find`)."""
+        """What a player's word names among the contracts, pass and misdeal (`find`), the tariff's
+        abbreviations first."""
         return find(word, [(PASS, (PASS, *self.basket.pass_names)),
                            *((key, c.names) for key, c in self.contracts.items()),
-                           (MISDEAL, (MISDEAL, *self.basket.misdeal_names))])
+                           (MISDEAL, (MISDEAL, *self.basket.misdeal_names))], short=self.abbreviations.items())
 
     def rank_key(self, word: str) -> str | None:
         """The suit rank a player's word means (`find_rank`)."""
@@ -243,18 +248,19 @@ class Found(NamedTuple):
 
 
 def find(word: str, entries: Iterable[tuple[str, Iterable[str]]],
-         key: Callable[[str], str] = folded) -> Found:
+         key: Callable[[str], str] = folded, short: Iterable[tuple[str, Iterable[str]]] = ()) -> Found:
     """The one lookup of a word a player typed among entries (key, its other names), compared by
-    `key`: a whole name first, then a beginning of names of one entry only (not for a number:
-    "1" is not the beginning of "13"), then the words it looks like.
+    `key`: a whole name or abbreviation first (`short`: an entry's key and the words that name it
+    whole only, "gm" for grand-misere), then a beginning of names of one entry only (not for a
+    number: "1" is not the beginning of "13"), then the words it looks like.
 
     Contracts, ranks and conditions are compared as `folded` words; players by their names'
-    comparison key (`app.inputs`)."""
+    comparison key (`app.inputs`); tariffs by their names."""
     wanted = key(word)
     table = [(k, [k, *(n for n in names if isinstance(n, str))]) for k, names in entries]
     if not wanted:
         return Found(None)
-    whole = [k for k, words in table if any(key(w) == wanted for w in words)]
+    whole = [k for k, words in [*table, *short] if any(key(w) == wanted for w in words if isinstance(w, str))]
     if whole:
         return Found(whole[0]) if len(set(whole)) == 1 else Found(None, tuple(dict.fromkeys(whole)))
     if not wanted.isdigit():

@@ -38,8 +38,10 @@ def shipped() -> dict[str, Path]:
     return found
 
 
-def locate(name_or_path: str, relative_to: Path | None = None) -> Path:
-    """The file a tariff is named by: a shipped tariff's name, or a path to a TOML file."""
+def locate(name_or_path: str, relative_to: Path | None = None, typed: bool = True) -> Path:
+    """The file a tariff is named by: a shipped tariff's name, or a path to a TOML file; a name a
+    user `typed` also by a beginning of one shipped name only (`amer`... `american-d`), as players
+    and contracts are (`find`; a file's `extends` names its base whole)."""
     files = shipped()
     if name_or_path in files:
         return files[name_or_path]
@@ -56,6 +58,13 @@ def locate(name_or_path: str, relative_to: Path | None = None) -> Path:
         raise TariffError(_("no tariff {name}: {reason}", name=repr(name_or_path[:60]), reason=reason)) from None
     if folder:
         raise TariffError(_("{path} is a folder; give the path of a tariff's TOML file", path=path))
+    found = find(name_or_path, ((name, ()) for name in files)) if typed else None
+    if found is not None and found.key is not None:
+        return files[found.key]
+    if found is not None and found.candidates:
+        raise TariffError(ambiguous(found, name_or_path) or "")
+    if found is not None and found.close:
+        raise TariffError(_("no tariff {name!r}{hint}", name=name_or_path, hint=did_you_mean(found)))
     known = ", ".join(sorted(files)) or _("none")
     raise TariffError(_("no tariff {name!r}: give a shipped tariff ({known}) or the path of a TOML file",
                         name=name_or_path, known=known))
@@ -148,7 +157,7 @@ def _resolve(data: dict[str, Any], origin: str, folder: Path | None,
         raise TariffError(f"{origin}: [tariff] extends: " + _("a chain of more than {depth} tariffs; a tariff "
                                                               "needs a base or two", depth=DEPTH))
     try:
-        path = locate(base_name, relative_to=folder)
+        path = locate(base_name, relative_to=folder, typed=False)
     except TariffError as e:
         raise TariffError(f"{origin}: [tariff] extends: {e}") from None
     base, _text = _read(path)

@@ -16,8 +16,8 @@ from typing import Any, TypeVar, overload
 
 from .i18n import _, ngettext
 from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET,
-                     LABET_ODD_CHIP, LIMIT, MISDEAL_DEALER, PASS, SCORING, SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS,
-                     Basket, Condition, Contract, Rank, Schedule, Tariff, TariffError)
+                     LABET_ODD_CHIP, LIMIT, MISDEAL, MISDEAL_DEALER, PASS, SCORING, SHARE_REMAINDER, STAKE_AT,
+                     STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff, TariffError, folded)
 from .controls import CONTROL, CONTROL_IN_LINES
 
 T = TypeVar("T")
@@ -42,7 +42,7 @@ def _keys(record: Any, without: Iterable[str] = (), more: Iterable[str] = ()) ->
 _BY_KIND = ("failed_per_trick", "takes", "made_table", "failed_table")  # fields of `null` and `table` only
 KEYS = {  # the keys of each table, by the table ([schedules.NAME] by its kind)
     "top level": frozenset({"tariff", "ranks", "partie", "basket", "boston", "bonuses", "schedules", "contracts",
-                            "conditions", "notes", "ladders", "ladder_exceptions"}),
+                            "conditions", "notes", "ladders", "ladder_exceptions", "abbreviations"}),
     "tariff": frozenset({"name", "title", "source", "scoring", "players", "tricks", "conditions", "base_payment"}),
     "ranks": _keys(Rank),
     "partie": frozenset({"tours"}),
@@ -255,6 +255,9 @@ class _Reader:
         exceptions = self.guard(lambda: self.ladder_exceptions(data, ladders), ())
         base_payment = self.guard(lambda: self.word(head, "base_payment", "[tariff]", choices=BASE_PAYMENT,
                                                     default="consolation" if scoring == "chips" else "contract"))
+        raw_contracts = data.get("contracts")
+        abbreviations = self.guard(lambda: self.abbreviations(data, contracts, basket_values, set(
+            raw_contracts if isinstance(raw_contracts, dict) else ()) - set(contracts)), {})
         if self.problems or basket_values is None or boston_values is None or base_payment is None:
             return None
         return Tariff(
@@ -264,8 +267,42 @@ class _Reader:
             boston=boston_values[0], boston_slam=boston_values[1], carte_blanche=carte_blanche,
             schedules=schedules, contracts=contracts, conditions=conditions, applied=applied,
             notes=notes, text=text, boston_slam_for=boston_values[2], ladders=ladders,
-            ladder_exceptions=exceptions, base_payment=base_payment, honours=honours,
+            ladder_exceptions=exceptions, base_payment=base_payment, honours=honours, abbreviations=abbreviations,
         )
+
+    def abbreviations(self, data: dict[str, Any], contracts: dict[str, Contract], basket: Basket | None,
+                      broken: Set[str]) -> dict[str, tuple[str, ...]]:
+        """`[abbreviations]`: for a contract (or pass, misdeal), short words that name it whole even
+        where they begin other names; none may be another's name or abbreviation."""
+        table = self.table(data, "abbreviations", _("top level"), required=False)
+        if basket is None:
+            raise _Skip()
+        named: dict[str, str] = {}  # a folded name: the entry it names
+        for key, names in [(PASS, (PASS, *basket.pass_names)), (MISDEAL, (MISDEAL, *basket.misdeal_names)),
+                           *((k, (k, *c.names)) for k, c in contracts.items())]:
+            for name in names:
+                named.setdefault(folded(name), key)
+        out: dict[str, tuple[str, ...]] = {}
+        short: dict[str, str] = {}  # a folded abbreviation: the entry it names
+        for key in table:
+            where = f"[abbreviations] {_Shown(key)!r}"
+            if key in broken:
+                continue
+            if key not in contracts and key not in (PASS, MISDEAL):
+                self.problems.append(f"{self.origin}: {where}: " + _(
+                    "no contract of the tariff, nor pass or misdeal; its contracts: {known}",
+                    known=", ".join(contracts) or _("none")))
+                continue
+            words = self.guard(partial(self.words, table, key, "[abbreviations]"), ())
+            for word in words:
+                other = named.get(folded(word), short.get(folded(word), key))
+                if other != key:
+                    self.problems.append(f"{self.origin}: {where}: " + _(
+                        "{word!r} names {other} already; an abbreviation names one thing only",
+                        word=_Shown(word), other=other))
+                short.setdefault(folded(word), key)
+            out[key] = words
+        return out
 
     def ladders(self, data: dict[str, Any]) -> tuple[tuple[str, ...], ...]:
         """`ladders`: lists of contract names, each from the lowest contract to the highest."""

@@ -78,7 +78,8 @@ class Entry:
                 notices = [_("Deal {number} recorded.", number=done),
                            *next_lines(place.session, place.state)]
             elif undone is not None:
-                notices = [_("Deal {number} taken back; it stays on record as undone.", number=undone)]
+                notices = [_("Deal {number} taken back; it stays on record as undone.", number=undone),
+                           *next_lines(place.session, place.state)]
             elif (corrected := _number(req.query, "corrected")) is not None:
                 notices = [_("Deal {number} corrected; the old entry stays on record.", number=corrected)]
             return self._asked(conn, place, {}, {}, notices)
@@ -135,10 +136,10 @@ class Entry:
                 if number is None:
                     raise LedgerError(_("the form does not say which deal to take back; nothing was taken back"))
                 with self._writing() as conn:
-                    done = deals_app.undo(conn, self.session_id, number)
+                    deals_app.undo(conn, self.session_id, number)
                 with self._reading() as conn:
                     place = self._place(conn, lang)
-                return Response(303, b"", HTML, {"Location": place.url("/entry", undone=done.last.number)})
+                return Response(303, b"", HTML, {"Location": place.url("/entry", undone=number)})
             except LedgerError as e:
                 error = str(e)
         with self._reading() as conn:
@@ -184,7 +185,10 @@ class Entry:
         `correcting` deal N, the correction shown with what it changes)."""
         session = place.session
         try:
-            deals_app.open_for_deals(session, place.state.played if correcting is None else None)
+            if correcting is None:
+                deals_app.open_for_deals(session, place.state.played)
+            else:
+                deals_app.correctable(session)
         except LedgerError as e:
             return Response(status, entry_page.closed(place, [*notices, str(e)]).encode(), HTML)
         found = flow.step(session, answers, defaults)
@@ -215,7 +219,9 @@ def _not_last(place: entry_page.Place, last: Recorded | None, said: str | None, 
 def _last_said(conn: sqlite3.Connection, session: Session) -> tuple[Recorded | None, str | None]:
     """The session's last standing deal and its words, as the undo and correction pages name it."""
     last = read.last_deal(conn, session)
-    return last, describe(session, last.deal, dealer=read.dealer_of(conn, session, last.number)) if last else None
+    if last is None:
+        return None, None
+    return last, describe(session, last.deal, dealer=read.dealer_of(conn, session, last.number), number=last.number)
 
 
 def _number(values: Mapping[str, list[str]], name: str) -> int | None:

@@ -131,7 +131,7 @@ def correction(c: Corrected) -> str:
     """A correction before it is recorded: the deal before and after, and each player's (and the
     basket's) standing at the end of the session before and after it."""
     session = c.session
-    heads = "".join(f"<th>{e(name)}</th>" for name in session.players) + \
+    heads = "".join(f"<th>{e(session.people[p])}</th>" for p in session.present) + \
         (f'<th class="bk">{e(basket_word())}</th>' if session.tariff.has_basket else "")
     rows = "".join(f'<tr><th scope="row">{e(label)}</th>' + "".join(f"<td>{cell(v)}</td>" for v in values) + "</tr>"
                    for (label, values), cell in zip(changes(session, c.before, c.after, c.basket),

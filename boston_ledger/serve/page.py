@@ -12,7 +12,7 @@ from urllib.parse import urlencode
 from ..app.sessions import Sheet
 from ..core.i18n import _, ngettext
 from ..store.records import Correction
-from ..ui.deals import coming, describe, money_note, session_label, where, why
+from ..ui.deals import MARK, coming, correction_note, describe, money_note, session_label, where, why
 from ..ui.html import document as html_document
 from ..ui.html import e, settlement, signed, standing, standing_money, told
 from ..ui.text import amount, basket_word
@@ -53,16 +53,17 @@ def sheet(shown: Shown) -> str:
     changed = shown.sheet.changed
     if isinstance(changed, Correction):
         notes.insert(0, _("deal {number} corrected: {was} → {now}", number=changed.number,
-                          was=describe(session, changed.was, dealer=shown.sheet.changed_dealer),
-                          now=describe(session, changed.now, dealer=shown.sheet.changed_dealer)))
+                          was=describe(session, changed.was, dealer=shown.sheet.changed_dealer, number=changed.number),
+                          now=describe(session, changed.now, dealer=shown.sheet.changed_dealer, number=changed.number)))
     elif changed is not None:
         notes.insert(0, _("deal {number} taken back: {deal}", number=changed.number,
-                          deal=describe(session, changed.deal, dealer=shown.sheet.changed_dealer)))
+                          deal=describe(session, changed.deal, dealer=shown.sheet.changed_dealer,
+                                        number=changed.number)))
     if notes:
         parts.append('<ul class="notes">' + "".join(f"<li>{e(n)}</li>" for n in notes) + "</ul>")
     if shown.sheet.final:
         assert shown.sheet.settled is not None  # a final sheet is a settled one
-        parts.append(settlement(session, shown.sheet.settled))
+        parts.append(settlement(session, shown.sheet.settled, paid=shown.sheet.paid))
     parts.append(_deals(shown))
     parts.append("</div>")
     return "\n".join(parts)
@@ -112,13 +113,17 @@ def _deals(shown: Shown) -> str:
     t = session.tariff
     if not shown.deals:
         return f'<p class="empty">{e(_("Session {id} has no deals yet.", id=session.id))}</p>'
-    parties = [*session.players, *(["basket"] if t.has_basket else [])]
-    heads = "".join(f"<th>{e(name)}</th>" for name in session.players) + \
-        (f'<th class="bk">{e(basket_word())}</th>' if t.has_basket else "")
     out = [f'<section class="deals"><h2>{e(_("Last deals"))}</h2>']
     walked = {w.recorded.number: w for w in shown.sheet.history.rows}  # positions: misdeals dealt again counted
     for d in reversed(shown.deals):
+        sat = session.sitting(d["deal"])  # who sat in each seat at that deal
+        parties = [*sat, *(["basket"] if t.has_basket else [])]
+        heads = "".join(f"<th>{e(name)}</th>" for name in sat) + \
+            (f'<th class="bk">{e(basket_word())}</th>' if t.has_basket else "")
         played = walked[d["deal"]]
+        corrected = shown.sheet.history.corrected.get(d["deal"])
+        mark, note = ("", "") if corrected is None else \
+            (f" {e(MARK)}", f'<p class="corrected">{e(MARK)} {e(correction_note(corrected))}</p>')
         declarer = played.recorded.deal.declarer
         tour = where(played.position) if len(t.tours) > 1 else ""
         about = " · ".join(x for x in (tour, _("dealer {name}", name=d["dealer"])) if x)
@@ -130,8 +135,9 @@ def _deals(shown: Shown) -> str:
         double = " in-double" if d["multiplier"] > 1 else ""
         out.append(
             f'<article class="deal{double}" data-deal="{d["deal"]}">'
-            f'<h3><span class="num">{d["deal"]}</span> {told(d["description"], d["made"])}</h3>'
-            f'<p class="about">{e(about)}</p>'
+            f'<h3><span class="num">{d["deal"]}</span> {told(d["description"], d["made"])}'
+            f'{mark}</h3>'
+            f'<p class="about">{e(about)}</p>{note}'
             f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{"".join(rows)}</tbody>'
             f'<tfoot>{total}</tfoot></table></article>')
     out.append("</section>")

@@ -21,7 +21,7 @@ from ..core.i18n import _
 from ..core.tariff import MISDEAL
 from ..core.tariff_files import parse
 from . import StorageError
-from .records import ENTRY, Correction, PaymentRecord, Recorded, Session, stored_deal
+from .records import ENTRY, Correction, Evening, Extension, PaymentRecord, Recorded, Seating, Session, stored_deal
 
 if TYPE_CHECKING:  # loaded by the readers of settlements only: `deal` and `status` need none
     from ..core.settlement import Settled
@@ -52,16 +52,72 @@ def session(conn: sqlite3.Connection, session_id: int) -> Session:
     players = conn.execute(
         "SELECT id, name FROM players WHERE session_id = ? ORDER BY seat", (session_id,)
     ).fetchall()
-    settled = conn.execute(  # settle and reopen alternate: settled when there are more settlements
-        "SELECT (SELECT COUNT(*) FROM settlements WHERE session_id = ?)"
-        " > (SELECT COUNT(*) FROM reopenings WHERE session_id = ?)", (session_id, session_id)).fetchone()[0]
+    settled = _settled(conn, session_id)
+    agreed = row["agreed_deals"]
+    if agreed is not None:  # and the deals agreed since (`extend N`)
+        agreed += conn.execute("SELECT COALESCE(SUM(deals), 0) FROM extensions WHERE session_id = ?",
+                               (session_id,)).fetchone()[0]
+    person = {p["id"]: i for i, p in enumerate(players)}
+    try:
+        seatings = tuple(Seating(r[0], r[1], r[2], person[r[3]], person[r[4]], r[5]) for r in conn.execute(
+            "SELECT s.id, s.from_deal, s.seat, s.sitter, s.account, s.made_at FROM seatings s WHERE s.session_id = ?"
+            " AND NOT EXISTS (SELECT 1 FROM seating_undos u WHERE u.seating_id = s.id) ORDER BY s.id", (session_id,)))
+    except KeyError:
+        raise StorageError(_("a change of the table of session {session_id} names a player of another session; "
+                             "`boston-ledger check` shows what is damaged", session_id=session_id)) from None
     return Session(
         id=row["id"], name=_line(row["name"]), created_at=row["created_at"],
         tariff=parse(row["tariff_text"], origin=f"the tariff stored with session {session_id}"),
         chip_value=Decimal(row["chip_value"]), currency=_line(row["currency"]),
-        players=tuple(_line(p["name"]) for p in players), player_ids=tuple(p["id"] for p in players),
-        settled=bool(settled), agreed_deals=row["agreed_deals"], demo=bool(row["demo"]),
+        people=tuple(_line(p["name"]) for p in players), people_ids=tuple(p["id"] for p in players),
+        settled=settled, agreed_deals=agreed, demo=bool(row["demo"]), seatings=seatings,
     )
+
+
+def _settled(conn: sqlite3.Connection, session_id: int) -> bool:
+    """Settle and reopen alternate: a session is settled when it has more settlements than reopenings."""
+    return bool(conn.execute(
+        "SELECT (SELECT COUNT(*) FROM settlements WHERE session_id = ?)"
+        " > (SELECT COUNT(*) FROM reopenings WHERE session_id = ?)", (session_id, session_id)).fetchone()[0])
+
+
+def open_session_ids(conn: sqlite3.Connection) -> list[int]:
+    """The sessions not settled, the demonstration's aside (with or without deals), the earliest first.
+    (Read every `deal`: the sessions' numbers come from the players' index, and only the open
+    ones' rows are read, each of which holds its tariff's whole text.)"""
+    return [row[0] for row in conn.execute(
+        "SELECT s.id FROM sessions s WHERE s.demo = 0 AND s.id IN (SELECT DISTINCT p.session_id FROM players p"
+        " WHERE p.session_id NOT IN (SELECT session_id FROM (SELECT session_id, 1 AS k FROM settlements"
+        " UNION ALL SELECT session_id, -1 FROM reopenings) GROUP BY session_id HAVING SUM(k) > 0)) ORDER BY s.id")]
+
+
+def evening(conn: sqlite3.Connection, session_id: int) -> Evening:
+    """A session as a table tells it from another (its tariff left unread)."""
+    row = conn.execute("SELECT name, demo FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    if row is None:
+        raise StorageError(_("no session {session_id} in this ledger", session_id=session_id))
+    players = tuple(_line(r[0]) for r in conn.execute(
+        "SELECT name FROM players WHERE session_id = ? ORDER BY seat", (session_id,)))
+    last = conn.execute(f"SELECT d.number, d.entered_at FROM deals d WHERE d.session_id = ? AND {STANDING}"
+                        f" ORDER BY d.id DESC LIMIT 1", (session_id,)).fetchone()
+    return Evening(session_id, _line(row[0]), players, last[0] if last else 0, last[1] if last else None,
+                   _settled(conn, session_id), bool(row[1]))
+
+
+def extensions(conn: sqlite3.Connection, session: Session) -> list[Extension]:
+    """The deals agreed for a session after it started (`extend N`), the earliest first."""
+    row = conn.execute("SELECT agreed_deals FROM sessions WHERE id = ?", (session.id,)).fetchone()
+    agreed = row[0] if row is not None and row[0] is not None else 0  # as agreed when it started
+    out = []
+    for deals, after, at in conn.execute(
+            "SELECT deals, after_deal, extended_at FROM extensions WHERE session_id = ? ORDER BY id", (session.id,)):
+        agreed += deals
+        out.append(Extension(deals, after, at, agreed))
+    return out
+
+
+def has_session(conn: sqlite3.Connection, session_id: int) -> bool:
+    return conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
 
 
 def sessions(conn: sqlite3.Connection, last: int | None = None) -> list[Session]:
@@ -110,9 +166,9 @@ def deals(conn: sqlite3.Connection, session: Session, transfers: bool = True,
                           f" ORDER BY d.id", span):
         own: list[Transfer] = []
         while pending is not None and pending[0] == r[0]:
-            own.append(Transfer(seat(pending[1]), seat(pending[2]), pending[3], pending[4]))
+            own.append(Transfer(seat(pending[1], r[1], True), seat(pending[2], r[1], True), pending[3], pending[4]))
             pending = next(pending_rows, None)
-        yield Recorded(id=r[0], number=r[1], entered_at=r[2], deal=stored_deal(session, tuple(r)[5:]),
+        yield Recorded(id=r[0], number=r[1], entered_at=r[2], deal=stored_deal(session, r[1], tuple(r)[5:]),
                        transfers=tuple(own), balances=kept_balances(r[3]), basket=r[4])
 
 
@@ -132,15 +188,53 @@ def last_deal(conn: sqlite3.Connection, session: Session) -> Recorded | None:
 
 
 def state(conn: sqlite3.Connection, session: Session) -> State:
-    """The state after the session's standing deals, read from the last one alone."""
+    """The state after the session's standing deals, read from the last one alone (and, once the
+    table has changed, from the deal before each change), with the changes of the table made
+    since the last deal."""
     last = next(deals(conn, session, transfers=False, tail=1), None)
     if last is None:
-        return State.start(len(session.players))
-    if len(last.balances) != len(session.players) or not isinstance(last.basket, int):
+        return _reseated(conn, session, State.start(len(session.players)))
+    return _reseated(conn, session, State(balances=_balances(session, last), basket=last.basket or 0, deals=last.number,
+                                          stake_due=_stake_due(conn, session, last.deal),
+                                          redeals=redeals(conn, session)))
+
+
+def _balances(session: Session, deal: Recorded) -> tuple[int, ...]:
+    """The balances kept with a deal, refused when damaged."""
+    if len(deal.balances) != session.tariff.players or not isinstance(deal.basket, int):
         raise StorageError(_("the balances kept with deal {last} of session {id} are damaged; `boston-ledger check` "
-                             "shows what differs", last=last.number, id=session.id))
-    return State(balances=last.balances, basket=last.basket, deals=last.number,
-                 stake_due=_stake_due(conn, session, last.deal), redeals=redeals(conn, session))
+                             "shows what differs", last=deal.number, id=session.id))
+    return deal.balances
+
+
+def _reseated(conn: sqlite3.Connection, session: Session, after: State) -> State:
+    """`after`, the state kept with the last deal, with whose money each seat plays and the chips
+    of those who left: each change of the table replayed on the state kept with the deal before
+    it (engine.reseat), those made since the last deal on `after` itself."""
+    changes = session.changes()
+    if not changes:
+        return after
+    table = State.start(session.tariff.players)  # only whose money each seat plays and the chips away count here
+    for number in sorted(changes):
+        if number > after.deals:
+            return engine.reseated(after._replace(seated=table.seated, away=table.away), changes[number])[0]
+        before = _kept_before(conn, session, number)
+        table = engine.reseated(before._replace(seated=table.seated, away=table.away), changes[number])[0]
+    return after._replace(seated=table.seated, away=table.away)
+
+
+def _kept_before(conn: sqlite3.Connection, session: Session, number: int) -> State:
+    """The balances and basket kept with the standing deal before deal `number`."""
+    if number == 1:
+        return State.start(session.tariff.players)
+    row = conn.execute(f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket FROM deals d WHERE d.session_id = ?"
+                       f" AND d.number = ? AND {STANDING} ORDER BY d.id DESC LIMIT 1",
+                       (session.id, number - 1)).fetchone()
+    if row is None:
+        raise StorageError(_("a change of the table of session {id} follows no deal {number}; `boston-ledger check` "
+                             "shows what is damaged", id=session.id, number=number - 1))
+    kept = Recorded(row[0], row[1], Deal(MISDEAL), row[2], (), kept_balances(row[3]), row[4])
+    return State(balances=_balances(session, kept), basket=row[4])
 
 
 def redeals(conn: sqlite3.Connection, session: Session, below: int | None = None) -> int:
@@ -164,15 +258,16 @@ def _stake_due(conn: sqlite3.Connection, session: Session, last: Deal) -> bool:
     won = engine.wins_basket(session.tariff, last)
     if won is not None:
         return won
-    played = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.session_id = ? AND d.contract != ? AND {STANDING}"
-                          f" ORDER BY d.id DESC LIMIT 1", (session.id, MISDEAL)).fetchone()
-    return played is None or bool(engine.wins_basket(session.tariff, stored_deal(session, tuple(played))))
+    played = conn.execute(f"SELECT d.number, {ENTRY} FROM deals d WHERE d.session_id = ? AND d.contract != ?"
+                          f" AND {STANDING} ORDER BY d.id DESC LIMIT 1", (session.id, MISDEAL)).fetchone()
+    return played is None or bool(engine.wins_basket(session.tariff, stored_deal(session, played[0],
+                                                                                  tuple(played[1:]))))
 
 
 def undone(conn: sqlite3.Connection, session: Session) -> list[tuple[Recorded, str]]:
     """The deals taken back with undo, with when, in the order they were entered."""
     end = 3 + len(STORED)
-    return [(Recorded(id=r[0], number=r[1], entered_at=r[2], deal=stored_deal(session, tuple(r[3:end])),
+    return [(Recorded(id=r[0], number=r[1], entered_at=r[2], deal=stored_deal(session, r[1], tuple(r[3:end])),
                       transfers=()), r[end])
             for r in conn.execute(f"SELECT d.id, d.number, d.entered_at, {ENTRY}, u.undone_at FROM deals d"
                                   f" JOIN undos u ON u.deal_id = d.id WHERE d.session_id = ? ORDER BY d.id",
@@ -190,7 +285,7 @@ def last_change(conn: sqlite3.Connection, session: Session) -> Recorded | Correc
                           " WHERE d.id = ?", (last[0],)).fetchone()
     if undone is not None:
         return Recorded(id=undone[0], number=undone[1], entered_at=undone[2],
-                        deal=stored_deal(session, tuple(undone[3:])), transfers=())
+                        deal=stored_deal(session, undone[1], tuple(undone[3:])), transfers=())
     if last[1] is not None:
         return corrections(conn, session)[-1]
     return None
@@ -205,19 +300,51 @@ def undone_count(conn: sqlite3.Connection, session: Session) -> int:
 def transfers_of(conn: sqlite3.Connection, session: Session, deal_id: int) -> tuple[Transfer, ...]:
     """The transfers stored for one deal, in id order."""
     seat = session.seat
-    return tuple(Transfer(seat(r[0]), seat(r[1]), r[2], r[3]) for r in conn.execute(
-        "SELECT payer, payee, chips, reason FROM transfers WHERE deal_id = ? ORDER BY id", (deal_id,)))
+    return tuple(Transfer(seat(r[0], r[4], True), seat(r[1], r[4], True), r[2], r[3]) for r in conn.execute(
+        "SELECT t.payer, t.payee, t.chips, t.reason, d.number FROM transfers t JOIN deals d ON d.id = t.deal_id"
+        " WHERE t.deal_id = ? ORDER BY t.id", (deal_id,)))
 
 
 def corrections(conn: sqlite3.Connection, session: Session) -> list[Correction]:
     """The audit of a session's corrections, oldest first."""
-    out = []
+    return list(_corrections(conn, session).values())
+
+
+def _corrections(conn: sqlite3.Connection, session: Session) -> dict[int, Correction]:
+    """A session's corrections by id, oldest first."""
+    out = {}
     for c in conn.execute("SELECT * FROM corrections WHERE session_id = ? ORDER BY id", (session.id,)).fetchall():
         old = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.id = ?", (c["old_deal"],)).fetchone()
-        new = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.correction_id = ? AND d.number = ?",
-                           (c["id"], c["number"])).fetchone()
-        out.append(Correction(c["number"], _line(c["reason"]), c["corrected_at"], stored_deal(session, tuple(old)),
-                              stored_deal(session, tuple(new))))
+        new = conn.execute(f"SELECT {ENTRY} FROM deals d WHERE d.session_id = ? AND d.correction_id = ?"
+                           " AND d.number = ?", (session.id, c["id"], c["number"])).fetchone()
+        out[c["id"]] = Correction(c["number"], _line(c["reason"]), c["corrected_at"],
+                                  stored_deal(session, c["number"], tuple(old)),
+                                  stored_deal(session, c["number"], tuple(new)))
+    return out
+
+
+def corrected(conn: sqlite3.Connection, session: Session) -> dict[int, Correction]:
+    """The standing deals whose entry a correction made, by number, each with the correction that
+    made it (the last, when the deal was corrected more than once). A correction records again
+    every deal after the one it corrects, with that deal's entry unchanged: such a deal is followed
+    back through the deals it superseded to where its entry was made, by a correction of it or
+    by the table."""
+    audit = _corrections(conn, session)
+    if not audit:
+        return {}
+    superseded = {(row[0], row[1]): row[2] for row in conn.execute(  # (correction, number): the deal's own correction
+        "SELECT s.correction_id, d.number, d.correction_id FROM supersessions s JOIN deals d ON d.id = s.deal_id"
+        " WHERE d.session_id = ?", (session.id,))}
+    out = {}
+    for number, made_by in conn.execute(f"SELECT d.number, d.correction_id FROM deals d WHERE d.session_id = ?"
+                                        f" AND d.correction_id IS NOT NULL AND {STANDING}", (session.id,)):
+        seen = set()  # a damaged ledger could make a loop; `check` reports what is wrong with it
+        while made_by is not None and made_by in audit and made_by not in seen:
+            if audit[made_by].number == number:
+                out[number] = audit[made_by]
+                break
+            seen.add(made_by)
+            made_by = superseded.get((made_by, number))
     return out
 
 
@@ -250,7 +377,7 @@ def _kept(session: Session, text: str) -> Settled:
     for by_name in ("net_chips", "money"):
         kept[by_name] = {_line(k): v for k, v in kept[by_name].items()}
     kept["payments"] = [{**p, "from": _line(p["from"]), "to": _line(p["to"])} for p in kept["payments"]]
-    return Settled.from_record(session.players, kept)
+    return Settled.from_record([session.people[p] for p in session.present], kept)
 
 
 def payments(conn: sqlite3.Connection) -> list[PaymentRecord]:

@@ -18,7 +18,7 @@ from typing import Any
 from ..core.engine import Transfer, moves
 from . import earlier
 
-SCHEMA_VERSION = 7  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 9  # PRAGMA user_version after every migration has run
 APPLICATION_ID = int.from_bytes(b"BsLg", "big")  # PRAGMA application_id of every ledger
 MIGRATION_SET = "boston_ledger"
 
@@ -166,6 +166,46 @@ ALTER TABLE deals ADD COLUMN honours INTEGER;
 """
 
 
+# More deals agreed for an evening (`boston-ledger extend N`): each extension a row, never changed; the
+# agreed number of a session is its `agreed_deals` plus its extensions. `after_deal` is how many
+# deals the session had when it was agreed (where `history` shows it).
+EXTENSIONS_SCHEMA = """
+CREATE TABLE extensions (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    deals INTEGER NOT NULL CHECK (deals > 0),
+    after_deal INTEGER NOT NULL CHECK (after_deal >= 0),
+    extended_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX extensions_by_session ON extensions (session_id, id);
+""" + _append_only(("extensions",))
+
+
+# Who sits where from a deal on, and whose money each seat plays (`boston-ledger seat`): a change
+# of the table, made between deals, holds from deal `from_deal` on. `sitter` plays in `seat`,
+# with `account`'s money: the seat's account before it (a substitute), or another (the seat's
+# account leaves with its balance and its share of the basket). The first players sit in their
+# seats on their own money without a row here; a person who joins later is a player of the
+# session too, whose `seat` is then his place in the order people joined (the table's size and
+# on), not a seat: where he sits is here. An undone change stays on record (seating_undos).
+SEATINGS_SCHEMA = """
+CREATE TABLE seatings (
+    id INTEGER PRIMARY KEY,
+    session_id INTEGER NOT NULL REFERENCES sessions(id),
+    from_deal INTEGER NOT NULL CHECK (from_deal > 0),
+    seat INTEGER NOT NULL CHECK (seat >= 0),
+    sitter INTEGER NOT NULL REFERENCES players(id),
+    account INTEGER NOT NULL REFERENCES players(id),
+    made_at TEXT NOT NULL
+) STRICT;
+CREATE INDEX seatings_by_session ON seatings (session_id, id);
+CREATE TABLE seating_undos (
+    seating_id INTEGER PRIMARY KEY REFERENCES seatings(id),
+    undone_at TEXT NOT NULL
+) STRICT;
+""" + _append_only(("seatings", "seating_undos"))
+
+
 def _backfill_snapshots(conn: sqlite3.Connection) -> None:
     """Balances after each deal for ledgers of schema 1 (summed from their own transfers; migration
     2 has just made `supersessions`, empty)."""
@@ -205,9 +245,17 @@ def _steps(first: str | None = None, second: str | None = None) -> list[tuple[st
     def m007_honours(db: Any) -> None:
         _execute(db, HONOURS_SCHEMA)
 
+    def m008_extensions(db: Any) -> None:
+        _execute(db, EXTENSIONS_SCHEMA)
+
+    def m009_seatings(db: Any) -> None:
+        _execute(db, SEATINGS_SCHEMA)
+
     return [("m001_initial", m001_initial), ("m002_corrections", m002_corrections),
             ("m003_payment_cancellations", m003_payment_cancellations), ("m004_tricks_each", m004_tricks_each),
-            ("m005_demo", m005_demo), ("m006_team_tricks", m006_team_tricks), ("m007_honours", m007_honours)]
+            ("m005_demo", m005_demo), ("m006_team_tricks", m006_team_tricks), ("m007_honours", m007_honours),
+            ("m008_extensions", m008_extensions),
+            ("m009_seatings", m009_seatings)]
 
 
 def migrations(conn: sqlite3.Connection, steps: int | None = None, first: str | None = None,

@@ -39,27 +39,51 @@ def set_current(conn: sqlite3.Connection, session_id: int) -> None:
     conn.execute("INSERT OR REPLACE INTO settings (key, value) VALUES ('current_session', ?)", (str(session_id),))
 
 
+def record_extension(conn: sqlite3.Connection, session: Session, deals: int, after_deal: int) -> None:
+    """`deals` more deals agreed for the session, when it had `after_deal` deals."""
+    conn.execute("INSERT INTO extensions (session_id, deals, after_deal, extended_at) VALUES (?, ?, ?, ?)",
+                 (session.id, deals, after_deal, now()))
+
+
 def record_deal(conn: sqlite3.Connection, session: Session, number: int, deal: Deal, outcome: Outcome,
                 after: State, correction_id: int | None = None, entered_at: str | None = None) -> int:
     """A deal, its transfers and the balances after it (derived, kept so that the end of a long
     session is read without summing its history; `check` replays them). A correction's
     replayed deals keep the time they were entered."""
-    pid = session.player_ids
-
-    def player(seat: int | None) -> int | None:
-        return None if seat is None else pid[seat]
+    def account(seat: int | None) -> int | None:
+        return session.person_id(seat, number, account=True)
 
     columns = ", ".join(f.name for f in STORED)
     deal_id = _row_id(conn.execute(
         f"INSERT INTO deals (session_id, number, entered_at, correction_id, balances, basket, {columns})"
         f" VALUES (?, ?, ?, ?, ?, ?{', ?' * len(STORED)})",
         (session.id, number, entered_at or now(), correction_id, json.dumps(after.balances), after.basket,
-         *entry_of(session, deal))))
+         *entry_of(session, number, deal))))
     conn.executemany(
         "INSERT INTO transfers (deal_id, payer, payee, chips, reason) VALUES (?, ?, ?, ?, ?)",
-        [(deal_id, player(t.payer), player(t.payee), t.chips, t.reason) for t in outcome.transfers],
+        [(deal_id, account(t.payer), account(t.payee), t.chips, t.reason) for t in outcome.transfers],
     )
     return deal_id
+
+
+def add_person(conn: sqlite3.Connection, session: Session, name: str) -> int:
+    """A person who joins the evening after it began: a player of the session whose `seat` is his
+    place in the order people joined (where he sits is a seating's)."""
+    return _row_id(conn.execute("INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
+                                (session.id, len(session.people), name)))
+
+
+def record_seating(conn: sqlite3.Connection, session: Session, from_deal: int, seat: int, sitter: int,
+                   account: int) -> int:
+    """A change of the table: from deal `from_deal` on, player `sitter` sits in `seat` with
+    player `account`'s money."""
+    return _row_id(conn.execute(
+        "INSERT INTO seatings (session_id, from_deal, seat, sitter, account, made_at) VALUES (?, ?, ?, ?, ?, ?)",
+        (session.id, from_deal, seat, sitter, account, now())))
+
+
+def record_seating_undo(conn: sqlite3.Connection, seating_id: int) -> None:
+    conn.execute("INSERT INTO seating_undos (seating_id, undone_at) VALUES (?, ?)", (seating_id, now()))
 
 
 def record_undo(conn: sqlite3.Connection, deal_id: int) -> None:

@@ -6,14 +6,14 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..app.deals import History, Walked
-from ..app.money import Book
+from ..app.money import Book, Since
 from ..app.rescore import Rescored
 from ..app.sessions import Listed, Status
 from ..app.stats import Partnership, PlayerStats, Stats, Swing
 from ..core import engine
 from ..core.i18n import N_
 from ..core.invariants import Problem
-from ..core.settlement import money
+from ..core.settlement import Settled, money
 from ..core.tariff import Tariff
 from ..store.records import Correction, PaymentRecord, Session
 from .deals import describe, net_by_reason, steps
@@ -36,6 +36,8 @@ def status(s: Status) -> dict[str, Any]:
         "basket": state.basket,
         "agreed_deals": session.agreed_deals,
         "deals_left": None if session.agreed_deals is None else session.agreed_deals - state.played,
+        "extensions": [{"deals": e.deals, "after_deal": e.after_deal, "agreed_deals": e.agreed,
+                        "extended_at": e.extended_at} for e in s.extensions],
         "deals": state.deals,
         "partie": pos.partie if tours else None,
         "tour": pos.tour if tours else None,
@@ -47,18 +49,41 @@ def status(s: Status) -> dict[str, Any]:
         "chip_value": str(session.chip_value),
         "currency": session.currency,
         "settled": session.settled,
+        "people": people(s),
     }
 
 
+def people(s: Status) -> list[dict[str, Any]]:
+    """Everyone who played or whose money it is, by the order they joined: where he sits (a seat
+    from 1, or None), whose money that seat plays, whether his money left the table with him, his
+    own chips and money (as settling now gives them)."""
+    session, state = s.session, s.state
+    chips = state.holdings(len(session.people))[0]
+    away = dict(state.away)
+    table = session.table()
+    out = []
+    cents = None if s.settled is None else dict(zip(session.present, s.settled.cents, strict=True))
+    for person in session.present:
+        name = session.people[person]
+        seat = next((i for i, (sitter, __) in enumerate(table) if sitter == person), None)
+        out.append({"name": name, "seat": None if seat is None else seat + 1,
+                    "playing_for": None if seat is None else session.people[table[seat][1]],
+                    "away": person in away, "chips": chips[person],
+                    "money": None if cents is None else money(cents[person])})
+    return out
+
+
 def history(h: History) -> list[dict[str, Any]]:
-    return [deal(h.session, w) for w in h.rows]
+    return [deal(h.session, w, h.corrected.get(w.recorded.number)) for w in h.rows]
 
 
-def deal(session: Session, w: Walked) -> dict[str, Any]:
+def deal(session: Session, w: Walked, corrected: Correction | None = None) -> dict[str, Any]:
     """A deal of the history: `balances` and `basket` are where it left them, `changes` and
     `basket_change` what it moved, `why` what each reason moved (the lines of the deal's table
-    in the terminal, per player and the basket; empty on points)."""
-    names = session.players
+    in the terminal, per player and the basket; empty on points); `corrected`, when a correction
+    made its entry, when and why (else null). Players are named as they sat at that deal; `table`
+    says whose money each seat played, once the table has changed."""
+    names = session.sitting(w.recorded.number)
     chips = session.tariff.has_basket
     moved = [change for change, __ in steps(session, w)]
     parties = (*names, "basket")
@@ -68,18 +93,23 @@ def deal(session: Session, w: Walked) -> dict[str, Any]:
         "deal": w.recorded.number, "partie": w.position.partie, "tour": w.position.tour,
         "multiplier": w.position.multiplier, "dealer": names[w.position.dealer],
         "contract": w.recorded.deal.contract,
-        "description": describe(session, w.recorded.deal, dealer=w.position.dealer),
+        "description": describe(session, w.recorded.deal, dealer=w.position.dealer, number=w.recorded.number),
         "made": w.outcome.made, "balances": dict(zip(names, w.standing, strict=True)),
         "basket": w.after.basket if chips else 0,
         "double": w.position.double,
         "changes": dict(zip(names, moved, strict=False)),  # moved ends with the basket's: basket_change
         "basket_change": moved[len(names)] if chips else 0, "why": why,
+        "corrected": None if corrected is None else {"corrected_at": corrected.corrected_at,
+                                                     "reason": corrected.reason},
+        "table": [{"player": session.people[sitter], "money_of": session.people[account]}
+                  for sitter, account in session.table(w.recorded.number)] if session.seatings else None,
     }
 
 
 def corrections(session: Session, audit: Sequence[Correction]) -> list[dict[str, Any]]:
     return [{"deal": c.number, "corrected_at": c.corrected_at, "reason": c.reason,
-             "was": describe(session, c.was), "now": describe(session, c.now)} for c in audit]
+             "was": describe(session, c.was, number=c.number), "now": describe(session, c.now, number=c.number)}
+            for c in audit]
 
 
 def sessions(rows: Sequence[Listed]) -> list[dict[str, Any]]:
@@ -104,25 +134,37 @@ def stats(s: Stats) -> dict[str, Any]:
         "best_partnership": partnership(s.best),
         "worst_partnership": partnership(s.worst),
         "partnership_min_deals": s.min_deals,
-        "net_and_money_over": "settled sessions",
+        "money_over": "settled sessions",
         "settled_sessions": s.settled,
         "unsettled_sessions": s.unsettled,
     }
 
 
 def player(e: PlayerStats) -> dict[str, Any]:
-    def swing(w: Swing | None) -> dict[str, Any] | None:
-        return None if w is None else {"chips": w.chips, "session": w.session, "deal": w.deal}
+    def swings(by_currency: dict[str, Swing]) -> dict[str, Any]:
+        return {code: {"chips": w.chips, "money": str(w.money), "session": w.session, "deal": w.deal}
+                for code, w in by_currency.items()}
 
-    net = e.net_chips
     return {
         "sessions": e.sessions, "deals": e.deals,
         "declared": {k: {"declared": v.declared, "made": v.made} for k, v in e.declared.items()},
         "declared_total": e.declared_total, "made_total": e.made_total, "success_rate": e.success_rate,
-        "net_chips": int(net) if net.denominator == 1 else float(net),
         "money": {code: money(c) for code, c in e.money.items()},
-        "biggest_win": swing(e.biggest_win), "biggest_loss": swing(e.biggest_loss),
+        "biggest_win": swings(e.biggest_win), "biggest_loss": swings(e.biggest_loss),
     }
+
+
+def settlement(settled: Settled, paid: Since | None) -> dict[str, Any]:
+    """`settle --json`: the settlement as kept, then the payments recorded toward it since
+    (`paid_since`: each payment, and the `amount` of it counted toward this evening) and who
+    still pays whom after them (`still_owed`: the settlement's `payments` when nothing was paid)."""
+    names = settled.players
+    owed = settled.payments if paid is None else paid.owed
+    return {**settled.record(),
+            "paid_since": [] if paid is None else [
+                {"id": t.payment.id, "date": t.payment.paid_at, "from": t.payment.payer, "to": t.payment.payee,
+                 "amount": money(t.cents), "payment_amount": money(t.payment.cents)} for t in paid.paid],
+            "still_owed": [{"from": names[p.payer], "to": names[p.payee], "amount": money(p.cents)} for p in owed]}
 
 
 def books(found: Sequence[Book]) -> dict[str, Any]:
@@ -130,6 +172,7 @@ def books(found: Sequence[Book]) -> dict[str, Any]:
         "balances": {n: money(c) for n, c in zip(b.names, b.cents, strict=True)},
         "payments": [{"from": b.names[p.payer], "to": b.names[p.payee], "amount": money(p.cents)}
                      for p in b.payments],
+        "paid": b.paid,
     } for b in found}
 
 

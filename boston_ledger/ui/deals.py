@@ -3,7 +3,7 @@ history of an evening, corrections; where a deal falls (partie, tour) and its ba
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from typing import NamedTuple
 
 from ..core import engine
@@ -12,7 +12,7 @@ from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, mov
 from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, reason
 from ..core.tariff import MISDEAL, PASS, Tariff
 from ..app.deals import Corrected, Entered, Walked
-from ..store.records import Correction, Session
+from ..store.records import Correction, Evening, Extension, Session
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.measure import Measurement
@@ -25,11 +25,13 @@ from .widths import AtWidth, fitted, legend_lines, name_limits, packed, players_
     new_table, wrapped
 
 
-def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | None = None) -> str:
+def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | None = None,
+             number: int | None = None) -> str:
     """A deal in a few words: 'junior Boris 5 + Gleb 4, boston Vera'; 'junior Vera + Gleb: 9' (the pair's
-    tricks together, as said); 'solo senior Anna 9'. A misdeal names who dealt it (`dealer`, when
-    known) and who deals next."""
-    name = session.players
+    tricks together, as said); 'solo senior Anna 9'; the players are those who sat at the table at
+    deal `number` (None: those who sit now). A misdeal names who dealt it (`dealer`, when known)
+    and who deals next."""
+    name = session.sitting(number)
     if deal.contract == MISDEAL:
         if dealer is None:
             return _("misdeal")
@@ -71,6 +73,25 @@ def with_result(said: str, outcome: Outcome) -> str:
     return said if outcome.made is None else _("{deal} — {result}", deal=said, result=result_word(outcome))
 
 
+MARK = "*"  # after the words of a deal whose entry a correction made; the legend under the deals says when and why
+
+
+def marked(said: str, corrected: bool) -> str:
+    """A deal's words (and its result) followed by the mark of a correction when one made it."""
+    return f"{said} {MARK}" if corrected else said
+
+
+def correction_note(c: Correction) -> str:
+    """When and why a deal was corrected: 'deal 6 corrected on 2026-12-05 21:04: Eleanor had the jack'."""
+    return _("deal {number} corrected on {when}: {reason}", number=c.number, when=local_time(c.corrected_at),
+             reason=c.reason)
+
+
+def correction_legend(corrected: Mapping[int, Correction], numbers: Iterable[int]) -> list[str]:
+    """The legend under the deals shown (their `numbers`): a line for each corrected one, the mark first."""
+    return [f"{MARK} {correction_note(corrected[n])}" for n in numbers if n in corrected]
+
+
 def banners(tariff: Tariff, pos: Position) -> list[str]:
     """What a table announces at this deal: the double tours begin, a partie ends."""
     out = []
@@ -99,16 +120,17 @@ def net_by_reason(transfers: Iterable[Transfer], n: int) -> dict[str, list[int]]
     return {r: moves(grouped[r], n) for r in sorted(grouped, key=lambda r: REASONS.index(r) if r in REASONS else 99)}
 
 
-def deal_table(entered: Entered) -> Group:
-    """What moved and why in one deal, then everyone's balance (or, on points, what each has written)."""
+def deal_table(entered: Entered, named: bool = False) -> Group:
+    """What moved and why in one deal, then everyone's balance (or, on points, what each has
+    written); `named`: its heading names the evening (when others are open)."""
     session, number, pos, deal = entered.session, entered.number, entered.position, entered.deal
     outcome, after, points = entered.outcome, entered.after, entered.points
     n = len(session.players)
     place = " · " + where(pos) if len(session.tariff.tours) > 1 else \
         " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
-    heading = Text(_("Deal {number}", number=number) + place
+    heading = Text((session_title(session) + " · " if named else "") + _("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
-    heading.append(with_result(describe(session, deal, dealer=pos.dealer), outcome), style="not bold")
+    heading.append(with_result(describe(session, deal, dealer=pos.dealer, number=number), outcome), style="not bold")
     moved = net_by_reason(outcome.transfers, n)
 
     def build(names: Sequence[str], boxed: bool, tight: bool) -> Table:
@@ -208,19 +230,19 @@ def _balances(session: Session, names: Sequence[str], values: Sequence[int], bas
     return made
 
 
-def session_title(session: Session) -> str:
+def session_title(session: Session | Evening) -> str:
     """A session as a heading names it: 'Session 1 “Friday”'."""
     name = session_name(session)
     return _("Session {id}", id=session.id) + (f" {quote(name)}" if name else "")
 
 
-def session_label(session: Session) -> str:
+def session_label(session: Session | Evening) -> str:
     """A session as a line names it: 'session 1 “Friday”'."""
     name = session_name(session)
     return _("session {id}", id=session.id) + (f" {quote(name)}" if name else "")
 
 
-def session_name(session: Session) -> str | None:
+def session_name(session: Session | Evening) -> str | None:
     """A session's name as shown: the demonstration's in the output's language."""
     return _("demo evening") if session.demo else session.name
 
@@ -266,13 +288,29 @@ def coming(session: Session, state: State) -> list[str]:
         lines.append(ngettext("the basket is {n} pool: {pools}", "the basket is {n} pools: {pools}",
                               len(pools), pools=" + ".join(map(str, pools)))
                      + _("; a made contract takes the first, a labet doubles the first"))
-    if session.agreed_deals is not None:
-        left = session.agreed_deals - state.played
-        lines.append(ngettext("{left} of the {n} agreed deal remain", "{left} of the {n} agreed deals remain",
-                              session.agreed_deals, left=left) if left else
-                     ngettext("the {n} agreed deal is played; settle the session",
-                              "all {n} agreed deals are played; settle the session", session.agreed_deals))
-    return lines
+    left = agreed_left(session, state)
+    return lines + ([left] if left else [])
+
+
+def agreed_left(session: Session, state: State) -> str:
+    """How many of the agreed deals remain ("" when the evening has no agreed number)."""
+    if session.agreed_deals is None:
+        return ""
+    left = session.agreed_deals - state.played
+    return ngettext("{left} of the {n} agreed deal left", "{left} of the {n} agreed deals left",
+                    session.agreed_deals, left=left) if left > 0 else \
+        ngettext("the {n} agreed deal is played; settle the session",
+                 "all {n} agreed deals are played; settle the session", session.agreed_deals)
+
+
+def extension_words(deals: int, after: int, total: int) -> str:
+    """More deals agreed, in words: '4 more deals agreed after deal 12: the session lasts 16 deals'."""
+    lasts = ngettext("the session lasts {n} deal", "the session lasts {n} deals", total)
+    if not after:
+        return ngettext("{n} more deal agreed before the first: {lasts}", "{n} more deals agreed before the first: "
+                        "{lasts}", deals, lasts=lasts)
+    return ngettext("{n} more deal agreed after deal {after}: {lasts}", "{n} more deals agreed after deal {after}: "
+                    "{lasts}", deals, after=after, lasts=lasts)
 
 
 def next_lines(session: Session, state: State) -> list[str]:
@@ -303,29 +341,51 @@ def why(key: str, made: bool | None, moved: Sequence[int], declarer: int | None)
     return reason(key)
 
 
-def history_view(session: Session, rows: Sequence[Walked]) -> AtWidth:
+def history_view(session: Session, rows: Sequence[Walked], corrected: Collection[int] = (),
+                 extensions: Sequence[Extension] = ()) -> AtWidth:
     """The evening as on the score sheet («пуля»), at the width it is drawn in: a line per deal,
     what was played, and for each player and the basket the change and where it then stands
-    ("+36 → 16"); each tour opens with its heading, double tours marked.
+    ("+36 → 16"); each tour opens with its heading, double tours marked. A deal whose number is
+    in `corrected` has the mark of a correction after its words (`correction_legend` goes below);
+    more deals agreed (`extensions`) are a line where they were agreed.
 
     When a line of every column does not fit, the dealer's column goes first (the dealer turns
     round the table; `status` and each deal's heading name him), then the boston's (the deal's
     words name him then), then the change and the standing are put one above the other; when a
     deal's words still do not fit on its line, they have a line of their own (score_lines)."""
+    agreed = extended(rows, extensions)
+
     def lay(width: int) -> list[RenderableType]:
         for dealer, holder, stacked in ((True, True, False), (False, True, False), (False, False, False),
-                                        (False, False, True)):
-            made = _history(session, rows, dealer, holder, stacked)
-            if _width(made) <= width:
-                return [made]
-        return list(score_lines(session, rows, width).lines)
+                                        (False, False, True)):  # the lines of more deals agreed wrap
+            if _width(_history(session, rows, {}, dealer, holder, stacked, corrected)) <= width:
+                return [_history(session, rows, agreed, dealer, holder, stacked, corrected)]
+        return list(score_lines(session, rows, width, corrected=corrected, agreed=agreed).lines)
 
     return AtWidth(lay)
 
 
-def played(session: Session, w: Walked, boston: bool = True) -> str:
-    """What a deal was and its result; with `boston`, who held the boston."""
-    return with_result(describe(session, w.recorded.deal, boston=boston, dealer=w.position.dealer), w.outcome)
+def extended(rows: Sequence[Walked], extensions: Sequence[Extension]) -> dict[int, list[str]]:
+    """The lines of more deals agreed, by the number of the shown deal they follow (0: before the
+    first): each after the last shown deal it came after (a deal taken back since, the one
+    before), none before the deals shown."""
+    shown = [w.recorded.number for w in rows]
+    out: dict[int, list[str]] = {}
+    for e in extensions:
+        before = [n for n in shown if n <= e.after_deal]
+        if before or not shown or shown[0] == 1:
+            out.setdefault(before[-1] if before else 0, []).append(
+                ngettext("+{n} deal agreed: {total} in all", "+{n} deals agreed: {total} in all", e.deals,
+                         total=e.agreed))
+    return out
+
+
+def played(session: Session, w: Walked, boston: bool = True, corrected: Collection[int] = ()) -> str:
+    """What a deal was and its result; with `boston`, who held the boston; the mark of a correction
+    when one made it (its number in `corrected`)."""
+    return marked(with_result(describe(session, w.recorded.deal, boston=boston, dealer=w.position.dealer,
+                                       number=w.recorded.number), w.outcome),
+                  w.recorded.number in corrected)
 
 
 class ScoreLines(NamedTuple):
@@ -334,13 +394,15 @@ class ScoreLines(NamedTuple):
 
 
 def score_lines(session: Session, rows: Sequence[Walked], width: int, changes: bool = True,
-                spread: bool = False) -> ScoreLines:
+                spread: bool = False, corrected: Collection[int] = (),
+                agreed: Mapping[int, Sequence[str]] | None = None) -> ScoreLines:
     """The evening as the score sheet writes it, `width` cells wide: each deal's number and words
     on a line (broken between words), then under each player's name, and the basket's, where the
     deal left him; with `changes`, its change too, beside ('+16 → 16') or, where that is too wide,
     above. A rule names each tour. The names head their columns whole, else broken between their
     words, else shortened (short_names), their legend first; with `spread`, the columns share the
-    whole width."""
+    whole width. A corrected deal is marked (`corrected`, as history_view); the lines of more deals
+    agreed (`agreed`, extended) follow the deal they were agreed after."""
     has_basket = session.tariff.has_basket
     heads = [*session.players, *([basket_word()] if has_basket else [])]
     moved = [steps(session, w) for w in rows]
@@ -379,19 +441,24 @@ def score_lines(session: Session, rows: Sequence[Walked], width: int, changes: b
     for i in range(depth):
         lines.append(_row([Text(p[i - depth + len(p)]) if i >= depth - len(p) else Text() for p in parts], columns,
                           gap, lead))
+    more = agreed or {}
+    lines += [Text(line, style="italic") for said in more.get(0, ()) for line in wrapped(said, width)]
     for w, tour, row in zip(rows, tour_heading(session, rows), grid, strict=True):
         if tour is not None:
             rule, style = f"── {tour} ", "bold yellow" if w.position.double else "bold"
             said = [rule + "─" * (width - cell_len(visible(rule)))] if cell_len(visible(rule)) <= width else \
                 wrapped(rule, width, "   ")
             lines += [Text(line, style=style) for line in said]
-        lines += [Text(line) for line in wrapped(f"{w.recorded.number}. {played(session, w)}", width, "   ")]
+        lines += [Text(line) for line in wrapped(f"{w.recorded.number}. {played(session, w, corrected=corrected)}",
+                                                 width, "   ")]
         if fits:
             lines += [_row([cell[i] for cell in row], columns, gap, lead) for i in range(len(row[0]))]
         else:
             lines += [Text(line) for line in packed([f"{name}\u00a0{cell[0].plain}".replace(" ", "\u00a0")
                                                      for name, cell in zip(names, row, strict=True)],
                                                     width, "; ", "   ")]
+        lines += [Text(line, style="italic") for said in more.get(w.recorded.number, ())
+                  for line in wrapped(said, width)]
     return ScoreLines(lines, shown)
 
 
@@ -429,7 +496,8 @@ def tour_heading(session: Session, rows: Sequence[Walked]) -> list[str | None]:
     return out
 
 
-def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: bool, stacked: bool) -> Table:
+def _history(session: Session, rows: Sequence[Walked], agreed: dict[int, list[str]], dealer: bool, holder: bool,
+             stacked: bool, corrected: Collection[int] = ()) -> Table:
     t = session.tariff
     holder = holder and t.boston > 0
     table = new_table(boxed=False)
@@ -443,6 +511,14 @@ def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: boo
         table.add_column(basket_word(), justify="right", style="cyan", no_wrap=True)
     blank = [""] * (len(columns) + len(session.players) + t.has_basket)
     at = columns.index(N_("deal"))
+
+    def agreed_after(number: int) -> None:
+        for words in agreed.get(number, ()):
+            cells: list[str | Text] = list(blank)
+            cells[at] = Text(words, style="italic")
+            table.add_row(*cells)
+
+    agreed_after(0)
     for w, heading in zip(rows, tour_heading(session, rows), strict=True):
         if heading is not None:
             if table.rows:
@@ -453,18 +529,19 @@ def _history(session: Session, rows: Sequence[Walked], dealer: bool, holder: boo
         deal, pos = w.recorded.deal, w.position
         row = [str(w.recorded.number)]
         row += [session.players[pos.dealer]] if dealer else []
-        row.append(played(session, w, boston=not holder))
+        row.append(played(session, w, boston=not holder, corrected=corrected))
         if holder:
             row.append("" if deal.boston is None else session.players[deal.boston])
         table.add_row(*row, *(Text.assemble(signed(change), "\n" if stacked else " → ", balance(level))
                               for change, level in steps(session, w)))
+        agreed_after(w.recorded.number)
     return table
 
 
 def changes(session: Session, before: Sequence[int], after: Sequence[int],
             baskets: tuple[int, int]) -> list[tuple[str, list[int]]]:
-    """The rows of a change: each balance (on points, each score), and the basket where there is
-    one, before and after, and the change between them."""
+    """The rows of a change: each person's chips (on points, each score; session.present's order),
+    and the basket where there is one, before and after, and the change between them."""
     basket = session.tariff.has_basket
     was, now = [*before, *([baskets[0]] if basket else [])], [*after, *([baskets[1]] if basket else [])]
     return [(_("before"), was), (_("after"), now), (_("change"), [a - b for a, b in zip(now, was, strict=True)])]
@@ -472,7 +549,7 @@ def changes(session: Session, before: Sequence[int], after: Sequence[int],
 
 def change_table(session: Session, before: Sequence[int], after: Sequence[int],
                  baskets: tuple[int, int]) -> AtWidth:
-    """How each balance (on points, each score) and the basket changed."""
+    """How each person's chips (on points, each score) and the basket changed."""
     def build(names: Sequence[str], boxed: bool, tight: bool) -> Table:
         made = new_table(boxed, tight)
         made.add_column("")
@@ -483,13 +560,14 @@ def change_table(session: Session, before: Sequence[int], after: Sequence[int],
             made.add_row(label, *map(shown, values))
         return made
 
-    return players_view(build, session.players)
+    return players_view(build, [session.people[p] for p in session.present])
 
 
 def correction_words(c: Corrected) -> str:
     """A correction in words: 'Deal 4: junior Anna 5 + Boris 4 → junior Anna 6 + Boris 4'."""
-    return _("Deal {number}: {was} → {now}", number=c.number, was=describe(c.session, c.was, dealer=c.dealer),
-             now=describe(c.session, c.now, dealer=c.dealer))
+    return _("Deal {number}: {was} → {now}", number=c.number,
+             was=describe(c.session, c.was, dealer=c.dealer, number=c.number),
+             now=describe(c.session, c.now, dealer=c.dealer, number=c.number))
 
 
 def correction_view(c: Corrected) -> Group:
@@ -505,5 +583,5 @@ def corrections_table(session: Session, audit: Sequence[Correction]) -> AtWidth:
         table.add_column(col)
     for c in audit:
         table.add_row(local_time(c.corrected_at), str(c.number), c.reason,
-                      describe(session, c.was), describe(session, c.now))
+                      describe(session, c.was, number=c.number), describe(session, c.now, number=c.number))
     return fitted(table)

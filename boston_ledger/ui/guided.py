@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any, TypeVar
 
 from ..app import entry as flow
@@ -33,7 +33,8 @@ def interactive() -> bool:
 def prompt(text: str) -> str:
     """The line typed after `text` (on a terminal, a question wider than it is broken between words,
     the answer typed after its last line); the end of the input ends the dialogue, nothing
-    recorded."""
+    recorded, and Ctrl-C says so as `cancel` does (every question is asked before anything is
+    written) and goes on to the exit of an interrupted command (130)."""
     if sys.stdin.isatty():
         import readline  # noqa: F401  (line editing and history for input())
     *before, last = lines_at(visible(text), sys.stdout)
@@ -46,6 +47,7 @@ def prompt(text: str) -> str:
         raise LedgerError(_("the answers ended before the dialogue did; nothing was recorded")) from None
     except KeyboardInterrupt:  # the shell's prompt then starts a line of its own
         say()
+        say(_("Nothing recorded."))
         raise
 
 
@@ -100,11 +102,14 @@ def menu(question: flow.Question) -> list[str]:
 
 
 def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal], Any],
-         unchanged: Deal | None = None, question: str | None = None) -> Deal | None:
+         unchanged: Deal | None = None, question: str | None = None, typed: Sequence[str] = ()) -> Deal | None:
     """Ask until the deal is complete and confirmed: the deal, or None when the player records
     nothing. `preview` shows a complete deal before the confirmation, `question` (default "Record
     this deal?") asks it; `unchanged` (an edit) is the deal as recorded, which is not offered to
-    be recorded again."""
+    be recorded again. An answer of the fields `typed` on the command line that the deal does not
+    take is never dropped silently: why (the engine's refusal) is said before the deal is shown
+    and the confirmation asked, and the answer stays, taken if a changed answer makes the deal ask it."""
+    from ..app.inputs import option
     from .text import console
 
     out = console()
@@ -137,6 +142,8 @@ def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal],
                 continue
             given[found.field] = text
             continue
+        for refused in flow.left_out(session, given, typed):
+            tell(_("{problem}; {option} is left out", problem=refused, option=option(str(refused.field))))
         out.print(preview(found.deal))
         said = _confirmation(found.items, unchanged is not None and found.deal == unchanged,
                              question or _("Record this deal?"))

@@ -9,9 +9,10 @@ from html import escape
 
 from ..core.controls import visible
 from ..core.i18n import _, language
+from ..app.money import Since
 from ..core.settlement import Settled
 from ..store.records import Session
-from .settlement import payment_lines, settlement_heading
+from .settlement import payment_lines, settlement_heading, since_parts
 from .text import amount, chips
 
 
@@ -52,9 +53,10 @@ def told(said: str, made: bool | None) -> str:
     return _("{deal} — {result}", deal=e(said), result=word)
 
 
-def settlement(session: Session, settled: Settled, note: str = "") -> str:
+def settlement(session: Session, settled: Settled, note: str = "", paid: Since | None = None) -> str:
     """The settlement: each player's net chips (or points) and money, then who pays whom; `note`
-    above the table (a settlement not recorded yet says so)."""
+    above the table (a settlement not recorded yet says so); what was paid since and what is
+    still owed (`paid`) below."""
     unit = _("net chips") if session.tariff.has_basket else _("net points")
     rows = "".join(f'<tr><th scope="row">{e(name)}</th><td>{e(chips(net))}</td>'
                    f'<td>{standing_money(cents, session.currency)}</td></tr>'
@@ -65,7 +67,17 @@ def settlement(session: Session, settled: Settled, note: str = "") -> str:
             + (f'<p class="note">{e(note)}</p>' if note else "")
             + f'<table><thead><tr><th scope="col">{e(_("player"))}</th><th scope="col">{e(unit)}</th>'
             f'<th scope="col">{e(_("money"))}</th></tr></thead><tbody>{rows}</tbody></table>'
-            f'<ul class="payments">{pays}</ul></section>')
+            f'<ul class="payments">{pays}</ul>{_since(settled, paid)}</section>')
+
+
+def _since(settled: Settled, paid: Since | None) -> str:
+    if paid is None:
+        return ""
+    made, owed = since_parts(settled, paid)
+    return (f'<div class="since"><h3>{e(_("Paid since the settlement:"))}</h3><ul class="paid">'
+            + "".join(f"<li>{e(line)}</li>" for line in made)
+            + f'</ul><h3>{e(_("Still owed:"))}</h3><ul class="payments owed">'
+            + "".join(f"<li>{e(line)}</li>" for line in owed) + "</ul></div>")
 
 
 def document(title: str, body: str, head: str = "", attributes: str = "") -> str:

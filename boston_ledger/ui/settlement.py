@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from ..app.money import Since, Toward
 from ..core.i18n import _, ngettext
 from ..core.settlement import Payment, Settled
 from ..store.records import Session
@@ -40,14 +41,41 @@ def payment_lines(names: tuple[str, ...], payments: tuple[Payment, ...], currenc
               amount=amount(p.cents, currency)) for p in payments]
 
 
-def settlement_lines(session: Session, settled: Settled) -> list[str | AtWidth]:
+def toward_line(t: Toward) -> str:
+    """A payment counted toward an evening: 'Vera paid Boris 1.00 EUR on 2026-11-27 19:30
+    (payment 1)'; the part of it, when only a part was counted."""
+    p = t.payment
+    if t.cents == p.cents:
+        return _("{payer} paid {payee} {amount} on {when} (payment {id})", payer=p.payer, payee=p.payee,
+                 amount=amount(t.cents, p.currency), when=local_time(p.paid_at), id=p.id)
+    return _("{payer} paid {payee} {amount} of {total} on {when} (payment {id})", payer=p.payer, payee=p.payee,
+             amount=amount(t.cents, p.currency), total=amount(p.cents, p.currency), when=local_time(p.paid_at),
+             id=p.id)
+
+
+def since_parts(settled: Settled, paid: Since) -> tuple[list[str], list[str]]:
+    """What was paid toward a settlement since, and who still pays whom: a line each."""
+    return [toward_line(t) for t in paid.paid], payment_lines(settled.players, paid.owed, settled.currency)
+
+
+def since_lines(settled: Settled, paid: Since | None) -> list[str]:
+    """Under a settlement, when payments were recorded toward it: 'Paid since the settlement:'
+    and each, then 'Still owed:' and who pays whom now."""
+    if paid is None:
+        return []
+    made, owed = since_parts(settled, paid)
+    return [_("Paid since the settlement:"), *("  " + line for line in made),
+            _("Still owed:"), *("  " + line for line in owed)]
+
+
+def settlement_lines(session: Session, settled: Settled, paid: Since | None = None) -> list[str | AtWidth]:
     """A settlement as `settle` shows it: the basket's share-out, the heading, each player's
-    chips and money, who pays whom."""
+    chips and money, who pays whom; then what was paid since and what is still owed (`paid`)."""
     lines: list[str | AtWidth] = [ngettext("The basket's {n} chip is shared equally.",
                                          "The basket's {n} chips are shared equally.", settled.basket)] \
         if settled.basket else []
     lines += [settlement_heading(session), settlement_table(session, settled)]
-    return lines + payment_lines(settled.players, settled.payments, session.currency)
+    return lines + payment_lines(settled.players, settled.payments, session.currency) + since_lines(settled, paid)
 
 
 def earlier_line(when: str, settled: Settled) -> str:

@@ -8,20 +8,21 @@ of too: one escape for both) and this sheet's own, the running table and the cha
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping
 
 from rich.cells import cell_len
 
 from ..app.deals import History
+from ..app.money import Since
 from ..app.sessions import Sheet
 from ..core.controls import visible
 from ..core.i18n import _, ngettext
 from ..core.settlement import Settled
 from ..store.records import Session
 from . import chart
-from .deals import played, score_lines, session_title, steps, tour_heading
+from .deals import correction_legend, played, score_lines, session_title, steps, tour_heading
 from .html import document, e, settlement, signed, standing
-from .settlement import payment_lines, settlement_heading
+from .settlement import payment_lines, settlement_heading, since_lines
 from .text import amount, basket_word, chips, local_time
 from .widths import packed, wrapped
 
@@ -42,6 +43,11 @@ def heading_parts(session: Session, history: History) -> list[list[str]]:
     ]
 
 
+def legend(history: History) -> list[str]:
+    """The corrected deals of the sheet, when and why each (under its deals)."""
+    return correction_legend(history.corrected, (w.recorded.number for w in history.rows))
+
+
 def not_yet() -> str:
     return _("Not settled yet; settled now, it would be:")
 
@@ -59,19 +65,27 @@ def text(sheet: Sheet, width: int = WIDTH) -> str:
     if not history.rows:
         lines.append(_("Session {id} has no deals yet.", id=session.id))
         return "\n".join(lines) + "\n"
-    sheet_lines, names = score_lines(session, history.rows, width, changes=False, spread=True)
+    sheet_lines, names = score_lines(session, history.rows, width, changes=False, spread=True,
+                                     corrected=history.corrected)
     lines += [line.plain for line in sheet_lines]
+    notes = legend(history)
+    if notes:
+        lines.append("")
+        lines += [line for note in notes for line in wrapped(note, width, "  ")]
     if sheet.settled is not None:
         lines.append("")
         lines += wrapped(not_yet(), width) if not sheet.final else []
-        lines += settlement_text(session, sheet.settled, names, width)
+        lines += settlement_text(session, sheet.settled, dict(zip(session.players, names, strict=True)), width,
+                                 sheet.paid)
     return "\n".join(lines) + "\n"
 
 
-def settlement_text(session: Session, settled: Settled, names: Sequence[str], width: int = WIDTH) -> list[str]:
-    """The settlement as lines of text: heading, each player's chips and money (under `names`, as
-    the sheet's columns show them; a name with the numbers too wide for a line has a line of its
-    own), who pays whom."""
+def settlement_text(session: Session, settled: Settled, shown: Mapping[str, str], width: int = WIDTH,
+                    paid: Since | None = None) -> list[str]:
+    """The settlement as lines of text: heading, each person's chips and money (a player's name as
+    the sheet's columns show it, `shown`; a name with the numbers too wide for a line has a line of
+    its own), who pays whom; what was paid since and what is still owed (`paid`)."""
+    names = [shown.get(name, name) for name in settled.players]
     pad = max(cell_len(visible(n)) for n in names)
     rows = []
     for name, net, cents in zip(names, settled.net_chips, settled.cents, strict=True):
@@ -80,7 +94,8 @@ def settlement_text(session: Session, settled: Settled, names: Sequence[str], wi
             rows.append(f"{name}{' ' * (pad - cell_len(visible(name)))} {figures}".rstrip())
         else:
             rows += [name, " " * max(0, width - cell_len(figures)) + figures]
-    said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency)]
+    said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency),
+            *since_lines(settled, paid)]
     return wrapped(said[0], width, "  ") + rows + [line for part in said[1:] for line in wrapped(part, width, "  ")]
 
 
@@ -104,8 +119,9 @@ def running_table(history: History) -> str:
             rows.append(f'<tr class="{kind}"><th colspan="{len(names) + 2}" scope="colgroup">{e(tour)}</th></tr>')
         kind = "" if w.outcome.made is None else ' class="made"' if w.outcome.made else ' class="failed"'
         dealer = e(_("dealer {name}", name=session.players[w.position.dealer]))
+        words = e(played(session, w, corrected=history.corrected))
         rows.append(f'<tr{kind}><td class="number">{w.recorded.number}</td>'
-                    f'<td class="deal">{e(played(session, w))}<span class="dealer">{dealer}</span></td>'
+                    f'<td class="deal">{words}<span class="dealer">{dealer}</span></td>'
                     + "".join(_change(c, level) for c, level in steps(session, w)) + "</tr>")
     return (f'<table class="sheet"><thead><tr><th scope="col">#</th>'
             f'<th scope="col" class="deal">{e(_("deal"))}</th>{head}'
@@ -151,6 +167,7 @@ td.deal { padding-left: .5rem; }
 .settlement td, .settlement th { padding: .2rem .8rem .2rem 0; }
 .settlement .up { color: #17702c; font-weight: 600; } .settlement .down { color: #b3261e; font-weight: 600; }
 .payments { padding-left: 1.2rem; } .note { color: #8a4b00; }
+ul.corrected { list-style: none; padding-left: 0; margin: .4rem 0; color: #444; font-size: .9em; }
 figure.chart { margin: 1rem 0; } figure.chart svg { width: 100%; height: auto; }
 footer { margin-top: 1.5rem; color: #777; font-size: .8rem; }
 @media (max-width: 40rem) {
@@ -182,10 +199,12 @@ def page(sheet: Sheet, made_by: str = "boston-ledger") -> str:
     body = [f"<header><h1>{heading}</h1>" + "".join(f"<p>{line}</p>" for line in details) + "</header>"]
     if history.rows:
         body.append(f'<div class="scroll">{running_table(history)}</div>')
+        if notes := legend(history):
+            body.append('<ul class="corrected">' + "".join(f"<li>{e(note)}</li>" for note in notes) + "</ul>")
     else:
         body.append(f"<p>{e(_('Session {id} has no deals yet.', id=session.id))}</p>")
     if sheet.settled is not None:
-        body.append(settlement(session, sheet.settled, "" if sheet.final else not_yet()))
+        body.append(settlement(session, sheet.settled, "" if sheet.final else not_yet(), sheet.paid))
     if history.rows:
         body.append(chart_figure(history))
     body.append(f"<footer>{e(made_by)}</footer>")

@@ -13,7 +13,7 @@ from ..core.tariff import Tariff
 from ..store.records import PaymentRecord
 from rich.table import Table
 from .deals import session_name
-from .text import amount, balance, basket_word, chips, currency_sign, local_time, signed
+from .text import amount, balance, basket_word, currency_sign, local_time, signed
 from .widths import AtWidth, fitted, new_table
 
 
@@ -46,28 +46,40 @@ def _last_word_with(name: str, money: str) -> str:
 
 
 def stats_tables(data: Stats) -> list[AtWidth | str]:
-    """The players' figures, the contracts each declared (each named in the words of the tariff
-    it was first declared under), and the best and worst partnerships."""
+    """The players' figures; their money, a table per currency (the net over the settled sessions,
+    the best and worst deal: never chips of different values added up or compared); the
+    contracts each declared (each named in the words of the tariff it was first declared under),
+    and the best and worst partnerships."""
     table = _plain()
-    for col in (N_("player"), N_("sessions"), N_("deals"), N_("declared"), NP_("contracts", "made"), N_("rate"),
-                N_("net"), N_("money"), N_("best"), N_("worst")):
+    for col in (N_("player"), N_("sessions"), N_("deals"), N_("declared"), NP_("contracts", "made"), N_("rate")):
         table.add_column(pgettext("contracts", col) if col == "made" else _(col),
-                         justify="left" if col in ("player", "money") else "right", no_wrap=True)
+                         justify="left" if col == "player" else "right", no_wrap=True)
     for name, e in data.players.items():
         rate = "" if e.success_rate is None else f"{e.success_rate:.0%}"
-        net = e.net_chips
-        money_text = ", ".join(amount(c, code).strip() for code, c in e.money.items())
-        win = "" if e.biggest_win is None else f"+{e.biggest_win.chips}"
-        loss = "" if e.biggest_loss is None else str(e.biggest_loss.chips)
-        table.add_row(name, str(e.sessions), str(e.deals), str(e.declared_total), str(e.made_total),
-                      rate, chips(net), money_text, win, loss)
+        table.add_row(name, str(e.sessions), str(e.deals), str(e.declared_total), str(e.made_total), rate)
+    out: list[AtWidth | str] = [fitted(table)]
+    codes = dict.fromkeys(code for e in data.players.values()
+                          for code in (*e.money, *e.biggest_win, *e.biggest_loss))
+    for code in codes:
+        money = _plain()
+        money.title = _("In {currency}", currency=currency_sign(code)) if code else _("Money")
+        money.title_justify = "left"
+        for col in (N_("player"), N_("net"), N_("best"), N_("worst")):
+            money.add_column(_(col), justify="left" if col == "player" else "right", no_wrap=True)
+        for name, e in data.players.items():
+            win, loss = e.biggest_win.get(code), e.biggest_loss.get(code)
+            if code in e.money or win or loss:
+                money.add_row(name, amount(e.money[code], "") if code in e.money else "",
+                              "" if win is None else "+" + amount(win.money, ""),
+                              "" if loss is None else amount(loss.money, ""))
+        out.append(fitted(money))
     named = {key: contract_name(t, key) for key, t in data.named_by.items()}
     kinds = Table(title=_("contracts declared (made)"), title_justify="left")
     kinds.add_column(_("player"))
     kinds.add_column(_("contracts"))
     for name, e in data.players.items():
         kinds.add_row(name, ", ".join(f"{named.get(k, k)} {v.declared} ({v.made})" for k, v in e.declared.items()))
-    out: list[AtWidth | str] = [fitted(table), fitted(kinds), covered(data)]
+    out += [fitted(kinds), covered(data)]
     for label, p in (("best", data.best), ("worst", data.worst)):
         if p:
             values = {"names": _(" & ").join(p.players), "made": p.made, "deals": p.deals, "rate": p.success_rate}
@@ -83,8 +95,9 @@ def stats_tables(data: Stats) -> list[AtWidth | str]:
 
 
 def covered(data: Stats) -> str:
-    """Which sessions the net chips and the money cover: the settled ones."""
-    line = ngettext("net and money: over {n} settled session", "net and money: over {n} settled sessions",
+    """Which sessions the net (money, per currency) covers: the settled ones; the best and worst
+    deals are money too (chips at their session's value)."""
+    line = ngettext("net: the money of {n} settled session", "net: the money of {n} settled sessions",
                     data.settled)
     if data.unsettled:
         line += "; " + ngettext("{n} session not settled counts in the deals and contracts only",
@@ -142,14 +155,18 @@ def doubt_line(d: Doubt) -> str:
 
 
 def book_lines(found: Sequence[Book]) -> list[str]:
-    """What each person owes or is owed per currency, and the payments that clear it."""
+    """What each person owes or is owed per currency, less the payments made (how many it
+    counts), and the payments that clear what is still owed."""
     if not found:
         return [_("No settled session yet: nobody owes anybody anything.")]
     lines = []
     for b in found:
         code = b.currency
-        lines.append((_("In {currency}", currency=currency_sign(code)) if code else _("Money")) + ": "
-                     + ", ".join(f"{n} {amount(c, '')}" for n, c in zip(b.names, b.cents, strict=True)))
+        heading = _("In {currency}", currency=currency_sign(code)) if code else _("Money")
+        if b.paid:
+            heading = ngettext("{heading}, less {n} payment made", "{heading}, less {n} payments made", b.paid,
+                               heading=heading)
+        lines.append(heading + ": " + ", ".join(f"{n} {amount(c, '')}" for n, c in zip(b.names, b.cents, strict=True)))
         lines += ["  " + _("{payer} pays {payee} {amount}", payer=b.names[p.payer], payee=b.names[p.payee],
                            amount=amount(p.cents, code)) for p in b.payments] or ["  " + _("all square")]
     return lines

@@ -10,7 +10,7 @@ from rich.table import Table
 
 from ..core import engine, ladders
 from ..core.i18n import N_, _, condition_name, condition_names, contract_name, ngettext, rank_name
-from ..core.tariff import Schedule, Tariff
+from ..core.tariff import MISDEAL, PASS, Schedule, Tariff
 from .text import chip_count
 
 
@@ -159,6 +159,7 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
         _("source: {source}", source=_(t.source)),
         *_rules(t),
         *map(_, t.notes),
+        *([abbreviations(t)] if t.abbreviations else []),
     ]
     what = (_("Chips each member of the declaring side receives from (+) or pays to (-) each opponent")
             if t.has_basket else _("Points each member of the declaring side scores (+) or loses (-)"))
@@ -199,7 +200,7 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
         out.append(nulls)
     if any(c.with_partner is not None for c in t.contracts.values()):
         out.append(_("with a partner, the tricks are the pair's together")
-                   + (_("; a member who took his share neither pays nor receives when the pair fails")
+                   + (_("; a member who took the share owed neither pays nor receives when the pair fails")
                       if any(s.shares for s in t.schedules.values()) else ""))
     if t.conditions:
         conditions = Table(title=_("Conditions a session may agree (new --condition NAME)"), title_justify="left")
@@ -210,6 +211,16 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
             conditions.add_row(condition_name(t, key) + state, _(c.title))
         out.append(conditions)
     return out
+
+
+def abbreviations(t: Tariff) -> str:
+    """The tariff's abbreviations in a line: 'abbreviations: p, п for pass; gm, гм for grand-misere'."""
+    def name(key: str) -> str:
+        return _("pass") if key == PASS else _("misdeal") if key == MISDEAL else contract_name(t, key)
+
+    return _("abbreviations: {words}", words="; ".join(_("{words} for {contract}", words=", ".join(words),
+                                                           contract=name(key))
+                                                         for key, words in t.abbreviations.items()))
 
 
 def tariff_data(t: Tariff) -> dict[str, Any]:
@@ -233,6 +244,7 @@ def tariff_data(t: Tariff) -> dict[str, Any]:
         "players": t.players, "tricks": t.tricks, "stake": t.basket.stake, "stake_payer": t.basket.stake_payer,
         "basket": {k: list(v) if isinstance(v, tuple) else v for k, v in t.basket._asdict().items()},
         "boston": t.boston, "tours": list(t.tours), "contracts": contracts,
+        "abbreviations": {k: list(v) for k, v in t.abbreviations.items()},
         "conditions": {k: {"title": c.title, "in_force": c.in_force, "on": k in t.applied}
                        for k, c in t.conditions.items()},
     }

@@ -92,13 +92,19 @@ def balance(n: int) -> Text:
 
 def amount(value: int | Decimal, currency: str) -> str:
     """Money as it is shown: cents (an int) or a decimal amount (a chip's value), with its
-    currency: '12.30 RUB', '12.30' without one; in Russian with the decimal comma and the
-    rouble's sign, '12,30 ₽'. (JSON keeps '12.30': `core.settlement.money`.)"""
+    currency as the output's language writes it (`core.i18n.Language.money`): '$12.30' and
+    '12.30 RUB' in English, '12,30 $' and '12,30 ₽' in Russian; '12.30' without one. (JSON keeps
+    '12.30': `core.settlement.money`.)"""
     from ..core.settlement import money
 
     digits = (money(value) if isinstance(value, int) else str(value)).replace(".", speaking().decimal)
-    currency = currency_sign(currency)
-    return digits + (f" {currency}" if currency else "")
+    shown = currency_sign(currency)
+    if not shown:
+        return digits
+    if len(shown) > 1 or shown.isalpha():  # a code or a word: after the amount
+        return f"{digits} {shown}"
+    minus, number = ("-", digits[1:]) if digits.startswith("-") else ("", digits)
+    return minus + speaking().money.format(sign=shown, number=number)
 
 
 def currency_sign(code: str) -> str:

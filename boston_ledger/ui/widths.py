@@ -135,9 +135,9 @@ def fit(table: Table, width: int) -> bool:
     """Whether `table` can be drawn in `width` cells with nothing cut (no number, no word of a
     name or a label broken or replaced by '…'); when it can, its columns are given the widths that
     make it so: each column as wide as its longest word, then, as long as there is room, the row
-    that the fewest cells make a line shorter is made so (the tallest rows first among equals), then
-    the columns whose cells (not their heads: a row of names is broken all alike) the fewest cells
-    put on one line are."""
+    that the fewest cells make a line shorter is made so (the tallest rows first among equals); what
+    is left is shared alike by the columns whose cells are still broken (not their heads: a row of
+    names is broken all alike)."""
     console = _measuring()
     for column in table.columns:  # as it would be laid out unbounded (a width of an earlier fit let go)
         column.width = None
@@ -172,10 +172,11 @@ def fit(table: Table, width: int) -> bool:
         if best is None:
             break
         widths, spare = best[2], spare - best[0]
-    for j in sorted(range(len(spans)), key=lambda j: spans[j][1] - widths[j]):  # then the fewest cells broken
-        if spans[j][1] - widths[j] <= spare and any(_lines(row[j], widths[j]) > 1 for row in rows[1:]):
-            spare -= spans[j][1] - widths[j]
-            widths[j] = spans[j][1]
+    broken = [j for j in range(len(spans)) if any(_lines(row[j], widths[j]) > 1 for row in rows[1:])]
+    while spare > 0 and (growing := [j for j in broken if widths[j] < spans[j][1]]):  # the rest shared alike
+        for j in growing[:spare]:
+            widths[j] += 1
+        spare -= len(growing[:spare])
     for column, cells in zip(table.columns, widths, strict=True):
         column.width = cells
     return True
