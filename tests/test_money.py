@@ -130,8 +130,8 @@ def test_a_payment_that_would_turn_a_debt_around_is_doubted(evening) -> None:
     assert doubted(evening, "Boris", "Gleb", "0.01") == (  # Boris is square now
         "by the ledger Boris owes 0.00 and Gleb is owed 0.00, so 0.01 would turn a debt around")
     assert recorded(evening, "Anna", "Vera", "1", "--yes") == "Recorded payment 2: Anna paid Vera 1.00."
-    assert ledger(evening) == ["Money, less 2 payments made: Anna 6.20, Boris 0.00, Gleb -1.20, Vera -5.00", "  Vera pays Anna 5.00",
-                               "  Gleb pays Anna 1.20"]  # Vera owes what she had, and what she was paid
+    assert ledger(evening) == ["Money, less 2 payments made: Anna 6.20, Boris 0.00, Gleb -1.20, Vera -5.00",
+                               "  Vera pays Anna 5.00", "  Gleb pays Anna 1.20"]  # Vera owes what she had, and what she was paid
 
 
 def test_a_payment_between_people_new_to_a_currency(evening) -> None:
@@ -253,8 +253,8 @@ def test_a_cancelled_payment_is_the_one_named(evening) -> None:
     assert evening("paid", "--cancel", "2").stdout == (
         "Payment 2 cancelled: Boris paid Anna 1.20 no longer counts in the ledger; it stays on record.\n")
     assert payments(evening) == [(1, "Vera", "Anna", "1.00", "", False), (2, "Boris", "Anna", "1.20", "", True)]
-    assert ledger(evening) == ["Money, less 1 payment made: Anna 5.40, Boris -1.20, Gleb -1.20, Vera -3.00", "  Vera pays Anna 3.00",
-                               "  Boris pays Anna 1.20", "  Gleb pays Anna 1.20"]
+    assert ledger(evening) == ["Money, less 1 payment made: Anna 5.40, Boris -1.20, Gleb -1.20, Vera -3.00",
+                               "  Vera pays Anna 3.00", "  Boris pays Anna 1.20", "  Gleb pays Anna 1.20"]
     for lang, english_or_russian in (("en", ("payment 2 is cancelled already; `boston-ledger payments` shows it",
                                              "there is no payment 9; `boston-ledger payments` lists them")),
                                      ("ru", ("платёж 2 уже отменён; `boston-ledger payments` это покажет",
