@@ -130,8 +130,9 @@ def test_a_payment_that_would_turn_a_debt_around_is_doubted(evening) -> None:
     assert doubted(evening, "Boris", "Gleb", "0.01") == (  # Boris is square now
         "by the ledger Boris owes 0.00 and Gleb is owed 0.00, so 0.01 would turn a debt around")
     assert recorded(evening, "Anna", "Vera", "1", "--yes") == "Recorded payment 2: Anna paid Vera 1.00."
+    # Vera owes what she had, and what she was paid
     assert ledger(evening) == ["Money, less 2 payments made: Anna 6.20, Boris 0.00, Gleb -1.20, Vera -5.00",
-                               "  Vera pays Anna 5.00", "  Gleb pays Anna 1.20"]  # Vera owes what she had, and what she was paid
+                               "  Vera pays Anna 5.00", "  Gleb pays Anna 1.20"]
 
 
 def test_a_payment_between_people_new_to_a_currency(evening) -> None:
