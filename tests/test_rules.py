@@ -464,6 +464,21 @@ BREACHES = {  # a tariff over classic, and the breaches `tariffs check` warns of
          "соло (младшая) (72)",
          "лесенки: игра девять (старшая) (без вистующего), сыгранная с 13 взятками, платит 104 — меньше, чем "
          "низшая соло (старшая) (144)"]),
+    "a way one lacks": (  # a pair-only contract with no rank, compared only with a partner: 5 chips, under 24
+        'ladders = [["junior", "pair"]]\n' + CLUB + '[contracts.pair]\nnames = ["pair"]\nwith_partner = "cheap"\n'
+        '[schedules.cheap]\nkind = "tricks"\nbar = 8\nshares = [5, 3]\nconsolation = 0\nper_trick = 1\nslam = 1\n'
+        'slam_against_undertricks = 13\nfailed_basket = "labet"\n',
+        ["ladders: pair, with a partner, made with 13 tricks pays 5, less than the lower junior's 24"],
+        ["лесенки: игра pair (с вистующим), сыгранная с 13 взятками, платит 5 — меньше, чем низшая младшая (24)"]),
+    "twelve": (  # a slam of ten keeps the higher one above at 13 tricks: the first breach is at 12, not 11
+        'ladders = [["low", "high"]]\n' + CLUB + '[contracts.low]\nnames = ["low"]\nalone = "lows"\n'
+        '[contracts.high]\nnames = ["high"]\nalone = "highs"\n'
+        '[schedules.lows]\nkind = "tricks"\nbar = 8\nconsolation = 2\nper_trick = 2\nper_undertrick = 2\nslam = 1\n'
+        'slam_against_undertricks = 13\nfailed_basket = "labet"\n'
+        '[schedules.highs]\nkind = "tricks"\nbar = 8\nconsolation = 2\nper_trick = 1\nper_undertrick = 2\n'
+        'slam = 10\nslam_against_undertricks = 13\nfailed_basket = "labet"\n',
+        ["ladders: high, alone, made with 12 tricks pays 6, less than the lower low's 10"],
+        ["лесенки: игра high (без вистующего), сыгранная с 12 взятками, платит 6 — меньше, чем низшая low (10)"]),
 }
 
 

@@ -13,7 +13,7 @@ from ..core.settlement import Payment, Settled, fewest_payments
 from ..store import read, write
 from ..store.db import writing
 from ..store.records import PaymentRecord, Session
-from ..core.tariff import ambiguous, did_you_mean, find, suggestion
+from ..core.tariff import ambiguous, did_you_mean, find
 from .inputs import clip, currency, money_amount, name_key, player_key
 
 
@@ -38,8 +38,7 @@ def person(everybody: dict[str, str], name: str, what: str) -> str:
     if match.key is not None:
         return match.key
     raise LedgerError(ambiguous(match, name) or _("{what}: nobody called {clip} has played in this ledger{hint}",
-                                                  what=what, clip=clip(name), hint=did_you_mean(match)),
-                      suggestion=suggestion(match))
+                                                  what=what, clip=clip(name), hint=did_you_mean(match)))
 
 
 @dataclass(frozen=True)
@@ -221,7 +220,7 @@ class Doubt(LedgerError):
 REPEAT_WITHIN = 3600  # seconds in which the same payment again is doubted
 
 
-def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str | None, sure: bool = False) -> Paid:
+def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str | None, *, sure: bool) -> Paid:
     """Record a payment in the currency of the settled sessions it pays off (`code` as typed, or
     the only currency they use). Unless `sure`, a payment of more than the payer owes and the
     payee is owed by the ledger, or the same payment again within the hour, raises Doubt and
@@ -233,7 +232,9 @@ def pay(conn: sqlite3.Connection, payer: str, payee: str, amount: str, code: str
         if who == whom:
             raise LedgerError(_("FROM and TO are the same person; a payment goes from one to another"))
         used = sorted({s.currency for s in sessions if s.settled and not s.demo})
-        shown = ", ".join(c or _("(none)") for c in used) or _("none yet")
+        if not used:
+            raise LedgerError(_("no settled session yet: nobody owes anybody anything, so there is nothing to pay"))
+        shown = ", ".join(c or _("(none)") for c in used)
         if code is None:
             if len(used) != 1:
                 raise LedgerError(_("the settled sessions use several currencies ({shown}); give --currency CODE",
@@ -259,7 +260,7 @@ def _doubt(conn: sqlite3.Connection, paid: Paid, everybody: dict[str, str], sess
              and (now - datetime.fromisoformat(p.paid_at)).total_seconds() < REPEAT_WITHIN]
     if again:
         raise Doubt(paid, again=again[-1])
-    balance = _totals(conn, everybody, sessions, recorded).get(paid.currency, {})
+    balance = _totals(conn, everybody, sessions, recorded)[paid.currency]  # a settled session's: in the books
     owes, owed = max(0, -balance.get(paid.payer, 0)), max(0, balance.get(paid.payee, 0))
     if paid.cents > min(owes, owed):
         raise Doubt(paid, owes=owes, owed=owed)
