@@ -54,7 +54,18 @@ def test_a_substitute_plays_on_the_account_of_the_player_he_replaces(table, tmp_
     assert list(history[1]["balances"]) == ["Anna", "Boris", "Vera", "Dasha"]
     assert history[1]["table"][3] == {"player": "Dasha", "money_of": "Gleb"}
     zero_sum(table)
-    # an earlier deal corrected: the replay goes through the change of the table
+    # where it happened, on every score sheet
+    change = "seat 4 from deal 2: Dasha for Gleb, a substitute (money: Gleb)"
+    assert change in " ".join(table("history").stdout.split())
+    assert change in " ".join(table("sheet").stdout.split())
+    html = tmp_path / "sheet.html"
+    table("sheet", "--html", str(html))
+    assert change in html.read_text(encoding="utf-8")
+    # an earlier deal corrected, its players named as they sat: the replay goes through the change
+    table("edit", "1", "--boston", "Gleb", "--reason", "Gleb had it", "--yes")
+    assert table.json("history")[0]["description"] == "junior Anna 5 + Vera 4, boston Gleb"
+    assert people(table)["Gleb"]["chips"] == gleb + 6  # 2 from each of the three others
+    gleb += 6
     table("edit", "1", "--tricks", "6", "--reason", "one more", "--yes")
     assert people(table)["Gleb"]["chips"] < gleb and table("check").stdout == ""
     assert table.json("rescore", "1", "--tariff", "tambov")["session"] == 1

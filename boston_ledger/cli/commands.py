@@ -264,12 +264,13 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
     if reason is None and not asking:
         reason_text(reason)
     old = deals_app.entered_deal(conn, evening, n)
-    given = entry.typed_answers(evening, typed)
-    answers = entry.edited(evening, old, given)
+    then = evening.at(n)  # the table as it was at deal N: its players are named as they sat
+    given = entry.typed_answers(then, typed)
+    answers = entry.edited(then, old, given)
     d = None
     if given or not asking:
         try:
-            d = entry.complete(evening, answers, [f for f in given if f != "contract"])
+            d = entry.complete(then, answers, [f for f in given if f != "contract"])
         except LedgerError as e:  # at a terminal, what is missing or wrong is asked; the rest stays
             if not asking or e.field is None:
                 raise
@@ -280,7 +281,7 @@ def edit(number: str, reason: str | None = None, yes: bool = False, db: str | No
 
     confirmed = asking and not yes
     if asking and (d is None or d == old):
-        d = guided.deal(evening, answers, shown, unchanged=old, question=_("Record this correction?"),
+        d = guided.deal(then, answers, shown, unchanged=old, question=_("Record this correction?"),
                         typed=[f for f in given if f != "contract"])
         confirmed = d is not None
     elif confirmed:
@@ -390,7 +391,7 @@ def undo(db: str | None = None, session: str | None = None) -> None:
     """Take back the last deal, or the change of the table after it (it stays on record as
     undone); who deals next, as after a deal."""
     from ..ui.deals import balances_table, describe, next_lines
-    from ..ui.seats import change_words
+    from ..ui.deals import change_words
 
     conn = connect(db)
     picked = _evening(conn, session)

@@ -64,6 +64,11 @@ class Session(NamedTuple):
         """Who sat in each seat at deal `number` (None: who sits now)."""
         return tuple(self.people[sitter] for sitter, __ in self.table(number))
 
+    def at(self, number: int) -> Session:
+        """The session as its table was at deal `number`: the changes made later left out (an
+        earlier deal is corrected with the names of those who played it)."""
+        return self._replace(seatings=tuple(s for s in self.seatings if s.from_deal <= number))
+
     def pending(self, deals: int) -> Seating | None:
         """The last change of the table when it was made after the last of the `deals` deals (it
         holds from the next one): what undo takes back first."""

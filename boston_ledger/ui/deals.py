@@ -12,7 +12,7 @@ from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, mov
 from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, reason
 from ..core.tariff import MISDEAL, PASS, Tariff
 from ..app.deals import Corrected, Entered, Walked
-from ..store.records import Correction, Evening, Extension, Session
+from ..store.records import Correction, Evening, Extension, Seating, Session
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
 from rich.measure import Measurement
@@ -347,13 +347,13 @@ def history_view(session: Session, rows: Sequence[Walked], corrected: Collection
     what was played, and for each player and the basket the change and where it then stands
     ("+36 → 16"); each tour opens with its heading, double tours marked. A deal whose number is
     in `corrected` has the mark of a correction after its words (`correction_legend` goes below);
-    more deals agreed (`extensions`) are a line where they were agreed.
+    more deals agreed (`extensions`) and the changes of the table are a line where they were made.
 
     When a line of every column does not fit, the dealer's column goes first (the dealer turns
     round the table; `status` and each deal's heading name him), then the boston's (the deal's
     words name him then), then the change and the standing are put one above the other; when a
     deal's words still do not fit on its line, they have a line of their own (score_lines)."""
-    agreed = extended(rows, extensions)
+    agreed = between(session, rows, extensions)
 
     def lay(width: int) -> list[RenderableType]:
         for dealer, holder, stacked in ((True, True, False), (False, True, False), (False, False, False),
@@ -363,6 +363,52 @@ def history_view(session: Session, rows: Sequence[Walked], corrected: Collection
         return list(score_lines(session, rows, width, corrected=corrected, agreed=agreed).lines)
 
     return AtWidth(lay)
+
+
+def before(session: Session, seating: Seating) -> tuple[int, int]:
+    """Who sat in the seat and whose money it played just before this change (people of the
+    session by the order they joined)."""
+    sitter = account = seating.seat
+    for earlier in session.seatings:
+        if earlier.id == seating.id:
+            break
+        if earlier.seat == seating.seat:
+            sitter, account = earlier.sitter, earlier.account
+    return sitter, account
+
+
+def change_words(session: Session, seating: Seating) -> str:
+    """A change in words: 'seat 4 from deal 10: Dasha for Gleb, a substitute (money: Gleb)';
+    'seat 4 from deal 10: Dasha for Gleb, on own money'."""
+    out, account = before(session, seating)
+    names = session.people
+    if seating.account == account:
+        return _("seat {seat} from deal {number}: {name} for {out}, a substitute (money: {account})",
+                 seat=seating.seat + 1, number=seating.from_deal, name=names[seating.sitter], out=names[out],
+                 account=names[account])
+    return _("seat {seat} from deal {number}: {name} for {out}, on own money", seat=seating.seat + 1,
+             number=seating.from_deal, name=names[seating.sitter], out=names[out])
+
+
+def between(session: Session, rows: Sequence[Walked], extensions: Sequence[Extension]) -> dict[int, list[str]]:
+    """The lines between deals on a score sheet, by the number of the shown deal they follow (0:
+    before the first): more deals agreed, and the changes of the table."""
+    out = extended(rows, extensions)
+    for number, lines in reseated(session, rows).items():
+        out.setdefault(number, []).extend(lines)
+    return out
+
+
+def reseated(session: Session, rows: Sequence[Walked]) -> dict[int, list[str]]:
+    """The lines of the changes of the table, by the number of the shown deal they follow (0:
+    before the first): each where it was made, before the first deal it holds for."""
+    shown = {w.recorded.number for w in rows}
+    out: dict[int, list[str]] = {}
+    for seating in session.seatings:
+        after = seating.from_deal - 1
+        if after in shown or (after == 0 and (1 in shown or not shown)):
+            out.setdefault(after, []).append(change_words(session, seating))
+    return out
 
 
 def extended(rows: Sequence[Walked], extensions: Sequence[Extension]) -> dict[int, list[str]]:
@@ -528,10 +574,11 @@ def _history(session: Session, rows: Sequence[Walked], agreed: dict[int, list[st
             table.add_row(*cells)
         deal, pos = w.recorded.deal, w.position
         row = [str(w.recorded.number)]
-        row += [session.players[pos.dealer]] if dealer else []
+        sat = session.sitting(w.recorded.number)
+        row += [sat[pos.dealer]] if dealer else []
         row.append(played(session, w, boston=not holder, corrected=corrected))
         if holder:
-            row.append("" if deal.boston is None else session.players[deal.boston])
+            row.append("" if deal.boston is None else sat[deal.boston])
         table.add_row(*row, *(Text.assemble(signed(change), "\n" if stacked else " → ", balance(level))
                               for change, level in steps(session, w)))
         agreed_after(w.recorded.number)

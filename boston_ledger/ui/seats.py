@@ -6,34 +6,8 @@ from __future__ import annotations
 from ..app.seats import Reseated
 from ..app.sessions import Status
 from ..core.i18n import _, ngettext
-from ..store.records import Seating, Session
-from .deals import next_lines
+from .deals import change_words, next_lines
 from .text import amount
-
-
-def before(session: Session, seating: Seating) -> tuple[int, int]:
-    """Who sat in the seat and whose money it played just before this change (people of the
-    session by the order they joined)."""
-    sitter = account = seating.seat
-    for earlier in session.seatings:
-        if earlier.id == seating.id:
-            break
-        if earlier.seat == seating.seat:
-            sitter, account = earlier.sitter, earlier.account
-    return sitter, account
-
-
-def change_words(session: Session, seating: Seating) -> str:
-    """A change in words: 'seat 4 from deal 10: Dasha for Gleb, a substitute (money: Gleb)';
-    'seat 4 from deal 10: Dasha for Gleb, on own money'."""
-    out, account = before(session, seating)
-    names = session.people
-    if seating.account == account:
-        return _("seat {seat} from deal {number}: {name} for {out}, a substitute (money: {account})",
-                 seat=seating.seat + 1, number=seating.from_deal, name=names[seating.sitter], out=names[out],
-                 account=names[account])
-    return _("seat {seat} from deal {number}: {name} for {out}, on own money", seat=seating.seat + 1,
-             number=seating.from_deal, name=names[seating.sitter], out=names[out])
 
 
 def reseated_lines(done: Reseated) -> list[str]:

@@ -20,7 +20,7 @@ from ..core.i18n import _, ngettext
 from ..core.settlement import Settled
 from ..store.records import Session
 from . import chart
-from .deals import correction_legend, played, score_lines, session_title, steps, tour_heading
+from .deals import between, correction_legend, played, score_lines, session_title, steps, tour_heading
 from .html import document, e, settlement, signed, standing
 from .settlement import payment_lines, settlement_heading, since_lines
 from .text import amount, basket_word, chips, local_time
@@ -66,7 +66,8 @@ def text(sheet: Sheet, width: int = WIDTH) -> str:
         lines.append(_("Session {id} has no deals yet.", id=session.id))
         return "\n".join(lines) + "\n"
     sheet_lines, names = score_lines(session, history.rows, width, changes=False, spread=True,
-                                     corrected=history.corrected)
+                                     corrected=history.corrected,
+                                     agreed=between(session, history.rows, history.extensions))
     lines += [line.plain for line in sheet_lines]
     notes = legend(history)
     if notes:
@@ -112,17 +113,25 @@ def running_table(history: History) -> str:
     session = history.session
     names = list(session.players) + ([basket_word()] if session.tariff.has_basket else [])
     head = "".join(f'<th scope="col">{e(n)}</th>' for n in names)
-    rows = []
+    rows: list[str] = []
+    notes = between(session, history.rows, history.extensions)
+
+    def noted(after: int) -> None:
+        rows.extend(f'<tr class="note"><td></td><td class="deal" colspan="{len(names) + 1}">{e(line)}</td></tr>'
+                    for line in notes.get(after, ()))
+
+    noted(0)
     for w, tour in zip(history.rows, tour_heading(session, history.rows), strict=True):
         if tour is not None:
             kind = "tour double" if w.position.double else "tour"
             rows.append(f'<tr class="{kind}"><th colspan="{len(names) + 2}" scope="colgroup">{e(tour)}</th></tr>')
         kind = "" if w.outcome.made is None else ' class="made"' if w.outcome.made else ' class="failed"'
-        dealer = e(_("dealer {name}", name=session.players[w.position.dealer]))
+        dealer = e(_("dealer {name}", name=session.sitting(w.recorded.number)[w.position.dealer]))
         words = e(played(session, w, corrected=history.corrected))
         rows.append(f'<tr{kind}><td class="number">{w.recorded.number}</td>'
                     f'<td class="deal">{words}<span class="dealer">{dealer}</span></td>'
                     + "".join(_change(c, level) for c, level in steps(session, w)) + "</tr>")
+        noted(w.recorded.number)
     return (f'<table class="sheet"><thead><tr><th scope="col">#</th>'
             f'<th scope="col" class="deal">{e(_("deal"))}</th>{head}'
             f'</tr></thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
