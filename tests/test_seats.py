@@ -10,6 +10,7 @@ from pathlib import Path
 
 from boston_ledger.core import engine
 from boston_ledger.core.engine import Change, State
+from serving import view
 
 
 def people(cli) -> dict[str, dict]:
@@ -37,7 +38,7 @@ def test_the_engine_reseats_a_substitute_a_leave_and_a_return() -> None:
         assert sum(s.balances) + s.basket + sum(chips for __, chips in s.away) == 0
 
 
-def test_a_substitute_plays_on_the_account_of_the_player_he_replaces(table, tmp_path: Path) -> None:
+def test_a_substitute_plays_on_the_account_of_the_player_he_replaces(table, tmp_path: Path, isolated: Path) -> None:
     table("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5", "--partner-tricks", "4")
     said = table("seat", "Gleb", "Dasha").stdout
     assert "seat 4 from deal 2: Dasha for Gleb, a substitute (money: Gleb)" in " ".join(said.split())
@@ -61,6 +62,8 @@ def test_a_substitute_plays_on_the_account_of_the_player_he_replaces(table, tmp_
     html = tmp_path / "sheet.html"
     table("sheet", "--html", str(html))
     assert change in html.read_text(encoding="utf-8")
+    phone = view(isolated).sheet
+    assert "seat 4: Dasha, a substitute (money: Gleb)" in phone and "seat 4 from deal 2: Dasha for Gleb" in phone
     # an earlier deal corrected, its players named as they sat: the replay goes through the change
     table("edit", "1", "--boston", "Gleb", "--reason", "Gleb had it", "--yes")
     assert table.json("history")[0]["description"] == "junior Anna 5 + Vera 4, boston Gleb"

@@ -12,7 +12,8 @@ from urllib.parse import urlencode
 from ..app.sessions import Sheet
 from ..core.i18n import _, ngettext
 from ..store.records import Correction
-from ..ui.deals import MARK, coming, correction_note, describe, money_note, session_label, where, why
+from ..ui.seats import table_lines
+from ..ui.deals import change_words, MARK, coming, correction_note, describe, money_note, session_label, where, why
 from ..ui.html import document as html_document
 from ..ui.html import e, settlement, signed, standing, standing_money, told
 from ..ui.text import amount, basket_word
@@ -50,6 +51,7 @@ def sheet(shown: Shown) -> str:
     notes = coming(session, state)
     if note := money_note(session, state.basket if t.has_basket else None):
         notes.append(note)
+    notes += table_lines(st)  # who sits for whom, who left the table with what
     changed = shown.sheet.changed
     if isinstance(changed, Correction):
         notes.insert(0, _("deal {number} corrected: {was} → {now}", number=changed.number,
@@ -127,6 +129,8 @@ def _deals(shown: Shown) -> str:
         declarer = played.recorded.deal.declarer
         tour = where(played.position) if len(t.tours) > 1 else ""
         about = " · ".join(x for x in (tour, _("dealer {name}", name=d["dealer"])) if x)
+        note += "".join(f'<p class="about">{e(change_words(session, s))}</p>' for s in session.seatings
+                        if s.from_deal == d["deal"])  # the table changed before this deal
         rows = [f'<tr><th scope="row">{e(why(key, d["made"], [moved[p] for p in parties], declarer))}</th>'
                 + "".join(f"<td>{signed(moved[p])}</td>" for p in parties) + "</tr>" for key, moved in d["why"].items()]
         total = f'<tr><th scope="row">{e(_("this deal"))}</th>' + \
