@@ -114,11 +114,14 @@ def test_a_player_who_leaves_on_his_own_takes_his_share_of_the_basket(table) -> 
     assert people(table)["Gleb"]["chips"] != gleb + share
     zero_sum(table)
     assert table("check").stdout == ""
+    assert table.json("rescore", "1", "--tariff", "tambov")["session"] == 1  # replayed through the leave
+    zero_sum(table)
     settled = table.json("settle", "--yes")
     assert set(settled["money"]) == {"Anna", "Boris", "Vera", "Gleb", "Dasha"}
+    assert sum(Decimal(m) for m in settled["money"].values()) == 0  # to the cent
 
 
-def test_a_player_comes_back_with_what_he_took_away(table) -> None:
+def test_a_player_comes_back_with_what_he_took_away(table, tmp_path: Path) -> None:
     table("deal", "pass")
     table("seat", "Gleb", "Dasha", "--own")
     away = people(table)["Gleb"]["chips"]
@@ -131,6 +134,23 @@ def test_a_player_comes_back_with_what_he_took_away(table) -> None:
     assert who["Dasha"]["away"] and who["Dasha"]["chips"] >= dasha  # her balance, and a share
     zero_sum(table)
     assert table("check").stdout == ""
+    # taken back and made again, then everything replayed through the return
+    assert "taken back" in table("undo").stdout
+    assert people(table)["Gleb"]["away"] and people(table)["Dasha"]["seat"] == 4
+    table("seat", "Dasha", "Gleb", "--own")
+    table("deal", "solo", "--declarer", "Gleb", "--tricks", "8")
+    table("edit", "2", "--tricks", "6", "--reason", "she lost three", "--yes")
+    assert people(table)["Dasha"]["chips"] < dasha
+    assert table.json("rescore", "1", "--tariff", "tambov")["session"] == 1
+    zero_sum(table)
+    assert table("check", "--all").stdout == ""
+    settled = table.json("settle", "--yes")
+    assert set(settled["money"]) == {"Anna", "Boris", "Vera", "Gleb", "Dasha"}
+    assert sum(Decimal(m) for m in settled["money"].values()) == 0
+    table("export", str(tmp_path / "out"))
+    with (tmp_path / "out" / "seatings.csv").open(encoding="utf-8-sig", newline="") as f:
+        changes = list(csv.DictReader(f))
+    assert [(c["from_deal"], c["player"]) for c in changes] == [("2", "Dasha"), ("3", "Gleb")]
 
 
 def test_the_table_refuses_what_cannot_be(table) -> None:
