@@ -237,11 +237,24 @@ def load(name_or_path: str, conditions: Iterable[str] = ()) -> Tariff:
     if extended or conditions:
         what = f"{path.name}" + (f" with conditions {', '.join(conditions)}" if conditions else "")
         text = effective_text(data, f"boston-ledger: the tariff in force: {what}")
+    key = (text, str(path), tuple(conditions))
+    found = _LOADED.get(key)
+    if found is not None:
+        return found
     tariff = build(data, text, str(path))
     problems = _condition_problems(data, text, str(path), skip=conditions)
     if problems:
         raise TariffError(problems[0], problems)
+    if len(_LOADED) >= 32:
+        _LOADED.clear()
+    _LOADED[key] = tariff
     return tariff
+
+
+# Tariffs loaded and validated, by the text in force, the file and the conditions (a few at a time):
+# validating means building the tariff once more with each of its conditions, which a process that
+# loads the same tariff again (the server, a test run) need not repeat. A Tariff is not changed.
+_LOADED: dict[tuple[str, str, tuple[str, ...]], Tariff] = {}
 
 
 def _condition_problems(data: dict[str, Any], text: str, origin: str, skip: Iterable[str] = ()) -> list[str]:
