@@ -18,7 +18,7 @@ from typing import Any
 from ..core.engine import Transfer, moves
 from . import earlier
 
-SCHEMA_VERSION = 9  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 10  # PRAGMA user_version after every migration has run
 APPLICATION_ID = int.from_bytes(b"BsLg", "big")  # PRAGMA application_id of every ledger
 MIGRATION_SET = "boston_ledger"
 
@@ -206,6 +206,17 @@ CREATE TABLE seating_undos (
 """ + _append_only(("seatings", "seating_undos"))
 
 
+# What two of Foster's Bostons ask of a deal, NULL for every deal of the other games and for every
+# deal entered before: `conceded` (1: the adversaries said "I pay" and the hand was not played out,
+# American Boston), `turned` (the suit of the card turned, a rank's key: French Boston's belle and
+# petite) and `jack` (who held the jack of diamonds, French Boston).
+DEAL_FIELDS_SCHEMA = """
+ALTER TABLE deals ADD COLUMN conceded INTEGER CHECK (conceded IS NULL OR conceded IN (0, 1));
+ALTER TABLE deals ADD COLUMN turned TEXT;
+ALTER TABLE deals ADD COLUMN jack INTEGER REFERENCES players(id);
+"""
+
+
 def _backfill_snapshots(conn: sqlite3.Connection) -> None:
     """Balances after each deal for ledgers of schema 1 (summed from their own transfers; migration
     2 has just made `supersessions`, empty)."""
@@ -251,11 +262,14 @@ def _steps(first: str | None = None, second: str | None = None) -> list[tuple[st
     def m009_seatings(db: Any) -> None:
         _execute(db, SEATINGS_SCHEMA)
 
+    def m010_deal_fields(db: Any) -> None:
+        _execute(db, DEAL_FIELDS_SCHEMA)
+
     return [("m001_initial", m001_initial), ("m002_corrections", m002_corrections),
             ("m003_payment_cancellations", m003_payment_cancellations), ("m004_tricks_each", m004_tricks_each),
             ("m005_demo", m005_demo), ("m006_team_tricks", m006_team_tricks), ("m007_honours", m007_honours),
             ("m008_extensions", m008_extensions),
-            ("m009_seatings", m009_seatings)]
+            ("m009_seatings", m009_seatings), ("m010_deal_fields", m010_deal_fields)]
 
 
 def migrations(conn: sqlite3.Connection, steps: int | None = None, first: str | None = None,
