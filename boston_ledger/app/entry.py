@@ -371,6 +371,12 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
         fields.append("rank")
     if "partner" in fields and "partner" not in values:
         return fields
+    if engine.plays(t, "conceded"):  # "I pay": asked before the tricks, which a conceded deal does not count
+        fields.append("conceded")
+        if "conceded" not in values:
+            return fields
+        if values["conceded"]:
+            return fields + extras
     if values.get("partner") is None:
         fields.append("tricks")
     elif "team_tricks" in answers or not ("tricks" in answers or "partner_tricks" in answers):

@@ -39,7 +39,8 @@ def heading_parts(session: Session, history: History) -> list[list[str]]:
     return [
         [session_title(session), local_time(session.created_at)[:10]],
         [_("tariff {name}", name=t.name) + conditions, unit],
-        [", ".join(session.players), ngettext("{n} deal played", "{n} deals played", history.total)],
+        [", ".join(session.players), ngettext("{n} deal played", "{n} deals played",
+                                                           history.total if history.played is None else history.played)],
     ]
 
 
