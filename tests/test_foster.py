@@ -363,7 +363,8 @@ def test_fontainebleau_asks_the_suit_in_russian_too(cli, isolated: Path) -> None
     conn = open_db(isolated)
     try:
         session = current(conn)
-        answers = {"contract": "девять", "declarer": "Anna", "rank": "черв", "tricks": "10"}
+        answers = {"contract": "девять", "declarer": "Anna", "partner": "-", "rank": "черв", "conceded": "no",
+                   "tricks": "10"}
         question = entry.step(session, answers)
         assert question.field == "honours" and question.default == "0" and len(question.choices) == 5
         assert entry.step(session, {**answers, "honours": "3"}).deal == Deal("nine", A, tricks=10, rank="hearts",
@@ -372,7 +373,7 @@ def test_fontainebleau_asks_the_suit_in_russian_too(cli, isolated: Path) -> None
     finally:
         conn.close()
     out = cli("--lang", "ru", "deal", "девять", "--rank", "бубны", "--declarer", "Vera", "--tricks", "9").stdout
-    assert "девять в бубнах: Vera 9; сыграна" in out
+    assert "девять в бубнах: Vera 9 без вистующего; сыграна" in out  # alone: nine may take a partner
     refused = cli("deal", "nine", "--rank", "junior", "--declarer", "Vera", "--tricks", "9", code=2).stderr
     assert "--rank: no rank 'junior' here; choose one of clubs, spades, hearts, diamonds" in refused
 
