@@ -105,9 +105,9 @@ def test_the_partie_ends_after_the_twelfth_real_deal_not_the_misdeal(cli) -> Non
 
 
 def test_foster_s_fontainebleau_partners_pay_135(cli) -> None:
-    """p. 178: "A calls seven diamonds and Y accepts as partner ... the pair win only nine tricks. Each
-    pays 135 counters to the adversary sitting next him, and then they make up 135 more between them
-    for the pool." Foster's A, Y, B, Z sit in this order."""
+    """p. 178, A calling seven diamonds with Y as partner: "the pair win only nine tricks. Each pays 135
+    counters to the adversary sitting next him, and then they make up 135 more between them for the
+    pool." Foster's A, Y, B, Z sit in this order."""
     cli("new", "A", "Y", "B", "Z", "--tariff", "fontainebleau-foster", "--deals", "12")
     cli("deal", "seven", "--declarer", "A", "--partner", "Y", "--team-tricks", "9", "--rank", "diamonds")
     status = cli.json("status")
