@@ -16,8 +16,9 @@ from typing import Any, TypeVar, overload
 
 from .i18n import _, ngettext
 from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, DIVIDE_AMONG,
-                     FAILED_BASKET, LABET_ODD_CHIP, LIMIT, MISDEAL, MISDEAL_DEALER, PASS, PAYS, SCORING, SHARE_REMAINDER, STAKE_AT,
-                     STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff, TariffError, folded)
+                     FAILED_BASKET, LABET_ODD_CHIP, LIMIT, MISDEAL, MISDEAL_DEALER, PASS, PAYS, SCORING,
+                     SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff,
+                     TariffError, folded)
 from .controls import CONTROL, CONTROL_IN_LINES
 
 T = TypeVar("T")

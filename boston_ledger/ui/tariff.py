@@ -82,8 +82,8 @@ def _rules(t: Tariff) -> list[str]:
         if low:
             lines.append(_("made, these take nothing from the basket: {contracts}", contracts=", ".join(low)))
         if rules.concede:
-            saved = [contract_name(t, key) for key, c in t.contracts.items()
-                     if any(s is not None and s.takes_basket and not s.takes_pool(True) for s in (c.alone, c.with_partner))]
+            saved = [contract_name(t, key) for key, c in t.contracts.items() if any(
+                s is not None and s.takes_basket and not s.takes_pool(True) for s in (c.alone, c.with_partner))]
             lines.append(_("\"I pay\" (deal --conceded, no tricks): the bid is paid without over-tricks")
                          + (_("; conceded, these take nothing from the basket: {contracts}", contracts=", ".join(saved))
                             if saved else ""))
