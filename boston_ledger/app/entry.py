@@ -371,7 +371,8 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
         fields.append("rank")
     if "partner" in fields and "partner" not in values:
         return fields
-    if engine.plays(t, "conceded"):  # "I pay": asked before the tricks, which a conceded deal does not count
+    said = {"tricks", "team_tricks", "partner_tricks"} & set(answers)  # tricks given: played out, unless "I pay" is too
+    if engine.plays(t, "conceded") and ("conceded" in answers or not said):  # "I pay", asked before the tricks
         fields.append("conceded")
         if "conceded" not in values:
             return fields

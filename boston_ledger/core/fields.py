@@ -67,7 +67,7 @@ FIELDS = (
              "little-misere, grand-misere, little-spread, grand-spread), or pass, or misdeal (classic: the deal "
              "passed to the next player, a redeal by the same dealer is not entered; american: the same dealer "
              "deals again); Russian names too. \"I pay\" (the adversaries concede, where the tariff has it): "
-             "--conceded instead of the tricks."), N_("Contract"), N_("Contract")),
+             "entered as conceded instead of the tricks."), N_("Contract"), N_("Contract")),
     Field("declarer", "player", "NAME", N_("Who bought the contract."), N_("Declarer"),
           N_("Declarer")),
     Field("partner", "player", "NAME", N_("Who supported the declarer (omit when alone)."),
