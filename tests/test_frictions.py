@@ -279,7 +279,7 @@ def test_an_option_the_contract_does_not_take_is_said_and_kept_for_a_changed_ans
     result = guided(args, "n\n5\n\n8\n\n")  # no: the answers listed; 5, the tricks: not "I pay", 8; Enter records
     assert result.exit_code == 0, result.output
     assert result.output.count("honours count only for a trump contract made; --honours is left out") == 1
-    assert described(cli) == "eight spades Anna 8, 4 honours"
+    assert described(cli) == "eight spades Anna 8 alone, 4 honours"  # alone: eight may take a partner
 
 
 def test_an_all_pass_with_a_declarer_says_so_at_a_terminal(table) -> None:
