@@ -97,8 +97,8 @@ def _rules(t: Tariff) -> list[str]:
                 _("all but the side that failed that deal")))
         if any(s.pays == "beside" for s in t.schedules.values()):
             lines.append(_("partners: each pays, or is paid by, the one adversary at that partner's side (on the "
-                           "right, else on the left); the pair divides the basket won, and puts a failure's payment into it once "
-                           "between them, the declarer the odd chip"))
+                           "right, else on the left); the pair divides the basket won, and puts a failure's payment "
+                           "into it once between them, the declarer the odd chip"))
         if rules.misdeal_penalty or rules.misdeal_dealer == "same":
             lines.append(_("misdeal (deal misdeal): {who}; the misdealer pays {chips} into the basket",
                            who=_("the same dealer deals again") if rules.misdeal_dealer == "same" else
