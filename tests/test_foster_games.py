@@ -67,6 +67,8 @@ def test_an_american_evening_of_two_games_plays_the_pool_as_foster_does(cli) -> 
         banners += [number] * out.count("★ Partie")
         assert ("game over: basket divided" in out) == (number in (13, 28))
     assert banners == [13, 28]  # the twelfth real deal of each game (the misdeals are none)
+    history = cli.json("history")
+    assert [d["description"] for d in history[:2]] == ['five Anna, "I pay"', "six Boris 8"]
     status = cli.json("status")
     assert status["deals"] == 24 and status["deals_left"] == 0
     settled = cli.json("settle", "--yes")

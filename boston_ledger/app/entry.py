@@ -357,7 +357,7 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
         return ["contract"]
     c = t.contracts.get(str(values["contract"]))  # None: an all-pass
     made = None
-    if c is not None and ("tricks" in values or "team_tricks" in values):
+    if c is not None and ("tricks" in values or "team_tricks" in values or values.get("conceded")):
         with suppress(LedgerError):  # not all said yet
             made = engine.made(t, deal_of(session, values))
     extras = [f.name for f in FIELDS if f.asked is not None and f.asked(t, c, made)]  # asked of every such deal

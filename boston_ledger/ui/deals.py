@@ -51,8 +51,7 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
     head = contract_name(session.tariff, deal.contract) + (
         f" {rank_after_contract(session.tariff, rank)}" if rank and rank != deal.contract else "")
     if deal.conceded:  # no trick counted
-        who = _("{players}, \"I pay\"", players=name[deal.declarer] + (
-            f" + {name[deal.partner]}" if deal.partner is not None else ""))
+        who = name[deal.declarer] + (f" + {name[deal.partner]}" if deal.partner is not None else "")
     elif deal.partner is not None and deal.tricks is None:  # the pair's tricks together, as said
         who = _("{declarer} + {partner}: {tricks}", declarer=name[deal.declarer], partner=name[deal.partner],
                 tricks=deal.team_tricks)
@@ -62,6 +61,8 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
         who = f"{name[deal.declarer]} {deal.tricks}"
     if deal.partner is None and contract is not None and contract.with_partner is not None:
         who += " " + _("alone")
+    if deal.conceded:
+        who = _("{players}, \"I pay\"", players=who)
     holder = _(", boston {name}", name=name[deal.boston]) if boston and deal.boston is not None else ""
     honours = ngettext(", {n} honour", ", {n} honours", deal.honours) if deal.honours else ""
     return _("{contract} {players}", contract=head, players=who) + honours + holder
