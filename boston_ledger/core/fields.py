@@ -6,7 +6,9 @@ it describes (`engine.Deal` has a member for every stored field).
 Adding a field to a deal touches the engine (its member of Deal, its checks, its payments, and
 `engine.plays` when only some tariffs play it), this table, a migration (its column, and the
 frozen schema of that step for the schema's test), the catalogue (its help and question) and,
-when a deal's words should show it, `ui/deals.describe`; nothing else. The command line's
+when a deal's words should show it, `ui/deals.describe`; and, for a field that must be asked
+inside a contract's own questions rather than after them (`asked` None: "I pay" comes before the
+tricks it replaces), `app/entry._fields`; nothing else. The command line's
 options, the quick parser, guided entry at a terminal and on a phone, the ledger's columns, the
 CSV files, `check`, rescore and completion follow this table.
 """
