@@ -190,3 +190,16 @@ def test_zero_sum_after_every_deal_the_pool_included(name: str) -> None:
         state = engine.advance(state, engine.play(t, state, deal))
         assert sum(state.balances) + state.basket == 0
     assert state.played == len(deals) - 1
+
+
+def test_an_edit_turns_i_pay_into_a_hand_played_out_and_back(cli) -> None:
+    """Tricks given to a conceded deal mean it was played out; --conceded given to a played one drops
+    its tricks."""
+    cli("new", *PLAYERS, "--tariff", "american")
+    cli("deal", "five", "--declarer", "Anna", "--conceded")
+    cli("edit", "1", "--tricks", "7", "--reason", "played out")
+    status = cli.json("status")  # five taking seven: 13 each, and the pool of 40
+    assert status["balances"] == {"Anna": -10 + 39 + 40, "Boris": -23, "Vera": -23, "Gleb": -23}
+    cli("edit", "1", "--conceded", "--reason", "they said I pay")
+    status = cli.json("status")
+    assert status["balances"] == {"Anna": -10 + 36, "Boris": -22, "Vera": -22, "Gleb": -22} and status["basket"] == 40

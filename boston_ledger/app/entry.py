@@ -205,6 +205,12 @@ def edited(session: Session, deal: Deal, given: Answers) -> dict[str, str]:
     (unless they are given too); one member's own tricks, where the total was said, drop the
     other's, so that the total stays."""
     answers = answers_of(session, deal)
+    counted = ("tricks", "team_tricks", "partner_tricks")
+    if any(f in given for f in counted) and "conceded" not in given:  # tricks given: played out, not "I pay"
+        answers.pop("conceded", None)
+    elif "conceded" in given and not any(f in given for f in counted):  # "I pay": no tricks counted
+        for field in counted:
+            answers.pop(field, None)
     if "team_tricks" in given:
         for field in ("tricks", "partner_tricks"):
             answers.pop(field, None)
