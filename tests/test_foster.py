@@ -146,10 +146,14 @@ def test_misère_partout_three_tied_each_pay_the_fourth_a_red() -> None:
 # ---- American Boston: the pool ---------------------------------------------------------------
 
 
-def test_only_a_pool_bid_takes_the_pool_and_any_failure_doubles_it() -> None:
-    assert into_basket(engine.play(AMERICAN, CALM, Deal("five", A, tricks=7))) == 0  # not a pool bid
-    assert into_basket(engine.play(AMERICAN, CALM, Deal("six", A, tricks=6))) == 0
-    assert into_basket(engine.play(AMERICAN, CALM, Deal("seven", A, tricks=7))) == -40  # "seven tricks or better"
+def test_only_a_pool_bid_conceded_takes_the_pool_and_any_failure_doubles_it() -> None:
+    """p. 173: a lower bid does not take the pool "unless the other players compel him to play the
+    hand out"; "I pay" saves it. A deal entered with its tricks was played out."""
+    assert into_basket(engine.play(AMERICAN, CALM, Deal("five", A, conceded=True))) == 0  # not a pool bid
+    assert into_basket(engine.play(AMERICAN, CALM, Deal("six", A, conceded=True))) == 0
+    assert into_basket(engine.play(AMERICAN, CALM, Deal("five", A, tricks=7))) == -40  # played out
+    assert into_basket(engine.play(AMERICAN, CALM, Deal("seven", A, conceded=True))) == -40  # "seven or better"
+    assert into_basket(engine.play(AMERICAN, CALM, Deal("seven", A, tricks=7))) == -40
     assert into_basket(engine.play(AMERICAN, CALM, Deal("five", A, tricks=4))) == 40  # "whether he has made a pool
     assert into_basket(engine.play(DECIMAL, CALM, Deal("twelve", A, tricks=3))) == 40  # bid or not"
 
@@ -181,7 +185,7 @@ def test_each_puts_a_red_into_an_empty_pool_only() -> None:
 def test_a_misdeal_keeps_the_dealer_and_forfeits_a_red() -> None:
     state = State.start(4)
     dealers = []
-    for deal in [Deal("five", A, tricks=5), Deal("misdeal"), Deal("misdeal"), Deal("six", B, tricks=6),
+    for deal in [Deal("five", A, conceded=True), Deal("misdeal"), Deal("misdeal"), Deal("six", B, tricks=6),
                  Deal("pass", tricks_each=(4, 3, 3, 3))]:
         dealers.append(engine.position(AMERICAN, state.deals, state.redeals).dealer)
         outcome = engine.play(AMERICAN, state, deal)
@@ -276,24 +280,25 @@ EVENING = [  # the deal, who deals it
     (("misdeal",), "Anna"),  # a red into the pool: 80
     (("pass", "--tricks-each", "6,2,5,0"), "Anna"),  # the same dealer deals again
     (("little-misere", "--declarer", "Vera", "--tricks", "0"), "Boris"),  # a pool bid: takes the surplus pool
-    (("five", "--declarer", "Gleb", "--tricks", "7"), "Vera"),  # the empty pool refilled; five leaves it
-    (("ten", "--declarer", "Boris", "--tricks", "10"), "Gleb"),  # "I pay": 42
+    (("five", "--declarer", "Gleb", "--conceded"), "Vera"),  # the empty pool refilled; "I pay": five leaves it
+    (("ten", "--declarer", "Boris", "--conceded"), "Gleb"),  # "I pay": 42, and the pool
     (("eight", "--declarer", "Anna", "--tricks", "7"), "Anna"),
     (("pass", "--tricks-each", "5,1,5,2"), "Boris"),
     (("pass", "--tricks-each", "4,4,4,1"), "Vera"),
     (("twelve", "--declarer", "Gleb", "--tricks", "11"), "Gleb"),
 ]
-# balances of Anna, Boris, Vera, Gleb and the pool after each deal, by hand from Foster's tables
+# balances of Anna, Boris, Vera, Gleb and the pool after each deal, by hand from Foster's tables; after the
+# twelfth deal (the misdeal is none) the 160 left in the pool is divided, 40 each (p. 173)
 FOSTER_EVENING = [(11, -113, 11, 11, 80), (35, -89, -141, 35, 160), (64, -60, -112, -212, 320),
                   (416, -94, -146, -246, 70), (406, -94, -146, -246, 80), (296, -54, -136, -186, 80),
-                  (276, -74, 4, -206, 0), (253, -97, -19, -177, 40), (211, 69, -61, -219, 0),
-                  (92, 82, -48, -206, 80), (57, 122, -83, -176, 80), (47, 112, -93, -146, 80),
-                  (160, 225, 20, -565, 160)]
+                  (276, -74, 4, -206, 0), (254, -96, -18, -180, 40), (212, 70, -60, -222, 0),
+                  (93, 83, -47, -209, 80), (58, 123, -82, -179, 80), (48, 113, -92, -149, 80),
+                  (201, 266, 61, -528, 0)]
 CLUB_EVENING = [(10, -110, 10, 10, 80), (35, -85, -145, 35, 160), (65, -55, -115, -215, 320),
                 (420, -90, -150, -250, 70), (410, -90, -150, -250, 80), (300, -50, -140, -190, 80),
                 (280, -70, 0, -210, 0), (260, -90, -20, -190, 40), (215, 85, -65, -235, 0),
                 (90, 100, -50, -220, 80), (55, 140, -85, -190, 80), (45, 130, -95, -160, 80),
-                (165, 250, 25, -600, 160)]
+                (205, 290, 65, -560, 0)]
 
 
 @pytest.mark.parametrize("tariff, expected", [("american", FOSTER_EVENING), ("american-decimal", CLUB_EVENING)])
@@ -319,11 +324,11 @@ def test_an_evening_with_the_pool_full_and_a_surplus_pool_played_for(cli, tariff
     final = (CLUB_EVENING if tariff == "american" else FOSTER_EVENING)[-1]
     assert tuple(p["rescored"] for p in rescored["players"].values()) == final[:4]
     assert rescored["basket"]["rescored"] == final[4]
-    settled = cli.json("settle", "--yes")  # what is left in the pools (160) is shared: 40 each
-    assert settled["basket"] == 160 and settled["deals"] == 13
-    assert settled["net_chips"] == {name: chips + 40 for name, chips in zip(PLAYERS, expected[-1][:4], strict=True)}
+    settled = cli.json("settle", "--yes")  # the pool was divided after the twelfth deal: nothing left
+    assert settled["basket"] == 0 and settled["deals"] == 12  # the misdeal is no deal
+    assert settled["net_chips"] == dict(zip(PLAYERS, expected[-1][:4], strict=True))
     assert {name: float(m) for name, m in settled["money"].items()} == {
-        name: (chips + 40) / 100 for name, chips in zip(PLAYERS, expected[-1][:4], strict=True)}
+        name: chips / 100 for name, chips in zip(PLAYERS, expected[-1][:4], strict=True)}
     cli("export", str(tmp_path / "out"))
     deals_csv = (tmp_path / "out" / "deals.csv").read_text(encoding="utf-8-sig")
     assert "tricks_each" in deals_csv and "honours" not in deals_csv
@@ -342,10 +347,11 @@ def test_guided_entry_asks_the_bids_in_order_and_never_a_partner(cli, isolated: 
         assert [c.answer for c in first.choices] == [
             "five", "six", "seven", "little-misere", "eight", "nine", "grand-misere", "ten", "eleven",
             "little-spread", "twelve", "grand-spread", "thirteen", "pass", "misdeal"]
-        answers = {"contract": "boston", "declarer": "Vera", "tricks": "5"}
+        answers = {"contract": "boston", "declarer": "Vera", "conceded": "no", "tricks": "5"}
         asked = [i.field for i in entry.answered(session, answers)]
-        assert asked == ["contract", "declarer", "tricks"]
+        assert asked == ["contract", "declarer", "conceded", "tricks"]  # "I pay" first: then no tricks are asked
         assert entry.step(session, answers).deal == Deal("five", V, tricks=5)
+        assert entry.step(session, {**answers, "conceded": "yes"}).deal == Deal("five", V, conceded=True)
         assert entry.step(session, {"contract": "pass"}).field == "tricks_each.0"
         assert entry.step(session, {"contract": "misdeal"}).deal == Deal("misdeal")
     finally:
@@ -357,7 +363,8 @@ def test_fontainebleau_asks_the_suit_in_russian_too(cli, isolated: Path) -> None
     conn = open_db(isolated)
     try:
         session = current(conn)
-        answers = {"contract": "девять", "declarer": "Anna", "rank": "черв", "tricks": "10"}
+        answers = {"contract": "девять", "declarer": "Anna", "partner": "-", "rank": "черв", "conceded": "no",
+                   "tricks": "10"}
         question = entry.step(session, answers)
         assert question.field == "honours" and question.default == "0" and len(question.choices) == 5
         assert entry.step(session, {**answers, "honours": "3"}).deal == Deal("nine", A, tricks=10, rank="hearts",
@@ -366,7 +373,7 @@ def test_fontainebleau_asks_the_suit_in_russian_too(cli, isolated: Path) -> None
     finally:
         conn.close()
     out = cli("--lang", "ru", "deal", "девять", "--rank", "бубны", "--declarer", "Vera", "--tricks", "9").stdout
-    assert "девять в бубнах: Vera 9; сыграна" in out
+    assert "девять в бубнах: Vera 9 без вистующего; сыграна" in out  # alone: nine may take a partner
     refused = cli("deal", "nine", "--rank", "junior", "--declarer", "Vera", "--tricks", "9", code=2).stderr
     assert "--rank: no rank 'junior' here; choose one of clubs, spades, hearts, diamonds" in refused
 
@@ -407,7 +414,7 @@ def test_the_phone_enters_and_shows_an_american_evening(cli, isolated: Path) -> 
         assert page.index(">five<") < page.index(">six<") < page.index(">little-misere<") < page.index(">thirteen<")
         page = phone.tap("misdeal").tap("Record this deal").html
         assert "Deal 1 recorded." in page and "Next: deal 2, dealt by Anna." in page
-        page = phone.tap("seven").tap("Anna").tap("10").html
+        page = phone.tap("seven").tap("Anna").tap("no").tap("10").html
         assert "Partner" not in page
         page = phone.tap("Record this deal").html
         assert "Deal 2 recorded." in page and "Next: deal 3, dealt by Boris." in page

@@ -216,7 +216,7 @@ def test_russian_texts_about_a_player_stay_neutral(cli) -> None:
     assert "первую сдачу сдаёт Вера" in out and "первым" not in out
     cli("new", *PLAYERS, "--tariff", "fontainebleau-foster", "--condition", "honours", "--yes")
     result = guided(["--lang", "ru", "deal", "восемь", "--declarer", "Vera", "--rank", "пики", "--session", "2"],
-                    "8\n4\n\n")
+                    "\n\n8\n4\n\n")  # no partner, no "I pay", 8 tricks, 4 honours
     assert "Vera: сколько онёров козыря (туз, король, дама, валет) на руках?" in result.output, result.output
 
 
@@ -276,10 +276,10 @@ def test_an_option_the_contract_does_not_take_is_said_and_kept_for_a_changed_ans
     to make the bid, the same answer is taken."""
     cli("new", *PLAYERS, "--tariff", "fontainebleau-foster", "--condition", "honours")
     args = ["deal", "eight", "--declarer", "Anna", "--rank", "spades", "--tricks", "7", "--honours", "4"]
-    result = guided(args, "n\n4\n8\n\n")  # no: the answers listed; 4, the tricks: 8; Enter records it
+    result = guided(args, "n\n5\n\n8\n\n")  # no: the answers listed; 5, the tricks: not "I pay", 8; Enter records
     assert result.exit_code == 0, result.output
     assert result.output.count("honours count only for a trump contract made; --honours is left out") == 1
-    assert described(cli) == "eight spades Anna 8, 4 honours"
+    assert described(cli) == "eight spades Anna 8 alone, 4 honours"  # alone: eight may take a partner
 
 
 def test_an_all_pass_with_a_declarer_says_so_at_a_terminal(table) -> None:

@@ -302,6 +302,7 @@ class History(NamedTuple):
     undone: int  # deals taken back
     corrected: dict[int, Correction]  # by number, the standing deals a correction made, with it (read.corrected)
     extensions: tuple[Extension, ...] = ()  # more deals agreed (`extend N`), the earliest first
+    played: int | None = None  # the deals of the game played (misdeals dealt again not counted); None: `total`
 
 
 def history(conn: sqlite3.Connection, last: int | None, session_id: int | None = None) -> History:
@@ -312,8 +313,9 @@ def history(conn: sqlite3.Connection, last: int | None, session_id: int | None =
     rows = list(walk(session, recorded, read.redeals(conn, session, recorded[0].number) if recorded else 0))
     if last is not None and len(rows) > last:
         rows = rows[-last:]
-    return History(session, rows, read.state(conn, session).deals, read.undone_count(conn, session),
-                   read.corrected(conn, session), tuple(read.extensions(conn, session)))
+    state = read.state(conn, session)
+    return History(session, rows, state.deals, read.undone_count(conn, session),
+                   read.corrected(conn, session), tuple(read.extensions(conn, session)), state.played)
 
 
 # ---- corrections -----------------------------------------------------------------------------

@@ -205,6 +205,12 @@ def edited(session: Session, deal: Deal, given: Answers) -> dict[str, str]:
     (unless they are given too); one member's own tricks, where the total was said, drop the
     other's, so that the total stays."""
     answers = answers_of(session, deal)
+    counted = ("tricks", "team_tricks", "partner_tricks")
+    if any(f in given for f in counted) and "conceded" not in given:  # tricks given: played out, not "I pay"
+        answers.pop("conceded", None)
+    elif "conceded" in given and not any(f in given for f in counted):  # "I pay": no tricks counted
+        for field in counted:
+            answers.pop(field, None)
     if "team_tricks" in given:
         for field in ("tricks", "partner_tricks"):
             answers.pop(field, None)
@@ -357,7 +363,7 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
         return ["contract"]
     c = t.contracts.get(str(values["contract"]))  # None: an all-pass
     made = None
-    if c is not None and ("tricks" in values or "team_tricks" in values):
+    if c is not None and ("tricks" in values or "team_tricks" in values or values.get("conceded")):
         with suppress(LedgerError):  # not all said yet
             made = engine.made(t, deal_of(session, values))
     extras = [f.name for f in FIELDS if f.asked is not None and f.asked(t, c, made)]  # asked of every such deal
@@ -371,6 +377,13 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
         fields.append("rank")
     if "partner" in fields and "partner" not in values:
         return fields
+    said = {"tricks", "team_tricks", "partner_tricks"} & set(answers)  # tricks given: played out, unless "I pay" is too
+    if engine.plays(t, "conceded") and ("conceded" in answers or not said):  # "I pay", asked before the tricks
+        fields.append("conceded")
+        if "conceded" not in values:
+            return fields
+        if values["conceded"]:
+            return fields + extras
     if values.get("partner") is None:
         fields.append("tricks")
     elif "team_tricks" in answers or not ("tricks" in answers or "partner_tricks" in answers):

@@ -156,7 +156,7 @@ def _settled(conn: sqlite3.Connection, session: Session, state: State, empty: bo
         raise LedgerError(_("session {id} has no deals yet; there is nothing to settle", id=session.id))
     chips, seated = state.holdings(len(session.people))
     present = session.present
-    return settled([session.people[p] for p in present], [chips[p] for p in present], state.basket, state.deals,
+    return settled([session.people[p] for p in present], [chips[p] for p in present], state.basket, state.played,
                    session.chip_value, session.currency, [seated[p] for p in present])
 
 

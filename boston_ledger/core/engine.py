@@ -19,7 +19,7 @@ Party = int | None
 # Why chips moved; the order in which a breakdown shows them.
 REASONS = ("stake", "remise", "misdeal", "all-pass", "misere-partout", "consolation", "contract", "overtricks",
            "undertricks", "misere-tricks", "slam", "premium", "honours", "basket", "labet", "penalty", "boston",
-           "carte-blanche")
+           "carte-blanche", "division")
 
 
 class DealError(LedgerError):
@@ -48,6 +48,7 @@ class Deal(NamedTuple):
     tricks_each: tuple[int, ...] | None = None  # misère partout: every seat's tricks of an all-pass played
     team_tricks: int | None = None  # a pair's tricks together, as the table said them (the two's own may be unsaid)
     honours: int | None = None  # how many of the trump's four honours (A K Q J) the declaring side held
+    conceded: bool = False  # the adversaries said "I pay": the bid is paid without over-tricks, no trick counted
 
 
 class Transfer(NamedTuple):
@@ -148,8 +149,14 @@ def stake_due(tariff: Tariff, state: State) -> bool:
     """Whether the next deal opens with a stake: after the basket is won (and at the first
     deal), at every deal, or whenever the basket is empty, as the tariff says."""
     if tariff.basket.stake_at == "empty":
-        return state.basket == 0
+        return state.basket == 0 or game_starts(tariff, state)
     return state.stake_due or tariff.basket.stake_at == "every-deal"
+
+
+def game_starts(tariff: Tariff, state: State) -> bool:
+    """Whether the next deal opens a game after which the basket is divided (`divide_every`)."""
+    every = tariff.basket.divide_every
+    return bool(every) and state.played % every == 0
 
 
 def schedule_of(contract: Contract, deal: Deal) -> Schedule:
@@ -159,7 +166,7 @@ def schedule_of(contract: Contract, deal: Deal) -> Schedule:
 
 
 # What only a played contract has, which neither a misdeal nor an all-pass takes.
-PLAYED_ONLY = ("declarer", "partner", "tricks", "partner_tricks", "team_tricks", "rank", "boston")
+PLAYED_ONLY = ("declarer", "partner", "tricks", "partner_tricks", "team_tricks", "rank", "boston", "conceded")
 SEATS = ("declarer", "partner", "boston", "carte_blanche")  # the fields that name a seat
 
 
@@ -194,10 +201,14 @@ def validate(tariff: Tariff, deal: Deal) -> None:
     if deal.declarer is None:
         raise DealError(_("{contract} needs its declarer", contract=name), "declarer", remedy=GIVE)
     _validate_side(tariff, contract, deal)
-    _validate_tricks(tariff, deal)
+    if deal.conceded:
+        _validate_unplayed(deal, ("tricks", "partner_tricks", "team_tricks"),
+                           _("a deal conceded (\"I pay\") counts no tricks"))
+    else:
+        _validate_tricks(tariff, deal)
     _validate_rank(tariff, contract, deal)
-    made = lines(schedule_of(contract, deal), taken(deal), tariff.tricks, rank_of(contract, deal))[0]
-    if deal.partner is not None and deal.tricks is None and deal.partner_tricks is None and \
+    made = lines(schedule_of(contract, deal), counted(tariff, deal), tariff.tricks, rank_of(contract, deal))[0]
+    if deal.partner is not None and deal.tricks is None and deal.partner_tricks is None and not deal.conceded and \
             split_decides(tariff, contract, taken(deal), deal.rank):
         raise DealError(ngettext("the pair took {n} trick together, fewer than the {bar} they needed, so who took "
                                  "how many decides who pays: give the declarer's own tricks",
@@ -216,7 +227,8 @@ def plays(tariff: Tariff, field: str) -> bool:
     """Whether deals under this tariff say `field` at all: who held the boston, the honours, a
     blank hand, an ace turned and every player's tricks only where the tariff pays for them."""
     return {"boston": tariff.boston > 0, "honours": bool(tariff.honours), "carte_blanche": tariff.carte_blanche > 0,
-            "ace_turned": tariff.basket.remise > 0, "tricks_each": tariff.basket.partout}.get(field, True)
+            "ace_turned": tariff.basket.remise > 0, "tricks_each": tariff.basket.partout,
+            "conceded": tariff.basket.concede}.get(field, True)
 
 
 def _validate_table(tariff: Tariff, deal: Deal) -> None:
@@ -230,7 +242,8 @@ def _validate_table(tariff: Tariff, deal: Deal) -> None:
         "ace_turned": _("an ace turned counts only with the remise condition, which this session does not play"),
         "carte_blanche": _("the {name} tariff pays nothing for a blank hand", name=tariff.name),
         "boston": _("the {name} tariff pays no boston", name=tariff.name),
-        "honours": _("the {name} tariff scores no honours", name=tariff.name)}
+        "honours": _("the {name} tariff scores no honours", name=tariff.name),
+        "conceded": _("the {name} tariff has no \"I pay\": enter the tricks taken", name=tariff.name)}
     for field, why in unplayed.items():
         if _given(deal, field) and not plays(tariff, field):
             raise DealError(why, field, remedy=DROP)
@@ -254,7 +267,7 @@ def _validate_side(tariff: Tariff, contract: Contract, deal: Deal) -> None:
             raise DealError(_("the partner cannot be the declarer; choose another player"), "partner")
         if contract.with_partner is None:
             raise DealError(_("{contract} is played alone", contract=name), "partner", remedy=DROP)
-        if deal.partner_tricks is None and deal.team_tricks is None:
+        if deal.partner_tricks is None and deal.team_tricks is None and not deal.conceded:
             raise DealError(_("a deal with a partner needs the partner's own tricks, or the pair's together"),
                             "partner_tricks", remedy=GIVE)
         return
@@ -417,7 +430,16 @@ def made(tariff: Tariff, deal: Deal) -> bool | None:
     if deal.contract in (PASS, MISDEAL):
         return None
     contract = tariff.contracts[deal.contract]
-    return lines(schedule_of(contract, deal), taken(deal), tariff.tricks, rank_of(contract, deal))[0]
+    return lines(schedule_of(contract, deal), counted(tariff, deal), tariff.tricks, rank_of(contract, deal))[0]
+
+
+def counted(tariff: Tariff, deal: Deal) -> int:
+    """The tricks a played deal is scored at: those the declaring side took, or, when the
+    adversaries conceded ("I pay"), just what the bid needs (no over-trick)."""
+    if not deal.conceded:
+        return taken(deal)
+    schedule = schedule_of(tariff.contracts[deal.contract], deal)
+    return schedule.takes if schedule.kind == "null" else schedule.bar
 
 
 def taken(deal: Deal) -> int:
@@ -442,13 +464,13 @@ def wins_basket(tariff: Tariff, deal: Deal) -> bool | None:
         return None
     if deal.contract == PASS or not tariff.has_basket:
         return False
-    return _awards(tariff, schedule_of(tariff.contracts[deal.contract], deal), bool(made(tariff, deal)))
+    return _awards(tariff, schedule_of(tariff.contracts[deal.contract], deal), bool(made(tariff, deal)), deal.conceded)
 
 
-def _awards(tariff: Tariff, schedule: Schedule, made: bool) -> bool:
-    """Whether a played deal awards the basket: a made contract whose schedule takes it, or a
-    failed one whose basket goes to the opponents."""
-    return tariff.has_basket and (schedule.takes_basket if made else schedule.failed_basket == "opponents")
+def _awards(tariff: Tariff, schedule: Schedule, made: bool, conceded: bool = False) -> bool:
+    """Whether a played deal awards the basket: a made contract whose schedule takes it (played
+    out or conceded), or a failed one whose basket goes to the opponents."""
+    return tariff.has_basket and (schedule.takes_pool(conceded) if made else schedule.failed_basket == "opponents")
 
 
 def _split(total: int, parties: Sequence[int], remainder: str = "stays") -> list[int]:
@@ -489,8 +511,31 @@ def _partout_pool(tariff: Tariff, taken: tuple[int, ...], basket: int) -> list[T
             if share > 0]
 
 
+def beside(member: int, side: Sequence[int], n: int) -> int:
+    """The opponent beside a member of a side: on his right (the seat before his), else on his left."""
+    right = (member - 1) % n
+    return right if right not in side else (member + 1) % n
+
+
 def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
-    """The transfers of one deal. Raises DealError for a deal the tariff does not allow."""
+    """The transfers of one deal, and the basket's division when it ends a game. Raises DealError
+    for a deal the tariff does not allow."""
+    outcome = _play(tariff, state, deal)
+    every = tariff.basket.divide_every
+    if not every or redeals(tariff, deal) or (state.played + 1) % every:
+        return outcome
+    n = tariff.players
+    basket = state.basket + moves(outcome.transfers, n)[n]
+    among = list(range(n))
+    if tariff.basket.divide_among == "not-failed" and outcome.made is False:
+        among = [s for s in among if s not in (deal.declarer, deal.partner)]
+    division = [Transfer(BASKET, seat, share, "division") for seat, share in
+                zip(among, _split(basket, among), strict=True) if share > 0]
+    return outcome._replace(transfers=outcome.transfers + tuple(division))
+
+
+def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
+    """The transfers of one deal as it was played."""
     validate(tariff, deal)
     n = tariff.players
     pos = position(tariff, state.deals, state.redeals)
@@ -505,8 +550,10 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
             out.append(Transfer(payer, payee, chips, reason))
             basket += chips * ((payee is BASKET) - (payer is BASKET))
 
-    # a misdeal plays no card: no stake, a stake due stays due, except that an empty basket is filled first
-    if stake_due(tariff, state) and (deal.contract != MISDEAL or rules.stake_at == "empty"):
+    # a misdeal plays no card: no stake, a stake due stays due, except that an empty basket is filled first (a new
+    # game's stake waits for its first deal)
+    if stake_due(tariff, state) and (deal.contract != MISDEAL or (rules.stake_at == "empty" and state.basket == 0
+                                                                  and not game_starts(tariff, state))):
         for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
             move(seat, BASKET, rules.stake, "stake")
     if deal.contract == MISDEAL:  # a house penalty aside, nothing more moves
@@ -542,7 +589,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     side = [deal.declarer] + ([deal.partner] if deal.partner is not None else [])
     opponents = [s for s in range(n) if s not in side]
     own = own_tricks(deal)
-    side_took = taken(deal)
+    side_took = counted(tariff, deal)
     made, pay = lines(schedule, side_took, tariff.tricks, rank, tariff.base_payment)
     if made and deal.honours:  # paid as over-tricks, at the schedule's rate
         pay.append(("honours", tariff.honours[deal.honours] * schedule.per_trick))
@@ -552,20 +599,23 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         s for s, share in zip(side, schedule.shares, strict=True) if (own[s] or 0) < share]
     for member in side if made else failing:
         scores[member] = total if made else -total
-        for opponent in opponents:
+        for opponent in opponents if schedule.pays == "each" else [beside(member, side, n)]:
             payer, payee = (opponent, member) if made else (member, opponent)
             for reason, chips in pay:
                 move(payer, payee, chips * factor, reason)
+    pair = schedule.pays == "beside"  # the pair divides the basket, and puts a failure's payment in once
     if made:
-        stake_next = _awards(tariff, schedule, True)
+        stake_next = _awards(tariff, schedule, True, deal.conceded)
         if stake_next:  # the basket, or its first pool
-            for member, share in zip(side, _split(rules.first_pool(basket), side, rules.share_remainder), strict=True):
+            for member, share in zip(side, _split(rules.first_pool(basket), side,
+                                                  "first" if pair else rules.share_remainder), strict=True):
                 move(BASKET, member, share, "basket")
     else:
         stake_next = _awards(tariff, schedule, False)
         if schedule.failed_basket == "as-each":  # into the basket what he pays each opponent
-            for member in failing:
-                move(member, BASKET, total, "penalty")
+            penalties = _split(total, failing, "first") if pair else [total] * len(failing)
+            for member, penalty in zip(failing, penalties, strict=True):
+                move(member, BASKET, penalty, "penalty")
         if schedule.failed_basket == "labet":
             labet = rules.first_pool(basket)  # the basket doubles (its first pool, where pools have a limit)
             shares = _split(labet, failing)

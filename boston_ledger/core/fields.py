@@ -6,7 +6,9 @@ it describes (`engine.Deal` has a member for every stored field).
 Adding a field to a deal touches the engine (its member of Deal, its checks, its payments, and
 `engine.plays` when only some tariffs play it), this table, a migration (its column, and the
 frozen schema of that step for the schema's test), the catalogue (its help and question) and,
-when a deal's words should show it, `ui/deals.describe`; nothing else. The command line's
+when a deal's words should show it, `ui/deals.describe`; and, for a field that must be asked
+inside a contract's own questions rather than after them (`asked` None: "I pay" comes before the
+tricks it replaces), `app/entry._fields`; nothing else. The command line's
 options, the quick parser, guided entry at a terminal and on a phone, the ledger's columns, the
 CSV files, `check`, rescore and completion follow this table.
 """
@@ -66,8 +68,8 @@ FIELDS = (
              "misere-ouvert, grand-misere-ouvert; american: five (boston), six ... thirteen (grand-slam), "
              "little-misere, grand-misere, little-spread, grand-spread), or pass, or misdeal (classic: the deal "
              "passed to the next player, a redeal by the same dealer is not entered; american: the same dealer "
-             "deals again); Russian names too. \"I pay\" (the adversaries concede) is entered as the bid's own "
-             "tricks."), N_("Contract"), N_("Contract")),
+             "deals again); Russian names too. \"I pay\" (the adversaries concede, where the tariff has it): "
+             "entered as conceded instead of the tricks."), N_("Contract"), N_("Contract")),
     Field("declarer", "player", "NAME", N_("Who bought the contract."), N_("Declarer"),
           N_("Declarer")),
     Field("partner", "player", "NAME", N_("Who supported the declarer (omit when alone)."),
@@ -75,12 +77,17 @@ FIELDS = (
     Field("rank", "rank", "RANK",
           N_("The suit's rank: junior|senior for solo and nine \\[default: junior]; first|second|third on "
              "samouchitel; clubs|spades|hearts|diamonds on fontainebleau-foster."), N_("Rank"), N_("Rank")),
+    Field("conceded", "flag", "",
+          N_("The adversaries said \"I pay\" before the second trick (american, american-decimal, "
+             "fontainebleau-foster, russian-foster): the bid is paid without over-tricks and no tricks are given; "
+             "five or six then leave the pool. A deal entered with its tricks was played out."),
+          N_("\"I pay\""), N_("Did the adversaries say \"I pay\" (no tricks counted)?")),
     Field("team_tricks", "tricks", "N",
           N_("With a partner: the pair's tricks together, 0..13, instead of each one's; when the pair failed, "
              "the declarer's own tricks too."), N_("Tricks of {declarer} and {partner} together"),
           N_("Tricks taken by {declarer} and {partner} together")),
     Field("tricks", "tricks", "N",
-          N_("The declarer's own tricks, 0..13 (when the adversaries say \"I pay\", the bid's own number)."),
+          N_("The declarer's own tricks, 0..13."),
           N_("Tricks of {name}"),
           N_("Tricks taken by {name}")),
     Field("partner_tricks", "tricks", "N", N_("The partner's own tricks, 0..13."),

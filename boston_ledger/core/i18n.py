@@ -281,6 +281,7 @@ REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the c
     "labet": N_("labet"),
     "boston": N_("boston"),
     "carte-blanche": N_("carte-blanche"),
+    "division": N_("game over: basket divided"),
 }
 
 

@@ -34,6 +34,8 @@ ALL_PASS_REMAINDER = ("dealer", "eldest")  # who pays what does not divide when 
 LABET_ODD_CHIP = ("declarer", "partner")  # who pays the odd chip of a labet split by two
 BASE_PAYMENT = ("consolation", "contract")  # the reason the base payment of a contract is recorded under
 SHARE_REMAINDER = ("stays", "first")  # a basket share-out that does not divide: left in it, or to the first
+PAYS = ("each", "beside")  # a side's payments: every member with every opponent, or each with the one beside him
+DIVIDE_AMONG = ("all", "not-failed")  # who divides the basket at a game's end: everyone, or all but a failed side
 LIMIT = 10**6  # no tariff number is larger than this
 
 
@@ -85,6 +87,15 @@ class Schedule(NamedTuple):
     takes: int = 0  # a `null` schedule is made when the declarer takes exactly this many tricks
     made_table: tuple[int, ...] = ()  # a `table` schedule: what is paid made, by tricks taken from the bar up
     failed_table: tuple[int, ...] = ()  # a `table` schedule: what is paid failed, by tricks short from 1
+    takes_basket_conceded: bool | None = None  # made but conceded ("I pay"): whether it takes the basket (None:
+    # as `takes_basket`)
+    pays: str = "each"  # "beside": each member of the side pays (or is paid by) only the opponent beside him
+    # (on his right, else on his left); the pair divides the basket won and puts a failure's payment into it
+    # once between them, the declarer the odd chip either way
+
+    def takes_pool(self, conceded: bool) -> bool:
+        """Whether a made deal of this schedule takes the basket, played out or conceded."""
+        return self.takes_basket if not conceded or self.takes_basket_conceded is None else self.takes_basket_conceded
 
     def base(self, rank: str | None) -> int:
         return self.by_rank[rank] if self.by_rank and rank is not None else self.consolation
@@ -136,6 +147,10 @@ class Basket(NamedTuple):
     misdeal_penalty: int = 0  # what the misdealer pays into the basket (a house option; 0: nothing moves)
     pool_limit: int = 0  # the most one pool holds (0: no limit); the basket is a row of pools played for in turn
     misdeal_dealer: str = "next"  # who deals after a misdeal: the next player, or the same one again
+    concede: bool = False  # the adversaries may concede ("I pay"): a deal says so instead of its tricks
+    divide_every: int = 0  # the basket is divided equally after every this many deals (a game; 0: only at settle),
+    # what does not divide staying, and the next deal opens with a stake
+    divide_among: str = "all"  # who divides it: everyone, or all but the side that failed the game's last deal
 
     @property
     def partout(self) -> bool:

@@ -15,9 +15,10 @@ from functools import partial
 from typing import Any, TypeVar, overload
 
 from .i18n import _, ngettext
-from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET,
-                     LABET_ODD_CHIP, LIMIT, MISDEAL, MISDEAL_DEALER, PASS, SCORING, SHARE_REMAINDER, STAKE_AT,
-                     STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff, TariffError, folded)
+from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, DIVIDE_AMONG,
+                     FAILED_BASKET, LABET_ODD_CHIP, LIMIT, MISDEAL, MISDEAL_DEALER, PASS, PAYS, SCORING,
+                     SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff,
+                     TariffError, folded)
 from .controls import CONTROL, CONTROL_IN_LINES
 
 T = TypeVar("T")
@@ -51,8 +52,9 @@ KEYS = {  # the keys of each table, by the table ([schedules.NAME] by its kind)
     "bonuses": frozenset({"carte_blanche", "honours"}),
     # by_rank and failed_by_rank: a table of one value per rank given as `consolation`, `failed_consolation`
     "tricks": _keys(Schedule, without=("by_rank", "failed_by_rank", *_BY_KIND)),
-    "null": frozenset({"kind", "failed_basket", "takes_basket", "failed_per_trick", "takes", "value"}),
-    "table": frozenset({"kind", "failed_basket", "takes_basket", "bar", "made", "failed"}),
+    "null": frozenset({"kind", "failed_basket", "takes_basket", "takes_basket_conceded", "failed_per_trick", "takes",
+                       "value"}),
+    "table": frozenset({"kind", "failed_basket", "takes_basket", "takes_basket_conceded", "bar", "made", "failed"}),
     "contracts": _keys(Contract),
     "conditions": _keys(Condition, more=("set", "remove")),
 }
@@ -386,6 +388,9 @@ class _Reader:
         misdeal_dealer = word("misdeal_dealer", MISDEAL_DEALER, "next")
         misdeal_names = g(lambda: self.words(basket, "misdeal_names", "[basket]"), ())
         misdeal_penalty = whole("misdeal_penalty")
+        concede = g(lambda: self.flag(basket, "concede", "[basket]"), False)
+        divide_every = whole("divide_every")
+        divide_among = word("divide_among", DIVIDE_AMONG, "all")
         if scoring == "points" and (stake or remise or misdeal_penalty or pool_limit
                                     or all_pass not in ("", "nothing")):
             raise self.fail("[basket]",
@@ -395,7 +400,8 @@ class _Reader:
                       all_pass_remainder=all_pass_remainder, labet_odd_chip=labet_odd_chip,
                       share_remainder=share_remainder, stake_at=stake_at, partout_per_trick=partout_per_trick,
                       misdeal_names=misdeal_names, misdeal_penalty=misdeal_penalty, pool_limit=pool_limit,
-                      misdeal_dealer=misdeal_dealer)
+                      misdeal_dealer=misdeal_dealer, concede=concede, divide_every=divide_every,
+                      divide_among=divide_among)
 
     def boston(self, boston: dict[str, Any], scoring: str) -> tuple[int, int, str]:
         start = len(self.problems)
@@ -436,6 +442,8 @@ class _Reader:
             self.problems.append(f"{self.origin}: {where} failed_basket: "
                                  + _("must be \"none\" exactly when the tariff scores points"))
         takes_basket = g(lambda: self.flag(raw, "takes_basket", where, default=True), True)
+        conceded = g(lambda: self.flag(raw, "takes_basket_conceded", where) if "takes_basket_conceded" in raw else None,
+                     None)
         if kind == "null":
             self.keys(raw, where, "null")
             value, by_rank = g(lambda: self.amount(raw, "value", where, ranks), (0, {}))
@@ -443,7 +451,8 @@ class _Reader:
             takes = g(lambda: self.whole(raw, "takes", where, 0, tricks, default=0), 0)
             self.done(start)
             return Schedule(key=key, kind=kind, failed_basket=failed_basket, consolation=value, by_rank=by_rank,
-                            failed_per_trick=failed_per_trick, takes_basket=takes_basket, takes=takes)
+                            failed_per_trick=failed_per_trick, takes_basket=takes_basket, takes=takes,
+                            takes_basket_conceded=conceded)
         if kind == "table":
             self.keys(raw, where, "table")
             bar = g(lambda: self.whole(raw, "bar", where, 1, tricks), 0)
@@ -455,7 +464,7 @@ class _Reader:
                                          first=made_table[0]))
             self.done(start)
             return Schedule(key=key, kind=kind, failed_basket=failed_basket, bar=bar, takes_basket=takes_basket,
-                            made_table=made_table, failed_table=failed_table)
+                            made_table=made_table, failed_table=failed_table, takes_basket_conceded=conceded)
         self.keys(raw, where, "tricks")
         bar = g(lambda: self.whole(raw, "bar", where, 1, tricks), 0)
         shares = raw.get("shares", [])
@@ -473,13 +482,14 @@ class _Reader:
         failed, failed_by_rank = g(lambda: self.amount(raw, "failed_consolation", where, ranks)
                                    if "failed_consolation" in raw else (None, {}), (None, {}))
         premium = g(lambda: self.whole(raw, "premium", where, 0, LIMIT, default=0), 0)
+        pays = g(lambda: self.word(raw, "pays", where, choices=PAYS, default="each"), "each")
         self.done(start)
         return Schedule(key=key, kind=kind, bar=bar, consolation=consolation, per_trick=per_trick,
                         per_undertrick=per_undertrick, slam=slam,
                         slam_against=slam_against, slam_against_undertricks=undertricks,
                         shares=tuple(shares), failed_basket=failed_basket, by_rank=by_rank,
                         failed_consolation=None if failed_by_rank else failed, failed_by_rank=failed_by_rank,
-                        premium=premium, takes_basket=takes_basket)
+                        premium=premium, takes_basket=takes_basket, takes_basket_conceded=conceded, pays=pays)
 
     def flag(self, raw: dict[str, Any], key: str, where: str, default: bool = False) -> bool:
         value = raw.get(key, default)

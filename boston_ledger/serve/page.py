@@ -75,7 +75,7 @@ def _head(shown: Shown) -> str:
     st = shown.sheet.status
     session, state, pos = st.session, st.state, st.next
     t = session.tariff
-    played = ngettext("{n} deal played", "{n} deals played", state.deals)
+    played = ngettext("{n} deal played", "{n} deals played", state.played)
     unit = _("chip") if t.has_basket else _("point")
     worth = f"{unit} = {amount(session.chip_value, session.currency)}"
     tariff = _("tariff {name}", name=t.name) + (f" ({', '.join(t.applied)})" if t.applied else "")

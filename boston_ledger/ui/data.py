@@ -38,7 +38,7 @@ def status(s: Status) -> dict[str, Any]:
         "deals_left": None if session.agreed_deals is None else session.agreed_deals - state.played,
         "extensions": [{"deals": e.deals, "after_deal": e.after_deal, "agreed_deals": e.agreed,
                         "extended_at": e.extended_at} for e in s.extensions],
-        "deals": state.deals,
+        "deals": state.played,
         "partie": pos.partie if tours else None,
         "tour": pos.tour if tours else None,
         "multiplier": pos.multiplier,

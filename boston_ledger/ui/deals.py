@@ -50,7 +50,9 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
         rank = engine.rank_of(contract, deal)
     head = contract_name(session.tariff, deal.contract) + (
         f" {rank_after_contract(session.tariff, rank)}" if rank and rank != deal.contract else "")
-    if deal.partner is not None and deal.tricks is None:  # the pair's tricks together, as said
+    if deal.conceded:  # no trick counted
+        who = name[deal.declarer] + (f" + {name[deal.partner]}" if deal.partner is not None else "")
+    elif deal.partner is not None and deal.tricks is None:  # the pair's tricks together, as said
         who = _("{declarer} + {partner}: {tricks}", declarer=name[deal.declarer], partner=name[deal.partner],
                 tricks=deal.team_tricks)
     elif deal.partner is not None:
@@ -59,6 +61,8 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
         who = f"{name[deal.declarer]} {deal.tricks}"
     if deal.partner is None and contract is not None and contract.with_partner is not None:
         who += " " + _("alone")
+    if deal.conceded:
+        who = _("{players}, \"I pay\"", players=who)
     holder = _(", boston {name}", name=name[deal.boston]) if boston and deal.boston is not None else ""
     honours = ngettext(", {n} honour", ", {n} honours", deal.honours) if deal.honours else ""
     return _("{contract} {players}", contract=head, players=who) + honours + holder
@@ -92,11 +96,14 @@ def correction_legend(corrected: Mapping[int, Correction], numbers: Iterable[int
     return [f"{MARK} {correction_note(corrected[n])}" for n in numbers if n in corrected]
 
 
-def banners(tariff: Tariff, pos: Position) -> list[str]:
-    """What a table announces at this deal: the double tours begin, a partie ends."""
-    out = []
+def banners(tariff: Tariff, pos: Position, redealt: bool = False) -> list[str]:
+    """What a table announces at this deal: the double tours begin, a partie ends (not at a
+    misdeal dealt again, which is no deal of the partie)."""
+    out: list[str] = []
+    if redealt:
+        return out
     first_double = next((i for i, m in enumerate(tariff.tours) if m > 1), None)
-    deal_in_partie = (pos.number - 1) % tariff.deals_per_partie
+    deal_in_partie = (pos.tour - 1) * tariff.players + pos.dealer  # misdeals dealt again not counted
     if first_double is not None and len(tariff.tours) > 1 and deal_in_partie == first_double * tariff.players:
         out.append(_("★ The double tours begin: every payment between players is ×{multiplier} "
                      "until the partie ends.", multiplier=pos.multiplier))
@@ -256,7 +263,7 @@ def status_lines(session: Session, state: State) -> list[str]:
     lines = [
         f"{label}: {', '.join(session.players)} · " + _("tariff {name}", name=t.name) + f"{conditions} ({t.digest}) · "
         f"{unit} {amount(session.chip_value, session.currency)}",
-        ngettext("{n} deal played", "{n} deals played", state.deals)
+        ngettext("{n} deal played", "{n} deals played", state.played)
         + (" · " + _("settled") if session.settled else
            " · " + _("next: deal {number}", number=pos.number) + ", " + (f"{where(pos)}, " if len(t.tours) > 1 else "")
            + _("dealer {name}", name=session.players[pos.dealer])),

@@ -36,10 +36,11 @@ def heading_parts(session: Session, history: History) -> list[list[str]]:
     worth = amount(session.chip_value, session.currency)
     unit = _("one chip = {value}", value=worth) if t.has_basket else _("one point = {value}", value=worth)
     conditions = _(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else ""
+    played = history.total if history.played is None else history.played  # a misdeal dealt again is no deal
     return [
         [session_title(session), local_time(session.created_at)[:10]],
         [_("tariff {name}", name=t.name) + conditions, unit],
-        [", ".join(session.players), ngettext("{n} deal played", "{n} deals played", history.total)],
+        [", ".join(session.players), ngettext("{n} deal played", "{n} deals played", played)],
     ]
 
 

@@ -81,6 +81,24 @@ def _rules(t: Tariff) -> list[str]:
                if any(s is not None and not s.takes_basket for s in (c.alone, c.with_partner))]
         if low:
             lines.append(_("made, these take nothing from the basket: {contracts}", contracts=", ".join(low)))
+        if rules.concede:
+            saved = [contract_name(t, key) for key, c in t.contracts.items() if any(
+                s is not None and s.takes_basket and not s.takes_pool(True) for s in (c.alone, c.with_partner))]
+            lines.append(_("\"I pay\" (deal --conceded, no tricks): the bid is paid without over-tricks")
+                         + (_("; conceded, these take nothing from the basket: {contracts}", contracts=", ".join(saved))
+                            if saved else ""))
+        if rules.divide_every:
+            lines.append(ngettext(
+                "after every {n} deal (a misdeal dealt again is none) the basket is divided equally among {who}, "
+                "what does not divide staying, and the next deal opens with a stake",
+                "after every {n} deals (a game; a misdeal dealt again is none) the basket is divided equally among "
+                "{who}, what does not divide staying, and the next deal opens with a stake", rules.divide_every,
+                who=_("all the players") if rules.divide_among == "all" else
+                _("all but the side that failed that deal")))
+        if any(s.pays == "beside" for s in t.schedules.values()):
+            lines.append(_("partners: each pays, or is paid by, the one adversary at that partner's side (on the "
+                           "right, else on the left); the pair divides the basket won, and puts a failure's payment "
+                           "into it once between them, the declarer the odd chip"))
         if rules.misdeal_penalty or rules.misdeal_dealer == "same":
             lines.append(_("misdeal (deal misdeal): {who}; the misdealer pays {chips} into the basket",
                            who=_("the same dealer deals again") if rules.misdeal_dealer == "same" else
@@ -121,7 +139,7 @@ def _rules(t: Tariff) -> list[str]:
         grouped.setdefault((breach.lower, breach.lower_rank, breach.higher), []).append(breach.higher_rank)
     if grouped:
         def named(key: str, ranks: list[str | None]) -> str:
-            shown = ", ".join(rank_name(t, r) for r in ranks if r)
+            shown = ", ".join(rank_name(t, r) for r in dict.fromkeys(ranks) if r)
             return contract_name(t, key) + (f" ({shown})" if shown else "")
 
         lines.append(_("exceptions to the ladders, as the source's own tables have them (a higher contract paying "
