@@ -35,6 +35,9 @@ LABET_ODD_CHIP = ("declarer", "partner")  # who pays the odd chip of a labet spl
 BASE_PAYMENT = ("consolation", "contract")  # the reason the base payment of a contract is recorded under
 SHARE_REMAINDER = ("stays", "first")  # a basket share-out that does not divide: left in it, or to the first
 LIMIT = 10**6  # no tariff number is larger than this
+COLUMNS = ("turned", "petite", "belle")  # a rank that pays by a suit the deal turns up (core/columns.py): the suit
+# turned this deal, the petite (the suit turned, none when the belle turns again), the belle (turned on the game's
+# first deal)
 
 
 class TariffError(LedgerError):
@@ -53,6 +56,7 @@ class Rank(NamedTuple):
     key: str
     names: tuple[str, ...]
     multiplier: int
+    column: str = ""  # one of COLUMNS: the rank pays as the suit the deal turned up says; "": it is a suit
 
 
 class Schedule(NamedTuple):
@@ -85,14 +89,22 @@ class Schedule(NamedTuple):
     takes: int = 0  # a `null` schedule is made when the declarer takes exactly this many tricks
     made_table: tuple[int, ...] = ()  # a `table` schedule: what is paid made, by tricks taken from the bar up
     failed_table: tuple[int, ...] = ()  # a `table` schedule: what is paid failed, by tricks short from 1
+    honours: tuple[int, ...] = ()  # what 0, 1, 2... honours pay made (before the rank's multiplier), where this
+    # schedule's honours are its own and not the tariff's over-tricks
+    slam_at: int = 0  # the tricks from which a made contract is a slam paying `slam_value` instead (0: none)
+    slam_value: Mapping[str, int] = NONE  # the slam's value by the rank declared, times the tour only
+    pairs: bool = False  # with a partner: each adversary pays (or is paid by) the member beside him, unless only
+    # one member failed (he then pays them all)
 
     def base(self, rank: str | None) -> int:
-        return self.by_rank[rank] if self.by_rank and rank is not None else self.consolation
+        """The base payment of the contract made (a rank that names a column and no value of its own,
+        before the deal resolves it: the plain value; only whether the contract is made is asked then)."""
+        return self.by_rank.get(rank, 0) if self.by_rank and rank is not None else self.consolation
 
     def failed_base(self, rank: str | None) -> int:
         """The base payment of the contract failed."""
         if self.failed_by_rank and rank is not None:
-            return self.failed_by_rank[rank]
+            return self.failed_by_rank.get(rank, 0)
         return self.base(rank) if self.failed_consolation is None else self.failed_consolation
 
 
@@ -105,6 +117,7 @@ class Contract(NamedTuple):
     with_partner: Schedule | None
     boston_made: str
     boston_failed: str
+    jack: bool = True  # where the tariff pays the diamond jack (`[bonuses] jack`): its holder is paid in this contract
 
 
 class Condition(NamedTuple):
@@ -136,6 +149,7 @@ class Basket(NamedTuple):
     misdeal_penalty: int = 0  # what the misdealer pays into the basket (a house option; 0: nothing moves)
     pool_limit: int = 0  # the most one pool holds (0: no limit); the basket is a row of pools played for in turn
     misdeal_dealer: str = "next"  # who deals after a misdeal: the next player, or the same one again
+    stake_doubles: bool = False  # the stake is multiplied as the tour's payments are (French Boston's 20 in the doubles)
 
     @property
     def partout(self) -> bool:
@@ -183,6 +197,19 @@ class Tariff(NamedTuple):
     # short words that name a contract (or pass, misdeal) whole, by its key, even where they begin other names
     # ("p" pass, "gm" grand-misere): the commonest words win their shortest beginnings
     abbreviations: Mapping[str, tuple[str, ...]] = NO_WORDS
+    jack: int = 0  # what the holder of the diamond jack (a deal's `jack`) receives from each other player, times the
+    # tour (0: the tariff does not pay it)
+
+    @property
+    def turns(self) -> bool:
+        """Whether a deal says the suit turned up: some rank pays by it (core/columns.py)."""
+        return any(r.column for r in self.ranks.values())
+
+    @property
+    def most_honours(self) -> int:
+        """The most honours a deal may say (0: the tariff scores none)."""
+        own = max((len(s.honours) for s in self.schedules.values()), default=0)
+        return max(len(self.honours), own) - 1 if self.honours or own else 0
 
     @property
     def digest(self) -> str:
