@@ -191,7 +191,7 @@ def _verify(conn: sqlite3.Connection, session: Session, expected: State | None =
                           expected=expected))
     if before is not None and deal_id is not None:
         moved = Outcome(read.transfers_of(conn, session, deal_id), None, stored.stake_due,
-                        redealt=stored.redeals != before.redeals)
+                        redealt=stored.redeals != before.redeals, belle=stored.belle)
         if engine.advance(before, moved) != stored:
             problems.append("the stored transfers of the deal do not add up to the stored balances")
     if problems:

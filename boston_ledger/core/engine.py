@@ -19,7 +19,7 @@ Party = int | None
 
 # Why chips moved; the order in which a breakdown shows them.
 REASONS = ("stake", "remise", "misdeal", "all-pass", "misere-partout", "consolation", "contract", "overtricks",
-           "undertricks", "misere-tricks", "slam", "premium", "honours", "basket", "labet", "penalty", "boston",
+           "undertricks", "misere-tricks", "slam", "slam-value", "premium", "honours", "basket", "labet", "penalty", "boston",
            "carte-blanche", "jack")
 
 
@@ -577,7 +577,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         pay.append(("honours", tariff.honours[deal.honours] * schedule.per_trick))
     slam_value = columns.slam(schedule, declared, side_took) if made else None
     if slam_value is not None:  # the schedule's slam instead of its table, times the tour only
-        pay, factor = [("slam", slam_value)], multiplier
+        pay, factor = [("slam-value", slam_value)], multiplier
     total = sum(chips for __, chips in pay) * factor
     scores = [0] * n
     failing = side if made or not schedule.shares else [

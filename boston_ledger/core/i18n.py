@@ -273,6 +273,7 @@ REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the c
     "undertricks": N_("undertricks"),
     "misere-tricks": N_("tricks taken on the misère"),
     "slam": N_("slam (all doubled)"),
+    "slam-value": N_("slam"),
     "premium": N_("premium"),
     "honours": N_("honours"),
     "penalty": N_("penalty into the basket"),
@@ -281,6 +282,7 @@ REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the c
     "labet": N_("labet"),
     "boston": N_("boston"),
     "carte-blanche": N_("carte-blanche"),
+    "jack": N_("diamond jack"),
 }
 
 

@@ -9,7 +9,8 @@ from typing import NamedTuple
 from ..core import engine
 from ..core.controls import visible
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
-from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, reason
+from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, \
+    rank_name, reason
 from ..core.tariff import MISDEAL, PASS, Tariff
 from ..app.deals import Corrected, Entered, Walked
 from ..store.records import Correction, Evening, Extension, Seating, Session
@@ -42,7 +43,7 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
         if deal.tricks_each is not None:
             return _("misère partout: {tricks}", tricks=", ".join(
                 f"{who} {t}" for who, t in zip(name, deal.tricks_each, strict=True)))
-        return _("all pass")
+        return _("all pass") + turned(session, deal)
     assert deal.declarer is not None
     contract = session.tariff.contracts.get(deal.contract)
     rank = deal.rank  # the rank said, else where the contract has several the one the engine plays it at
@@ -61,7 +62,13 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
         who += " " + _("alone")
     holder = _(", boston {name}", name=name[deal.boston]) if boston and deal.boston is not None else ""
     honours = ngettext(", {n} honour", ", {n} honours", deal.honours) if deal.honours else ""
-    return _("{contract} {players}", contract=head, players=who) + honours + holder
+    jack = _(", diamond jack {name}", name=name[deal.jack]) if deal.jack is not None else ""
+    return _("{contract} {players}", contract=head, players=who) + honours + holder + jack + turned(session, deal)
+
+
+def turned(session: Session, deal: Deal) -> str:
+    """', hearts turned' where the deal says the suit turned up (French Boston)."""
+    return _(", {suit} turned", suit=rank_name(session.tariff, deal.turned)) if deal.turned is not None else ""
 
 
 def result_word(outcome: Outcome) -> str:
