@@ -157,6 +157,12 @@ def stake_due(tariff: Tariff, state: State) -> bool:
     return state.stake_due or tariff.basket.stake_at == "every-deal"
 
 
+def stake(tariff: Tariff, pos: Position) -> int:
+    """What one payer of the stake puts in at this deal: the stake, times the tour where the tariff
+    doubles it with the tour's payments."""
+    return tariff.basket.stake * (pos.multiplier if tariff.basket.stake_doubles else 1)
+
+
 def schedule_of(contract: Contract, deal: Deal) -> Schedule:
     schedule = contract.with_partner if deal.partner is not None else contract.alone
     assert schedule is not None  # validate() guarantees it
@@ -530,7 +536,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     # a misdeal plays no card: no stake, a stake due stays due, except that an empty basket is filled first
     if stake_due(tariff, state) and (deal.contract != MISDEAL or rules.stake_at == "empty"):
         for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
-            move(seat, BASKET, rules.stake * (multiplier if rules.stake_doubles else 1), "stake")
+            move(seat, BASKET, stake(tariff, pos), "stake")
     belle = columns.belle(pos.tour == 1 and (state.played % tariff.deals_per_partie) == 0, state.belle, deal.turned)
     if deal.contract == MISDEAL:  # a house penalty aside, nothing more moves
         move(dealer, BASKET, rules.misdeal_penalty, "misdeal")

@@ -201,12 +201,11 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
 
 
 def belle(conn: sqlite3.Connection, session: Session, deals: int, redealt: int = 0) -> str | None:
-    """The belle of the game under way after `deals` standing deals: the suit turned on its first deal
-    that turned one (core/columns); None where the tariff turns none, or a new game comes next."""
-    per_game = session.tariff.deals_per_partie
-    if not session.tariff.turns or (deals - redealt) % per_game == 0:
+    """The belle of the game of the last of `deals` standing deals: the suit turned on its first deal
+    that turned one (core/columns); None where the tariff turns none."""
+    if not session.tariff.turns or deals - redealt <= 0:
         return None
-    first = deals - (deals - redealt) % per_game + 1
+    first = deals - (deals - redealt - 1) % session.tariff.deals_per_partie
     row = conn.execute(f"SELECT d.turned FROM deals d WHERE d.session_id = ? AND d.number >= ? AND d.number <= ?"
                        f" AND d.turned IS NOT NULL AND {STANDING} ORDER BY d.number LIMIT 1",
                        (session.id, first, deals)).fetchone()

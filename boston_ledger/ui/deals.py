@@ -285,10 +285,10 @@ def coming(session: Session, state: State) -> list[str]:
     if engine.stake_due(t, state) and t.basket.stake:
         if t.basket.stake_payer == "each":
             lines.append(_("the next deal opens with a stake of {stake} from each player",
-                           stake=chip_count(t.basket.stake)))
+                           stake=chip_count(engine.stake(t, pos))))
         else:
             lines.append(_("the next deal opens with a stake of {stake} from the dealer, {name}",
-                           stake=chip_count(t.basket.stake),
+                           stake=chip_count(engine.stake(t, pos)),
                            name=session.players[pos.dealer]))
     pools = t.basket.pools(state.basket)
     if len(pools) > 1:
