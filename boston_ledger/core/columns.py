@@ -82,6 +82,6 @@ def faced(schedule: Schedule, side: Sequence[int], paying: Sequence[int], oppone
     """The adversaries each paying member of the side faces: all of them, unless the schedule pays by
     pairs and the whole side pays or is paid (one failing member alone pays them all)."""
     if not schedule.pairs or len(side) < 2 or len(paying) < len(side):
-        return {member: opponents for member in paying}
+        return dict.fromkeys(paying, opponents)
     pairs = facing(side, opponents, players)
     return {member: (pairs[member],) for member in paying}

@@ -19,7 +19,8 @@ Party = int | None
 
 # Why chips moved; the order in which a breakdown shows them.
 REASONS = ("stake", "remise", "misdeal", "all-pass", "misere-partout", "consolation", "contract", "overtricks",
-           "undertricks", "misere-tricks", "slam", "slam-value", "premium", "honours", "basket", "labet", "penalty", "boston",
+           "undertricks", "misere-tricks", "slam", "slam-value",
+           "premium", "honours", "basket", "labet", "penalty", "boston",
            "carte-blanche", "jack")
 
 

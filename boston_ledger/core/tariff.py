@@ -149,7 +149,8 @@ class Basket(NamedTuple):
     misdeal_penalty: int = 0  # what the misdealer pays into the basket (a house option; 0: nothing moves)
     pool_limit: int = 0  # the most one pool holds (0: no limit); the basket is a row of pools played for in turn
     misdeal_dealer: str = "next"  # who deals after a misdeal: the next player, or the same one again
-    stake_doubles: bool = False  # the stake is multiplied as the tour's payments are (French Boston's 20 in the doubles)
+    stake_doubles: bool = False  # the stake is multiplied as the tour's payments are (French Boston's 20 in the
+    # doubles)
 
     @property
     def partout(self) -> bool:
