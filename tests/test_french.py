@@ -283,3 +283,16 @@ def test_tariffs_show_lays_out_foster_s_table_by_suit(cli, monkeypatch) -> None:
     assert cli("tariffs", "check", "french").stderr == ""
     shown = json.loads(cli("tariffs", "show", "french", "--json").stdout)
     assert shown["basket"]["stake_doubles"] is True
+    assert shown["contracts"]["petite-misere"]["ways"]["alone"]["hearts"]["0"] == 64  # by the suit turned
+    rows = {}
+    for line in cli("tariffs", "show", "french").stdout.splitlines():
+        cells = [c.strip() for c in line.split("│")[1:-1]]
+        if cells:
+            rows.setdefault(cells[0], []).append([int(c) for c in cells[1:] if c])
+    assert rows["simple (alone): 5 tricks"] == [list(TABLE["five"][0])]
+    assert rows["petite-independence: 6 tricks"] == [list(TABLE["six"][0])]
+    assert rows["grand-independence: 8 tricks"] == [list(TABLE["eight"][0])]
+    assert rows["3 honours"][2:5:2] == [list(TABLE["six"][1]), list(TABLE["eight"][1])]
+    assert rows["each extra trick"][0] == list(TABLE["five"][3])
+    assert rows["petite-misere"] == [list(MISERES["petite-misere"])]
+    assert rows["petite-misere-sur-table, grand-misere-sur-table"] == [list(MISERES["grand-misere-sur-table"])]
