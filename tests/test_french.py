@@ -296,3 +296,24 @@ def test_tariffs_show_lays_out_foster_s_table_by_suit(cli, monkeypatch) -> None:
     assert rows["each extra trick"][0] == list(TABLE["five"][3])
     assert rows["petite-misere"] == [list(MISERES["petite-misere"])]
     assert rows["petite-misere-sur-table, grand-misere-sur-table"] == [list(MISERES["grand-misere-sur-table"])]
+
+
+def test_the_phone_asks_the_suit_turned_and_records_a_french_deal(cli, isolated: Path) -> None:
+    from boston_ledger.serve.server import Served
+    from serving import ENTRY, VIEW, Phone, get
+
+    cli("new", *PLAYERS, "--tariff", "french")
+    running = Served(isolated, None, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
+    try:
+        phone = Phone(running)
+        page = phone.tap("petite-misere").html
+        assert "Which suit was turned up?" in page and ">hearts<" in page
+        page = phone.tap("hearts").tap("Vera").tap("0").html
+        assert "diamond jack" not in page  # not asked of a misère
+        page = phone.tap("Record this deal").html
+        assert "Deal 1 recorded." in page
+        sheet = get(running.port, f"/?t={VIEW}")[2].decode()
+        assert "petite-misere Vera 0, hearts turned" in sheet
+    finally:
+        running.close()
+    assert cli.json("status")["balances"] == {"Anna": -74, "Boris": -64, "Vera": 202, "Gleb": -64}
