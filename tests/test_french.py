@@ -157,9 +157,12 @@ def test_the_first_deal_makes_the_belle_and_a_new_game_a_new_one() -> None:
     state = State.start(4)
     steps = list(engine.replaying(FRENCH, [Deal("pass", turned="clubs"), Deal("pass", turned="hearts")]))
     assert steps[-1].after.belle == "clubs"
-    state = steps[-1].after._replace(deals=40)
-    step = next(engine.replaying(FRENCH, [Deal("simple", A, tricks=5, rank="belle", turned="hearts")], state))
+    belle = Deal("simple", A, tricks=5, rank="belle", turned="hearts")
+    state = steps[-1].after._replace(deals=40, basket=0)  # the pool was won: deal 41 opens a new game
+    step = next(engine.replaying(FRENCH, [belle], state))
     assert step.after.belle == "hearts" and paid(step.outcome, A) == [16, 16, 16]
+    step = next(engine.replaying(FRENCH, [belle], state._replace(basket=20)))  # played for until won
+    assert step.after.belle == "clubs" and paid(step.outcome, A) == [8, 8, 8]
 
 
 # ---- a French evening: forty deals, the last eight doubled ----------------------------------------
@@ -202,7 +205,7 @@ def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -
     def enter(args: list[str], moved: tuple[int, ...] | None, number: int) -> None:
         cli("deal", *args)
         if moved is None:  # thrown up: the dealer's 10, 20 in the doubles
-            moved = tuple(-(10 if number <= 32 else 20) if seat == (number - 1) % 4 else 0 for seat in range(4))
+            moved = tuple(-(20 if 32 < number <= 40 else 10) if seat == (number - 1) % 4 else 0 for seat in range(4))
             moved = (*moved, -sum(moved))
         for i, chips in enumerate(moved):
             balances[i] += chips
@@ -225,18 +228,23 @@ def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -
     for number in range(36, 41):
         enter(["pass", "--turned", "clubs"], None, number)
     assert balances == [-66, 486, -262, -258, 100]
+    # the pool is played for until won (p. 179): simples, the dealer's 10, diamonds still the belle
+    assert "all 40 agreed deals are played; the pool of 100 chips is played for until won" in cli("status").stdout
+    enter(["pass", "--turned", "hearts"], None, 41)
+    enter(["simple", "--rank", "belle", "--declarer", "Vera", "--tricks", "5", "--turned", "hearts"],
+          (-12, -22, 36 + 120, -12, -110), 42)
     assert "agreed deals of session 1 are played" in cli("deal", "pass", "--turned", "clubs", code=2).stderr
     assert cli("check").exit_code == 0
-    history = cli.json("history")
-    assert history[3]["description"] == "petite-independence clubs Anna 8, diamond jack Anna, hearts turned"
-    assert history[5]["description"] == "simple petite Vera 6 + Anna 1, clubs turned"
+    described = [d["description"] for d in cli.json("history")]
+    assert "petite-independence clubs Anna 8, diamond jack Anna, hearts turned" in described
+    assert "simple petite Vera 6 + Anna 1, clubs turned" in described
     cli("export", str(tmp_path / "out"))
     deals_csv = (tmp_path / "out" / "deals.csv").read_text(encoding="utf-8-sig")
     assert "turned" in deals_csv.splitlines()[0] and "jack" in deals_csv.splitlines()[0]
     assert "tricks_each" not in deals_csv.splitlines()[0]
     assert cli("stats").exit_code == 0 and "hearts turned" in cli("sheet").stdout
-    settled = cli.json("settle", "--yes")  # the pool of 100 divided: 25 each
-    assert settled["net_chips"] == {"Anna": -41, "Boris": 511, "Vera": -237, "Gleb": -233}
+    settled = cli.json("settle", "--yes")  # the pool was won: nothing to divide
+    assert settled["net_chips"] == {"Anna": -88, "Boris": 464, "Vera": -106, "Gleb": -270}
 
 
 # ---- entering ----------------------------------------------------------------------------------

@@ -100,11 +100,11 @@ def each_tricks(text: str | None, tricks: int) -> tuple[int, ...] | None:
     return tuple(whole(w, None, 0, tricks) or 0 for w in words)
 
 
-def open_for_deals(session: Session, played: int | None = None) -> None:
+def open_for_deals(session: Session, state: State | None = None) -> None:
     if session.settled:
         raise LedgerError(_("session {id} is settled and takes no more deals; start another with `boston-ledger new`, "
                             "or `boston-ledger reopen` it to correct it", id=session.id))
-    if played is not None and session.agreed_deals is not None and played >= session.agreed_deals:
+    if state is not None and engine.over(session.tariff, state, session.agreed_deals):
         raise LedgerError(ngettext("the {n} agreed deal of session {id} is played; settle it with "
                                    "`boston-ledger settle`",
                                    "the {n} agreed deals of session {id} are played; settle it with "
@@ -115,7 +115,7 @@ def playable(conn: sqlite3.Connection, session_id: int | None = None) -> Session
     """The session a deal would go into (default: the one this command line plays), when it
     takes one more: not settled, its agreed deals not all played."""
     session = current(conn, session_id)
-    open_for_deals(session, read.state(conn, session).played)
+    open_for_deals(session, read.state(conn, session))
     return session
 
 
@@ -150,7 +150,7 @@ def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None,
     with writing(conn):
         session = current(conn, session_id)
         before = read.state(conn, session)
-        open_for_deals(session, before.played)
+        open_for_deals(session, before)
         if number is not None and number != before.deals + 1:
             raise LedgerError(_("deal {number} was entered meanwhile; nothing was recorded: look at this deal "
                                 "again, as deal {next}", number=before.deals, next=before.deals + 1))

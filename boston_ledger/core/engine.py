@@ -145,6 +145,19 @@ def position(tariff: Tariff, deals_before: int, redeals: int = 0) -> Position:
     )
 
 
+def new_game(tariff: Tariff, state: State) -> bool:
+    """Whether the deal after `state` opens a game: the first of its deals, unless the game before
+    goes on while its pool is played for until won."""
+    return state.played % tariff.deals_per_partie == 0 and not (
+        tariff.until_pool_won and state.played and state.basket > 0)
+
+
+def over(tariff: Tariff, state: State, agreed: int | None) -> bool:
+    """Whether the `agreed` deals are played and no more are dealt: after them a pool played for until
+    won is dealt for while it holds chips."""
+    return agreed is not None and state.played >= agreed and not (tariff.until_pool_won and state.basket > 0)
+
+
 def redeals(tariff: Tariff, deal: Deal) -> bool:
     """Whether the same dealer deals again after this deal (a misdeal, where the tariff says so)."""
     return deal.contract == MISDEAL and tariff.basket.misdeal_dealer == "same"
@@ -538,7 +551,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     if stake_due(tariff, state) and (deal.contract != MISDEAL or rules.stake_at == "empty"):
         for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
             move(seat, BASKET, stake(tariff, pos), "stake")
-    belle = columns.belle(pos.tour == 1 and (state.played % tariff.deals_per_partie) == 0, state.belle, deal.turned)
+    belle = columns.belle(new_game(tariff, state), state.belle, deal.turned)
     if deal.contract == MISDEAL:  # a house penalty aside, nothing more moves
         move(dealer, BASKET, rules.misdeal_penalty, "misdeal")
         return Outcome(tuple(out), None, state.stake_due, (0,) * n, redeals(tariff, deal), belle)

@@ -198,6 +198,8 @@ class Tariff(NamedTuple):
     # short words that name a contract (or pass, misdeal) whole, by its key, even where they begin other names
     # ("p" pass, "gm" grand-misere): the commonest words win their shortest beginnings
     abbreviations: Mapping[str, tuple[str, ...]] = NO_WORDS
+    until_pool_won: bool = False  # after the agreed deals, deals go on while the pool holds chips, in the game that
+    # ended (French Boston: "it is played for until won")
     jack: int = 0  # what the holder of the diamond jack (a deal's `jack`) receives from each other player, times the
     # tour (0: the tariff does not pay it)
 

@@ -45,7 +45,7 @@ KEYS = {  # the keys of each table, by the table ([schedules.NAME] by its kind)
                             "conditions", "notes", "ladders", "ladder_exceptions", "abbreviations"}),
     "tariff": frozenset({"name", "title", "source", "scoring", "players", "tricks", "conditions", "base_payment"}),
     "ranks": _keys(Rank),
-    "partie": frozenset({"tours"}),
+    "partie": frozenset({"tours", "until_pool_won"}),
     "basket": _keys(Basket),
     "boston": frozenset({"amount", "slam_multiplier", "slam_for"}),
     "bonuses": frozenset({"carte_blanche", "honours", "jack"}),
@@ -231,6 +231,8 @@ class _Reader:
         ranks = self.each(self.guard(lambda: self.table(data, "ranks", _("top level")), {}).items(), self.rank,
                           "ranks")
         tours = self.guard(lambda: self.tours(data), (1,))
+        until_pool_won = self.guard(lambda: self.flag(data.get("partie") if isinstance(data.get("partie"), dict)
+                                                      else {}, "until_pool_won", "[partie]"), False)
         basket = self.guard(lambda: self.table(data, "basket", _("top level")), {})
         basket_values = self.guard(lambda: self.basket(basket, scoring), None)
         boston = self.guard(lambda: self.table(data, "boston", _("top level")), {})
@@ -269,7 +271,7 @@ class _Reader:
             schedules=schedules, contracts=contracts, conditions=conditions, applied=applied,
             notes=notes, text=text, boston_slam_for=boston_values[2], ladders=ladders,
             ladder_exceptions=exceptions, base_payment=base_payment, honours=honours, abbreviations=abbreviations,
-            jack=jack,
+            jack=jack, until_pool_won=bool(until_pool_won),
         )
 
     def abbreviations(self, data: dict[str, Any], contracts: dict[str, Contract], basket: Basket | None,

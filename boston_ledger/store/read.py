@@ -205,7 +205,14 @@ def belle(conn: sqlite3.Connection, session: Session, deals: int, redealt: int =
     that turned one (core/columns); None where the tariff turns none."""
     if not session.tariff.turns or deals - redealt <= 0:
         return None
-    first = deals - (deals - redealt - 1) % session.tariff.deals_per_partie
+    per_game = session.tariff.deals_per_partie
+    first = deals - (deals - redealt - 1) % per_game
+    while session.tariff.until_pool_won and first > per_game:  # a game whose pool is played for until won goes on
+        kept = conn.execute(f"SELECT d.basket FROM deals d WHERE d.session_id = ? AND d.number = ? AND {STANDING}",
+                            (session.id, first - 1)).fetchone()
+        if not kept or not kept[0]:
+            break
+        first -= per_game
     row = conn.execute(f"SELECT d.turned FROM deals d WHERE d.session_id = ? AND d.number >= ? AND d.number <= ?"
                        f" AND d.turned IS NOT NULL AND {STANDING} ORDER BY d.number LIMIT 1",
                        (session.id, first, deals)).fetchone()

@@ -304,6 +304,10 @@ def agreed_left(session: Session, state: State) -> str:
     if session.agreed_deals is None:
         return ""
     left = session.agreed_deals - state.played
+    if left <= 0 and not engine.over(session.tariff, state, session.agreed_deals):
+        return ngettext("the {n} agreed deal is played; the pool of {pool} is played for until won, or settle to "
+                        "divide it", "all {n} agreed deals are played; the pool of {pool} is played for until won, "
+                        "or settle to divide it", session.agreed_deals, pool=chip_count(state.basket))
     return ngettext("{left} of the {n} agreed deal left", "{left} of the {n} agreed deals left",
                     session.agreed_deals, left=left) if left > 0 else \
         ngettext("the {n} agreed deal is played; settle the session",
@@ -322,7 +326,7 @@ def extension_words(deals: int, after: int, total: int) -> str:
 
 def next_lines(session: Session, state: State) -> list[str]:
     """What comes after a deal: who deals the next one, or that the agreed deals are played."""
-    if session.agreed_deals is not None and state.played >= session.agreed_deals:
+    if engine.over(session.tariff, state, session.agreed_deals):
         return [ngettext("That was the last of the {n} agreed deal: `boston-ledger settle`.",
                          "That was the last of the {n} agreed deals: `boston-ledger settle`.", session.agreed_deals)]
     pos = engine.position(session.tariff, state.deals, state.redeals)
