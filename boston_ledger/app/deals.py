@@ -104,7 +104,8 @@ def open_for_deals(session: Session, state: State | None = None) -> None:
     if session.settled:
         raise LedgerError(_("session {id} is settled and takes no more deals; start another with `boston-ledger new`, "
                             "or `boston-ledger reopen` it to correct it", id=session.id))
-    if state is not None and engine.over(session.tariff, state, session.agreed_deals):
+    if state is not None and session.agreed_deals is not None and engine.over(session.tariff, state,
+                                                                              session.agreed_deals):
         raise LedgerError(ngettext("the {n} agreed deal of session {id} is played; settle it with "
                                    "`boston-ledger settle`",
                                    "the {n} agreed deals of session {id} are played; settle it with "

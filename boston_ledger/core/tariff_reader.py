@@ -231,8 +231,8 @@ class _Reader:
         ranks = self.each(self.guard(lambda: self.table(data, "ranks", _("top level")), {}).items(), self.rank,
                           "ranks")
         tours = self.guard(lambda: self.tours(data), (1,))
-        until_pool_won = self.guard(lambda: self.flag(data.get("partie") if isinstance(data.get("partie"), dict)
-                                                      else {}, "until_pool_won", "[partie]"), False)
+        partie: dict[str, Any] = data["partie"] if isinstance(data.get("partie"), dict) else {}
+        until_pool_won = self.guard(lambda: self.flag(partie, "until_pool_won", "[partie]"), False)
         basket = self.guard(lambda: self.table(data, "basket", _("top level")), {})
         basket_values = self.guard(lambda: self.basket(basket, scoring), None)
         boston = self.guard(lambda: self.table(data, "boston", _("top level")), {})

@@ -326,7 +326,7 @@ def extension_words(deals: int, after: int, total: int) -> str:
 
 def next_lines(session: Session, state: State) -> list[str]:
     """What comes after a deal: who deals the next one, or that the agreed deals are played."""
-    if engine.over(session.tariff, state, session.agreed_deals):
+    if session.agreed_deals is not None and engine.over(session.tariff, state, session.agreed_deals):
         return [ngettext("That was the last of the {n} agreed deal: `boston-ledger settle`.",
                          "That was the last of the {n} agreed deals: `boston-ledger settle`.", session.agreed_deals)]
     pos = engine.position(session.tariff, state.deals, state.redeals)

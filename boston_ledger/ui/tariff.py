@@ -234,7 +234,7 @@ def by_suit(t: Tariff) -> Table:
         table.add_row(label, *(str(value * t.ranks[suit].multiplier) for suit in suits))
 
     shown: set[str] = set()
-    for key, contract in t.contracts.items():
+    for contract in t.contracts.values():
         for way, schedule in ((_("alone"), contract.alone), (_("with a partner"), contract.with_partner)):
             if schedule is None or schedule.key in shown:
                 continue
