@@ -325,3 +325,15 @@ def test_the_phone_asks_the_suit_turned_and_records_a_french_deal(cli, isolated:
     finally:
         running.close()
     assert cli.json("status")["balances"] == {"Anna": -74, "Boris": -64, "Vera": 202, "Gleb": -64}
+
+
+def test_a_newcomer_plays_on_in_the_game_s_belle(cli) -> None:
+    """A change of the table keeps the game: the belle turned on deal 1 stays the belle."""
+    cli("new", *PLAYERS, "--tariff", "french")
+    cli("deal", "pass", "--turned", "diamonds")
+    cli("seat", "Gleb", "Dasha", "--own")  # Gleb leaves with his 0 and a quarter of the pool (2)
+    cli("deal", "simple", "--rank", "belle", "--declarer", "Dasha", "--tricks", "5", "--turned", "hearts")
+    status = cli.json("status")
+    assert status["balances"]["Dasha"] == 36 + 8 + 10  # diamonds 12 from each, the pool (8 and Boris's 10)
+    assert sum(status["balances"].values()) + status["basket"] == -2  # the 2 Gleb took away
+    assert cli("check").exit_code == 0
