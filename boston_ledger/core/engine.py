@@ -551,7 +551,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     if stake_due(tariff, state) and (deal.contract != MISDEAL or rules.stake_at == "empty"):
         for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
             move(seat, BASKET, stake(tariff, pos), "stake")
-    belle = columns.belle(new_game(tariff, state), state.belle, deal.turned)
+    belle = columns.belle(new_game(tariff, state), state.belle, deal.turned) if tariff.turns else None
     if deal.contract == MISDEAL:  # a house penalty aside, nothing more moves
         move(dealer, BASKET, rules.misdeal_penalty, "misdeal")
         return Outcome(tuple(out), None, state.stake_due, (0,) * n, redeals(tariff, deal), belle)
