@@ -18,8 +18,14 @@ def deals(draw, tariff: Tariff) -> Deal:
         "ace_turned": draw(st.booleans()) if tariff.basket.remise else False,
         "carte_blanche": draw(st.none() | seat) if tariff.carte_blanche else None,
     }
+    suits = [key for key, r in tariff.ranks.items() if not r.column]
+    if tariff.turns:  # French Boston: every deal played turns a suit up
+        extras["turned"] = draw(st.sampled_from(suits))
+    petite = {key for key, r in tariff.ranks.items() if r.column == "petite"}  # none when the belle turns again:
+    # which the deals before decide, so no deal drawn here is played in it
     redeal = [MISDEAL] if tariff.basket.misdeal_dealer == "same" else []  # the same dealer deals again
-    key = draw(st.sampled_from([PASS, *redeal, *tariff.contracts]))
+    key = draw(st.sampled_from([PASS, *redeal, *(k for k, c in tariff.contracts.items()
+                                                  if not c.ranks or set(c.ranks) - petite)]))
     if key == MISDEAL:
         return Deal(MISDEAL)
     if key == PASS:
@@ -32,10 +38,13 @@ def deals(draw, tariff: Tariff) -> Deal:
     ways = [w for w in ("alone", "with_partner") if getattr(contract, w) is not None]
     way = draw(st.sampled_from(ways))
     declarer = draw(seat)
-    ranks = list(contract.ranks) if contract.default_rank is None else [None, *contract.ranks]
+    ranks = [r for r in contract.ranks if r not in petite] if contract.default_rank is None else \
+        [None, *contract.ranks]
     rank = draw(st.sampled_from(ranks)) if ranks else None
     holder_rule = "holder" in (contract.boston_made, contract.boston_failed)
     boston = draw(st.none() | seat) if holder_rule and tariff.boston else None
+    if tariff.jack and contract.jack:
+        extras["jack"] = draw(st.none() | seat)
     if way == "alone":
         return Deal(key, declarer, None, draw(st.integers(0, tariff.tricks)), None, rank, boston, **extras)
     partner = draw(seat.filter(lambda s: s != declarer))

@@ -247,7 +247,7 @@ def test_tariffs_list_names_every_system(cli) -> None:
     lines = cli("tariffs", "list").stdout.splitlines()  # a table: a heading, a rule, a row (or more) each
     assert lines[0].split() == ["name", "title", "source", "conditions"] and set(lines[1]) == {"─"}
     assert [line.split()[0] for line in lines[2:] if line[:1].strip()] == [
-        "american", "american-decimal", "classic", "fontainebleau", "fontainebleau-foster", "russian-foster",
+        "american", "american-decimal", "classic", "fontainebleau", "fontainebleau-foster", "french", "russian-foster",
         "samouchitel", "tambov"]
     assert "docs/rules.en.md" in "".join(lines).replace(" ", "")
 

@@ -100,11 +100,12 @@ def each_tricks(text: str | None, tricks: int) -> tuple[int, ...] | None:
     return tuple(whole(w, None, 0, tricks) or 0 for w in words)
 
 
-def open_for_deals(session: Session, played: int | None = None) -> None:
+def open_for_deals(session: Session, state: State | None = None) -> None:
     if session.settled:
         raise LedgerError(_("session {id} is settled and takes no more deals; start another with `boston-ledger new`, "
                             "or `boston-ledger reopen` it to correct it", id=session.id))
-    if played is not None and session.agreed_deals is not None and played >= session.agreed_deals:
+    if state is not None and session.agreed_deals is not None and engine.over(session.tariff, state,
+                                                                              session.agreed_deals):
         raise LedgerError(ngettext("the {n} agreed deal of session {id} is played; settle it with "
                                    "`boston-ledger settle`",
                                    "the {n} agreed deals of session {id} are played; settle it with "
@@ -115,7 +116,7 @@ def playable(conn: sqlite3.Connection, session_id: int | None = None) -> Session
     """The session a deal would go into (default: the one this command line plays), when it
     takes one more: not settled, its agreed deals not all played."""
     session = current(conn, session_id)
-    open_for_deals(session, read.state(conn, session).played)
+    open_for_deals(session, read.state(conn, session))
     return session
 
 
@@ -150,7 +151,7 @@ def enter(conn: sqlite3.Connection, deal: Deal, session_id: int | None = None,
     with writing(conn):
         session = current(conn, session_id)
         before = read.state(conn, session)
-        open_for_deals(session, before.played)
+        open_for_deals(session, before)
         if number is not None and number != before.deals + 1:
             raise LedgerError(_("deal {number} was entered meanwhile; nothing was recorded: look at this deal "
                                 "again, as deal {next}", number=before.deals, next=before.deals + 1))
@@ -191,7 +192,7 @@ def _verify(conn: sqlite3.Connection, session: Session, expected: State | None =
                           expected=expected))
     if before is not None and deal_id is not None:
         moved = Outcome(read.transfers_of(conn, session, deal_id), None, stored.stake_due,
-                        redealt=stored.redeals != before.redeals)
+                        redealt=stored.redeals != before.redeals, belle=stored.belle)
         if engine.advance(before, moved) != stored:
             problems.append("the stored transfers of the deal do not add up to the stored balances")
     if problems:

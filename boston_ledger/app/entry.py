@@ -18,7 +18,7 @@ from collections.abc import Mapping, Sequence
 from contextlib import suppress
 from dataclasses import dataclass, replace
 
-from ..core import engine
+from ..core import columns, engine
 from ..core.engine import Deal
 from ..core.errors import DROP, GIVE, MEND, LedgerError
 from ..core.i18n import _, contract_name, ngettext, rank_name, words
@@ -366,11 +366,13 @@ def _fields(session: Session, answers: Answers, values: Mapping[str, object]) ->
     if c is not None and ("tricks" in values or "team_tricks" in values or values.get("conceded")):
         with suppress(LedgerError):  # not all said yet
             made = engine.made(t, deal_of(session, values))
-    extras = [f.name for f in FIELDS if f.asked is not None and f.asked(t, c, made)]  # asked of every such deal
+    asked = [f for f in FIELDS if f.asked is not None and f.asked(t, c, made)]  # asked of every such deal
+    early = [f.name for f in asked if f.early]  # right after the contract: what the table saw before the bidding
+    extras = [f.name for f in asked if not f.early]
     if c is None:
         partout = [f"{EACH}{seat}" for seat in range(t.players)] if t.basket.partout else []
-        return ["contract", *partout, *extras]
-    fields = ["contract", "declarer"]
+        return ["contract", *early, *partout, *extras]
+    fields = ["contract", *early, "declarer"]
     if c.with_partner is not None:
         fields.append("partner")
     if len(c.ranks) > 1:
@@ -441,6 +443,8 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
         rest = t.tricks - sum(int(str(values.get(f"{EACH}{s}", 0))) for s in range(int(field[len(EACH):])))
         last = field == f"{EACH}{len(players) - 1}"
         return ask("number", numbers(rest), default or (str(rest) if last else None))
+    if f.kind == "rank":  # the suit turned up
+        return ask("word", tuple(Choice(r, rank_name(t, r)) for r in columns.suits(t)), default)
     if f.kind == "player":  # who declared, who held the boston, a blank hand...
         return ask("player", people(), nobody=f.nobody)
     if f.kind == "flag":

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
+from . import columns
 from .errors import DROP, GIVE, MEND, LedgerError
 from .i18n import _, contract_name, contract_names, ngettext, rank_name
 from .tariff import MISDEAL, PASS, Contract, Schedule, Tariff
@@ -18,8 +19,9 @@ Party = int | None
 
 # Why chips moved; the order in which a breakdown shows them.
 REASONS = ("stake", "remise", "misdeal", "all-pass", "misere-partout", "consolation", "contract", "overtricks",
-           "undertricks", "misere-tricks", "slam", "premium", "honours", "basket", "labet", "penalty", "boston",
-           "carte-blanche", "division")
+           "undertricks", "misere-tricks", "slam", "slam-value",
+           "premium", "honours", "basket", "labet", "penalty", "boston",
+           "carte-blanche", "jack", "division")
 
 
 class DealError(LedgerError):
@@ -49,6 +51,8 @@ class Deal(NamedTuple):
     team_tricks: int | None = None  # a pair's tricks together, as the table said them (the two's own may be unsaid)
     honours: int | None = None  # how many of the trump's four honours (A K Q J) the declaring side held
     conceded: bool = False  # the adversaries said "I pay": the bid is paid without over-tricks, no trick counted
+    turned: str | None = None  # the suit turned up this deal (a rank's key), where a rank pays by it (core/columns)
+    jack: int | None = None  # the seat that held the diamond jack, where the tariff pays it
 
 
 class Transfer(NamedTuple):
@@ -76,6 +80,7 @@ class State(NamedTuple):
     redeals: int = 0
     seated: tuple[int, ...] = ()  # each seat's account; () while each seat plays its first player's
     away: tuple[tuple[int, int], ...] = ()  # (account, chips) of those who left the table, by account
+    belle: str | None = None  # the suit turned on the game's first deal, where ranks pay by it (core/columns)
 
     @classmethod
     def start(cls, players: int) -> State:
@@ -122,6 +127,7 @@ class Outcome(NamedTuple):
     stake_next: bool  # whether the next deal opens with a stake (the basket was won, or a misdeal left one due)
     scores: tuple[int, ...] = ()  # what each seat writes on a points score sheet for this deal
     redealt: bool = False  # a misdeal after which the same dealer deals again
+    belle: str | None = None  # the game's belle after this deal (core/columns)
 
 
 def position(tariff: Tariff, deals_before: int, redeals: int = 0) -> Position:
@@ -138,6 +144,19 @@ def position(tariff: Tariff, deals_before: int, redeals: int = 0) -> Position:
         tour=tour + 1,
         multiplier=tariff.tours[tour],
     )
+
+
+def new_game(tariff: Tariff, state: State) -> bool:
+    """Whether the deal after `state` opens a game: the first of its deals, unless the game before
+    goes on while its pool is played for until won."""
+    return state.played % tariff.deals_per_partie == 0 and not (
+        tariff.until_pool_won and state.played and state.basket > 0)
+
+
+def over(tariff: Tariff, state: State, agreed: int | None) -> bool:
+    """Whether the `agreed` deals are played and no more are dealt: after them a pool played for until
+    won is dealt for while it holds chips."""
+    return agreed is not None and state.played >= agreed and not (tariff.until_pool_won and state.basket > 0)
 
 
 def redeals(tariff: Tariff, deal: Deal) -> bool:
@@ -159,6 +178,12 @@ def game_starts(tariff: Tariff, state: State) -> bool:
     return bool(every) and state.played % every == 0
 
 
+def stake(tariff: Tariff, pos: Position) -> int:
+    """What one payer of the stake puts in at this deal: the stake, times the tour where the tariff
+    doubles it with the tour's payments."""
+    return tariff.basket.stake * (pos.multiplier if tariff.basket.stake_doubles else 1)
+
+
 def schedule_of(contract: Contract, deal: Deal) -> Schedule:
     schedule = contract.with_partner if deal.partner is not None else contract.alone
     assert schedule is not None  # validate() guarantees it
@@ -166,8 +191,8 @@ def schedule_of(contract: Contract, deal: Deal) -> Schedule:
 
 
 # What only a played contract has, which neither a misdeal nor an all-pass takes.
-PLAYED_ONLY = ("declarer", "partner", "tricks", "partner_tricks", "team_tricks", "rank", "boston", "conceded")
-SEATS = ("declarer", "partner", "boston", "carte_blanche")  # the fields that name a seat
+PLAYED_ONLY = ("declarer", "partner", "tricks", "partner_tricks", "team_tricks", "rank", "boston", "conceded", "jack")
+SEATS = ("declarer", "partner", "boston", "carte_blanche", "jack")  # the fields that name a seat
 
 
 def _given(deal: Deal, field: str) -> bool:
@@ -181,13 +206,14 @@ def validate(tariff: Tariff, deal: Deal) -> None:
     DROP or MEND): each way into the program says the field in its own terms."""
     _validate_table(tariff, deal)
     if deal.contract == MISDEAL:
-        _validate_unplayed(deal, (*PLAYED_ONLY, "carte_blanche", "tricks_each", "honours", "ace_turned"),
+        _validate_unplayed(deal, (*PLAYED_ONLY, "carte_blanche", "tricks_each", "honours", "ace_turned", "turned"),
                            _("a misdeal is not played"))
         return
     if deal.contract == PASS:
         _validate_unplayed(deal, (*PLAYED_ONLY, "honours"), _("an all-pass is not played") if not tariff.basket.partout
                            else _("an all-pass is played as misère partout, where only every player's tricks are said"))
         _validate_partout(tariff, deal.tricks_each)
+        _validate_turned(tariff, deal)
         return
     if deal.tricks_each is not None:
         raise DealError(_("every player's tricks are said only of an all-pass played as misère partout"),
@@ -207,6 +233,7 @@ def validate(tariff: Tariff, deal: Deal) -> None:
     else:
         _validate_tricks(tariff, deal)
     _validate_rank(tariff, contract, deal)
+    _validate_turned(tariff, deal)
     made = lines(schedule_of(contract, deal), counted(tariff, deal), tariff.tricks, rank_of(contract, deal))[0]
     if deal.partner is not None and deal.tricks is None and deal.partner_tricks is None and not deal.conceded and \
             split_decides(tariff, contract, taken(deal), deal.rank):
@@ -221,14 +248,26 @@ def validate(tariff: Tariff, deal: Deal) -> None:
         raise DealError(_("{contract} is played without boston", contract=name), "boston", remedy=DROP)
     if deal.boston is not None and not holder_counts(contract, made):
         raise DealError(_("{contract} made pays no boston", contract=name), "boston", remedy=DROP)
+    if deal.jack is not None and not contract.jack:
+        raise DealError(_("in {contract} the diamond jack has no value", contract=name), "jack", remedy=DROP)
+
+
+def _validate_turned(tariff: Tariff, deal: Deal) -> None:
+    """The suit turned up: said of every deal played where a rank pays by it, and a suit."""
+    if deal.turned is None and plays(tariff, "turned"):
+        raise DealError(_("say which suit was turned up this deal"), "turned", remedy=GIVE)
+    if deal.turned is not None and deal.turned not in columns.suits(tariff):
+        raise DealError(_("{rank} is not a suit that can be turned up; turn one of {suits}",
+                          rank=rank_name(tariff, deal.turned),
+                          suits=", ".join(rank_name(tariff, s) for s in columns.suits(tariff))), "turned")
 
 
 def plays(tariff: Tariff, field: str) -> bool:
     """Whether deals under this tariff say `field` at all: who held the boston, the honours, a
     blank hand, an ace turned and every player's tricks only where the tariff pays for them."""
-    return {"boston": tariff.boston > 0, "honours": bool(tariff.honours), "carte_blanche": tariff.carte_blanche > 0,
-            "ace_turned": tariff.basket.remise > 0, "tricks_each": tariff.basket.partout,
-            "conceded": tariff.basket.concede}.get(field, True)
+    return {"boston": tariff.boston > 0, "honours": tariff.most_honours > 0, "carte_blanche": tariff.carte_blanche > 0,
+            "ace_turned": tariff.basket.remise > 0, "tricks_each": tariff.basket.partout, "turned": tariff.turns,
+            "jack": tariff.jack > 0, "conceded": tariff.basket.concede}.get(field, True)
 
 
 def _validate_table(tariff: Tariff, deal: Deal) -> None:
@@ -243,13 +282,15 @@ def _validate_table(tariff: Tariff, deal: Deal) -> None:
         "carte_blanche": _("the {name} tariff pays nothing for a blank hand", name=tariff.name),
         "boston": _("the {name} tariff pays no boston", name=tariff.name),
         "honours": _("the {name} tariff scores no honours", name=tariff.name),
-        "conceded": _("the {name} tariff has no \"I pay\": enter the tricks taken", name=tariff.name)}
+        "conceded": _("the {name} tariff has no \"I pay\": enter the tricks taken", name=tariff.name),
+        "turned": _("the {name} tariff pays by no suit turned up", name=tariff.name),
+        "jack": _("the {name} tariff pays nothing for the diamond jack", name=tariff.name)}
     for field, why in unplayed.items():
         if _given(deal, field) and not plays(tariff, field):
             raise DealError(why, field, remedy=DROP)
-    if deal.honours is not None and not 0 <= deal.honours < len(tariff.honours):
+    if deal.honours is not None and not 0 <= deal.honours <= tariff.most_honours:
         raise DealError(_("{n} is not a number of honours from 0 to {most}", n=deal.honours,
-                          most=len(tariff.honours) - 1), "honours")
+                          most=tariff.most_honours), "honours")
 
 
 def _validate_unplayed(deal: Deal, fields: tuple[str, ...], why: str) -> None:
@@ -511,12 +552,6 @@ def _partout_pool(tariff: Tariff, taken: tuple[int, ...], basket: int) -> list[T
             if share > 0]
 
 
-def beside(member: int, side: Sequence[int], n: int) -> int:
-    """The opponent beside a member of a side: on his right (the seat before his), else on his left."""
-    right = (member - 1) % n
-    return right if right not in side else (member + 1) % n
-
-
 def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     """The transfers of one deal, and the basket's division when it ends a game. Raises DealError
     for a deal the tariff does not allow."""
@@ -555,10 +590,11 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     if stake_due(tariff, state) and (deal.contract != MISDEAL or (rules.stake_at == "empty" and state.basket == 0
                                                                   and not game_starts(tariff, state))):
         for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
-            move(seat, BASKET, rules.stake, "stake")
+            move(seat, BASKET, stake(tariff, pos), "stake")
+    belle = columns.belle(new_game(tariff, state), state.belle, deal.turned) if tariff.turns else None
     if deal.contract == MISDEAL:  # a house penalty aside, nothing more moves
         move(dealer, BASKET, rules.misdeal_penalty, "misdeal")
-        return Outcome(tuple(out), None, state.stake_due, (0,) * n, redeals(tariff, deal))
+        return Outcome(tuple(out), None, state.stake_due, (0,) * n, redeals(tariff, deal), belle)
     if deal.ace_turned:
         move(dealer, BASKET, rules.remise, "remise")
     if deal.carte_blanche is not None:
@@ -579,11 +615,15 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
                 if seat != odd:
                     move(seat, BASKET, content // n, "all-pass")
             move(odd, BASKET, content - content // n * (n - 1), "all-pass")
-        return Outcome(tuple(out), None, False, (0,) * n)
+        return Outcome(tuple(out), None, False, (0,) * n, belle=belle)
 
     contract = tariff.contracts[deal.contract]
     schedule = schedule_of(contract, deal)
-    rank = rank_of(contract, deal)
+    declared = rank_of(contract, deal)
+    try:  # the suit the rank pays by: itself, or the one the deal turned up (core/columns)
+        rank = columns.suit(tariff, declared, deal.turned, belle)
+    except columns.ColumnError as e:
+        raise DealError(str(e), e.field or "rank", e.remedy or MEND) from None
     factor = (tariff.ranks[rank].multiplier if rank else 1) * multiplier
     assert deal.declarer is not None
     side = [deal.declarer] + ([deal.partner] if deal.partner is not None else [])
@@ -591,15 +631,21 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     own = own_tricks(deal)
     side_took = counted(tariff, deal)
     made, pay = lines(schedule, side_took, tariff.tricks, rank, tariff.base_payment)
-    if made and deal.honours:  # paid as over-tricks, at the schedule's rate
+    if made and deal.honours and schedule.honours:  # the schedule's own honours row
+        pay.append(("honours", schedule.honours[deal.honours]))
+    elif made and deal.honours:  # paid as over-tricks, at the schedule's rate
         pay.append(("honours", tariff.honours[deal.honours] * schedule.per_trick))
+    slam_value = columns.slam(schedule, declared, side_took) if made else None
+    if slam_value is not None:  # the schedule's slam instead of its table, times the tour only
+        pay, factor = [("slam-value", slam_value)], multiplier
     total = sum(chips for __, chips in pay) * factor
     scores = [0] * n
     failing = side if made or not schedule.shares else [
         s for s, share in zip(side, schedule.shares, strict=True) if (own[s] or 0) < share]
+    facing = columns.faced(schedule, side, side if made else failing, opponents, n)
     for member in side if made else failing:
         scores[member] = total if made else -total
-        for opponent in opponents if schedule.pays == "each" else [beside(member, side, n)]:
+        for opponent in facing[member]:
             payer, payee = (opponent, member) if made else (member, opponent)
             for reason, chips in pay:
                 move(payer, payee, chips * factor, reason)
@@ -638,7 +684,11 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         for seat in range(n):
             if seat != deal.declarer:
                 move(deal.declarer, seat, amount, "boston")
-    return Outcome(tuple(out), made, stake_next, tuple(scores))
+    if deal.jack is not None and contract.jack:  # the diamond jack's holder, from each other player
+        for seat in range(n):
+            if seat != deal.jack:
+                move(seat, deal.jack, tariff.jack * multiplier, "jack")
+    return Outcome(tuple(out), made, stake_next, tuple(scores), belle=belle)
 
 
 def moves(transfers: Iterable[Transfer], players: int) -> list[int]:
@@ -657,7 +707,7 @@ def advance(state: State, outcome: Outcome) -> State:
     change = moves(outcome.transfers, n)
     return state._replace(balances=tuple(map(int.__add__, state.balances, change[:n])),
                           basket=state.basket + change[n], deals=state.deals + 1, stake_due=outcome.stake_next,
-                          redeals=state.redeals + outcome.redealt)
+                          redeals=state.redeals + outcome.redealt, belle=outcome.belle)
 
 
 class Change(NamedTuple):

@@ -43,6 +43,7 @@ class Field(NamedTuple):
     # own questions; None: the contract's flow asks it
     most: int | None = None  # a number's highest value, when it is not the tricks of a deal
     default: str | None = None  # the answer an empty one stands for at its question
+    early: bool = False  # an `asked` field asked right after the contract (what the table sees before the bidding)
 
 
 def _takes_boston(t: Tariff, c: Contract | None, made: bool | None) -> bool:
@@ -54,6 +55,12 @@ def _takes_boston(t: Tariff, c: Contract | None, made: bool | None) -> bool:
 def _played(field: str) -> Callable[[Tariff, Contract | None, bool | None], bool]:
     """Asked of every deal where the tariff plays the field (engine.plays)."""
     return lambda t, c, made: plays(t, field)
+
+
+def _takes_jack(t: Tariff, c: Contract | None, made: bool | None) -> bool:
+    """Whether a deal asks who held the diamond jack: a deal played where the tariff pays it, in a
+    contract where it has a value (not a misère)."""
+    return c is not None and plays(t, "jack") and c.jack
 
 
 def _scores_honours(t: Tariff, c: Contract | None, made: bool | None) -> bool:
@@ -76,7 +83,8 @@ FIELDS = (
           N_("Partner"), N_("Partner"), nobody=N_("no partner")),
     Field("rank", "rank", "RANK",
           N_("The suit's rank: junior|senior for solo and nine \\[default: junior]; first|second|third on "
-             "samouchitel; clubs|spades|hearts|diamonds on fontainebleau-foster."), N_("Rank"), N_("Rank")),
+             "samouchitel; clubs|spades|hearts|diamonds on fontainebleau-foster; petite|belle for a simple "
+             "and a suit for an independence or a nine on french."), N_("Rank"), N_("Rank")),
     Field("conceded", "flag", "",
           N_("The adversaries said \"I pay\" before the second trick (american, american-decimal, "
              "fontainebleau-foster, russian-foster): the bid is paid without over-tricks and no tricks are given; "
@@ -95,6 +103,12 @@ FIELDS = (
     Field("boston", "player", "NAME",
           N_("Who held the boston: the jack of diamonds, or the jack of hearts when diamonds are trumps."),
           N_("Boston"), N_("Who held the boston"), nobody=N_("no one"), asked=_takes_boston),
+    Field("turned", "rank", "SUIT",
+          N_("The suit turned up this deal (french): the first deal's is the belle of the game, a later one's the "
+             "petite."), N_("Turned"), N_("Which suit was turned up?"), asked=_played("turned"), early=True),
+    Field("jack", "player", "NAME",
+          N_("Who held the diamond jack (french): paid 2 by each other player, 4 in the doubles; not in misères."),
+          N_("Diamond jack"), N_("Who held the diamond jack?"), nobody=N_("no one"), asked=_takes_jack),
     Field("ace_turned", "flag", "",
           N_("The trump the dealer turned is an ace (remise condition)."), N_("Ace turned"),
           N_("Was the trump the dealer turned an ace?"), asked=_played("ace_turned")),
@@ -105,7 +119,8 @@ FIELDS = (
              "player's tricks in seat order, 13 in all."), N_("Tricks of {name}"), N_("Tricks taken by {name}")),
     Field("honours", "tricks", "N",
           N_("How many of the trump's honours (A K Q J) the declarer held, 0..4, where honours are scored "
-             "(fontainebleau-foster's honours condition): a made trump contract only."), N_("Honours"),
+             "(fontainebleau-foster's honours condition; french, the partners' together): a made trump contract "
+             "only."), N_("Honours"),
           N_("How many of the trump's honours (A K Q J) did {name} hold?"), asked=_scores_honours, most=4,
           default="0"),
 )

@@ -273,6 +273,7 @@ REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the c
     "undertricks": N_("undertricks"),
     "misere-tricks": N_("tricks taken on the misère"),
     "slam": N_("slam (all doubled)"),
+    "slam-value": N_("slam"),
     "premium": N_("premium"),
     "honours": N_("honours"),
     "penalty": N_("penalty into the basket"),
@@ -282,6 +283,7 @@ REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the c
     "boston": N_("boston"),
     "carte-blanche": N_("carte-blanche"),
     "division": N_("game over: basket divided"),
+    "jack": N_("diamond jack"),
 }
 
 

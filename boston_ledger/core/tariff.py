@@ -37,6 +37,9 @@ SHARE_REMAINDER = ("stays", "first")  # a basket share-out that does not divide:
 PAYS = ("each", "beside")  # a side's payments: every member with every opponent, or each with the one beside him
 DIVIDE_AMONG = ("all", "not-failed")  # who divides the basket at a game's end: everyone, or all but a failed side
 LIMIT = 10**6  # no tariff number is larger than this
+COLUMNS = ("turned", "petite", "belle")  # a rank that pays by a suit the deal turns up (core/columns.py): the suit
+# turned this deal, the petite (the suit turned, none when the belle turns again), the belle (turned on the game's
+# first deal)
 
 
 class TariffError(LedgerError):
@@ -55,6 +58,7 @@ class Rank(NamedTuple):
     key: str
     names: tuple[str, ...]
     multiplier: int
+    column: str = ""  # one of COLUMNS: the rank pays as the suit the deal turned up says; "": it is a suit
 
 
 class Schedule(NamedTuple):
@@ -96,14 +100,20 @@ class Schedule(NamedTuple):
     def takes_pool(self, conceded: bool) -> bool:
         """Whether a made deal of this schedule takes the basket, played out or conceded."""
         return self.takes_basket if not conceded or self.takes_basket_conceded is None else self.takes_basket_conceded
+    honours: tuple[int, ...] = ()  # what 0, 1, 2... honours pay made (before the rank's multiplier), where this
+    # schedule's honours are its own and not the tariff's over-tricks
+    slam_at: int = 0  # the tricks from which a made contract is a slam paying `slam_value` instead (0: none)
+    slam_value: Mapping[str, int] = NONE  # the slam's value by the rank declared, times the tour only
 
     def base(self, rank: str | None) -> int:
-        return self.by_rank[rank] if self.by_rank and rank is not None else self.consolation
+        """The base payment of the contract made (a rank that names a column and no value of its own,
+        before the deal resolves it: the plain value; only whether the contract is made is asked then)."""
+        return self.by_rank.get(rank, 0) if self.by_rank and rank is not None else self.consolation
 
     def failed_base(self, rank: str | None) -> int:
         """The base payment of the contract failed."""
         if self.failed_by_rank and rank is not None:
-            return self.failed_by_rank[rank]
+            return self.failed_by_rank.get(rank, 0)
         return self.base(rank) if self.failed_consolation is None else self.failed_consolation
 
 
@@ -116,6 +126,7 @@ class Contract(NamedTuple):
     with_partner: Schedule | None
     boston_made: str
     boston_failed: str
+    jack: bool = True  # where the tariff pays the diamond jack (`[bonuses] jack`): its holder is paid in this contract
 
 
 class Condition(NamedTuple):
@@ -151,6 +162,8 @@ class Basket(NamedTuple):
     divide_every: int = 0  # the basket is divided equally after every this many deals (a game; 0: only at settle),
     # what does not divide staying, and the next deal opens with a stake
     divide_among: str = "all"  # who divides it: everyone, or all but the side that failed the game's last deal
+    stake_doubles: bool = False  # the stake is multiplied as the tour's payments are (French Boston's 20 in the
+    # doubles)
 
     @property
     def partout(self) -> bool:
@@ -198,6 +211,21 @@ class Tariff(NamedTuple):
     # short words that name a contract (or pass, misdeal) whole, by its key, even where they begin other names
     # ("p" pass, "gm" grand-misere): the commonest words win their shortest beginnings
     abbreviations: Mapping[str, tuple[str, ...]] = NO_WORDS
+    until_pool_won: bool = False  # after the agreed deals, deals go on while the pool holds chips, in the game that
+    # ended (French Boston: "it is played for until won")
+    jack: int = 0  # what the holder of the diamond jack (a deal's `jack`) receives from each other player, times the
+    # tour (0: the tariff does not pay it)
+
+    @property
+    def turns(self) -> bool:
+        """Whether a deal says the suit turned up: some rank pays by it (core/columns.py)."""
+        return any(r.column for r in self.ranks.values())
+
+    @property
+    def most_honours(self) -> int:
+        """The most honours a deal may say (0: the tariff scores none)."""
+        own = max((len(s.honours) for s in self.schedules.values()), default=0)
+        return max(len(self.honours), own) - 1 if self.honours or own else 0
 
     @property
     def digest(self) -> str:

@@ -15,7 +15,7 @@ from functools import partial
 from typing import Any, TypeVar, overload
 
 from .i18n import _, ngettext
-from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, DIVIDE_AMONG,
+from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, COLUMNS, DIVIDE_AMONG,
                      FAILED_BASKET, LABET_ODD_CHIP, LIMIT, MISDEAL, MISDEAL_DEALER, PASS, PAYS, SCORING,
                      SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff,
                      TariffError, folded)
@@ -46,10 +46,10 @@ KEYS = {  # the keys of each table, by the table ([schedules.NAME] by its kind)
                             "conditions", "notes", "ladders", "ladder_exceptions", "abbreviations"}),
     "tariff": frozenset({"name", "title", "source", "scoring", "players", "tricks", "conditions", "base_payment"}),
     "ranks": _keys(Rank),
-    "partie": frozenset({"tours"}),
+    "partie": frozenset({"tours", "until_pool_won"}),
     "basket": _keys(Basket),
     "boston": frozenset({"amount", "slam_multiplier", "slam_for"}),
-    "bonuses": frozenset({"carte_blanche", "honours"}),
+    "bonuses": frozenset({"carte_blanche", "honours", "jack"}),
     # by_rank and failed_by_rank: a table of one value per rank given as `consolation`, `failed_consolation`
     "tricks": _keys(Schedule, without=("by_rank", "failed_by_rank", *_BY_KIND)),
     "null": frozenset({"kind", "failed_basket", "takes_basket", "takes_basket_conceded", "failed_per_trick", "takes",
@@ -233,12 +233,15 @@ class _Reader:
         ranks = self.each(self.guard(lambda: self.table(data, "ranks", _("top level")), {}).items(), self.rank,
                           "ranks")
         tours = self.guard(lambda: self.tours(data), (1,))
+        partie: dict[str, Any] = data["partie"] if isinstance(data.get("partie"), dict) else {}
+        until_pool_won = self.guard(lambda: self.flag(partie, "until_pool_won", "[partie]"), False)
         basket = self.guard(lambda: self.table(data, "basket", _("top level")), {})
         basket_values = self.guard(lambda: self.basket(basket, scoring), None)
         boston = self.guard(lambda: self.table(data, "boston", _("top level")), {})
         boston_values = self.guard(lambda: self.boston(boston, scoring), None)
         bonuses = self.guard(lambda: self.table(data, "bonuses", _("top level"), required=False), {})
         carte_blanche = self.guard(lambda: self.bonuses(bonuses), 0)
+        jack = self.guard(lambda: self.whole(bonuses, "jack", "[bonuses]", 0, LIMIT, default=0), 0)
         honours = self.guard(lambda: self.honours(bonuses), ())
         schedules = self.each(self.guard(lambda: self.table(data, "schedules", _("top level")), {}).items(),
                               lambda k, raw: self.schedule(k, raw, tricks, scoring, ranks), "schedules")
@@ -270,6 +273,7 @@ class _Reader:
             schedules=schedules, contracts=contracts, conditions=conditions, applied=applied,
             notes=notes, text=text, boston_slam_for=boston_values[2], ladders=ladders,
             ladder_exceptions=exceptions, base_payment=base_payment, honours=honours, abbreviations=abbreviations,
+            jack=jack, until_pool_won=bool(until_pool_won),
         )
 
     def abbreviations(self, data: dict[str, Any], contracts: dict[str, Contract], basket: Basket | None,
@@ -348,8 +352,9 @@ class _Reader:
         if not isinstance(raw, dict):
             raise self.fail(where, _("must be a table"))
         self.keys(raw, where, "ranks")
+        column = self.word(raw, "column", where, choices=COLUMNS) if "column" in raw else ""
         return Rank(key=key, names=self.words(raw, "names", where),
-                    multiplier=self.whole(raw, "multiplier", where, 1, 1000, default=1))
+                    multiplier=self.whole(raw, "multiplier", where, 1, 1000, default=1), column=column)
 
     def tours(self, data: dict[str, Any]) -> tuple[int, ...]:
         partie = self.table(data, "partie", _("top level"))
@@ -391,6 +396,7 @@ class _Reader:
         concede = g(lambda: self.flag(basket, "concede", "[basket]"), False)
         divide_every = whole("divide_every")
         divide_among = word("divide_among", DIVIDE_AMONG, "all")
+        stake_doubles = g(lambda: self.flag(basket, "stake_doubles", "[basket]"), False)
         if scoring == "points" and (stake or remise or misdeal_penalty or pool_limit
                                     or all_pass not in ("", "nothing")):
             raise self.fail("[basket]",
@@ -401,7 +407,7 @@ class _Reader:
                       share_remainder=share_remainder, stake_at=stake_at, partout_per_trick=partout_per_trick,
                       misdeal_names=misdeal_names, misdeal_penalty=misdeal_penalty, pool_limit=pool_limit,
                       misdeal_dealer=misdeal_dealer, concede=concede, divide_every=divide_every,
-                      divide_among=divide_among)
+                      divide_among=divide_among, stake_doubles=stake_doubles)
 
     def boston(self, boston: dict[str, Any], scoring: str) -> tuple[int, int, str]:
         start = len(self.problems)
@@ -483,13 +489,29 @@ class _Reader:
                                    if "failed_consolation" in raw else (None, {}), (None, {}))
         premium = g(lambda: self.whole(raw, "premium", where, 0, LIMIT, default=0), 0)
         pays = g(lambda: self.word(raw, "pays", where, choices=PAYS, default="each"), "each")
+        honours = g(lambda: self.schedule_honours(raw, where), ())
+        slam_at = g(lambda: self.whole(raw, "slam_at", where, 0, tricks, default=0), 0)
+        slam_value = g(lambda: self.amount(raw, "slam_value", where, ranks)[1] if "slam_value" in raw else {}, {})
+        if slam_at and not slam_value:
+            self.problems.append(f"{self.origin}: {where} slam_value: "
+                                 + _("slam_at needs slam_value, a table with one value per rank"))
         self.done(start)
         return Schedule(key=key, kind=kind, bar=bar, consolation=consolation, per_trick=per_trick,
                         per_undertrick=per_undertrick, slam=slam,
                         slam_against=slam_against, slam_against_undertricks=undertricks,
                         shares=tuple(shares), failed_basket=failed_basket, by_rank=by_rank,
                         failed_consolation=None if failed_by_rank else failed, failed_by_rank=failed_by_rank,
-                        premium=premium, takes_basket=takes_basket, takes_basket_conceded=conceded, pays=pays)
+                        premium=premium, takes_basket=takes_basket, takes_basket_conceded=conceded, pays=pays,
+                        honours=honours, slam_at=slam_at, slam_value=slam_value)
+
+    def schedule_honours(self, raw: dict[str, Any], where: str) -> tuple[int, ...]:
+        """A schedule's own `honours`: what 0, 1, 2, 3 and 4 honours pay made, before the rank's multiplier."""
+        value = raw.get("honours", [])
+        if not isinstance(value, list) or (value and len(value) != 5) or not all(
+                isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= LIMIT for v in value):
+            raise self.fail(f"{where} honours", _("must be a list of five whole numbers, paid for 0, 1, 2, 3 and 4 "
+                                                  "honours"))
+        return tuple(value)
 
     def flag(self, raw: dict[str, Any], key: str, where: str, default: bool = False) -> bool:
         value = raw.get(key, default)
@@ -559,11 +581,16 @@ class _Reader:
             for table in (schedule.by_rank, schedule.failed_by_rank):
                 if not table:
                     continue
-                gaps = [r for r in rank_keys if r not in table]
+                gaps = [r for r in rank_keys if r not in table and not ranks[r].column]
                 if gaps or not rank_keys:
                     raise self.fail(f"[schedules.{name}]",
                                     _("its table has no value for rank {rank!r}, which {where} is played in",
                                       rank=(gaps or [_("(none)")])[0], where=where))
+            gaps = [r for r in rank_keys if schedule.slam_at and r not in schedule.slam_value]
+            if gaps or (schedule.slam_at and not rank_keys):
+                raise self.fail(f"[schedules.{name}] slam_value",
+                                _("its table has no value for rank {rank!r}, which {where} is played in",
+                                  rank=(gaps or [_("(none)")])[0], where=where))
             found[way] = schedule
         if found["alone"] is None and found["with_partner"] is None:
             raise self.fail(where, _("needs `alone` or `with_partner` (a schedule name)"))
@@ -579,6 +606,7 @@ class _Reader:
             alone=alone, with_partner=partnered,
             boston_made=self.word(raw, "boston_made", where, choices=BOSTON_RULES, default="holder"),
             boston_failed=self.word(raw, "boston_failed", where, choices=BOSTON_RULES, default="holder"),
+            jack=self.flag(raw, "jack", where, default=True),
         )
 
     def condition(self, key: str, raw: Any) -> Condition:

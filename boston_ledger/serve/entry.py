@@ -186,7 +186,7 @@ class Entry:
         session = place.session
         try:
             if correcting is None:
-                deals_app.open_for_deals(session, place.state.played)
+                deals_app.open_for_deals(session, place.state)
             else:
                 deals_app.correctable(session)
         except LedgerError as e:

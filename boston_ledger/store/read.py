@@ -194,9 +194,29 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
     last = next(deals(conn, session, transfers=False, tail=1), None)
     if last is None:
         return _reseated(conn, session, State.start(len(session.players)))
+    redealt = redeals(conn, session)
     return _reseated(conn, session, State(balances=_balances(session, last), basket=last.basket or 0, deals=last.number,
                                           stake_due=_stake_due(conn, session, last.deal),
-                                          redeals=redeals(conn, session)))
+                                          redeals=redealt, belle=belle(conn, session, last.number, redealt)))
+
+
+def belle(conn: sqlite3.Connection, session: Session, deals: int, redealt: int = 0) -> str | None:
+    """The belle of the game of the last of `deals` standing deals: the suit turned on its first deal
+    that turned one (core/columns); None where the tariff turns none."""
+    if not session.tariff.turns or deals - redealt <= 0:
+        return None
+    per_game = session.tariff.deals_per_partie
+    first = deals - (deals - redealt - 1) % per_game
+    while session.tariff.until_pool_won and first > per_game:  # a game whose pool is played for until won goes on
+        kept = conn.execute(f"SELECT d.basket FROM deals d WHERE d.session_id = ? AND d.number = ? AND {STANDING}",
+                            (session.id, first - 1)).fetchone()
+        if not kept or not kept[0]:
+            break
+        first -= per_game
+    row = conn.execute(f"SELECT d.turned FROM deals d WHERE d.session_id = ? AND d.number >= ? AND d.number <= ?"
+                       f" AND d.turned IS NOT NULL AND {STANDING} ORDER BY d.number LIMIT 1",
+                       (session.id, first, deals)).fetchone()
+    return row[0] if row else None
 
 
 def _balances(session: Session, deal: Recorded) -> tuple[int, ...]:

@@ -9,7 +9,8 @@ from typing import NamedTuple
 from ..core import engine
 from ..core.controls import visible
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
-from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, reason
+from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, \
+    rank_name, reason
 from ..core.tariff import MISDEAL, PASS, Tariff
 from ..app.deals import Corrected, Entered, Walked
 from ..store.records import Correction, Evening, Extension, Seating, Session
@@ -42,7 +43,7 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
         if deal.tricks_each is not None:
             return _("misère partout: {tricks}", tricks=", ".join(
                 f"{who} {t}" for who, t in zip(name, deal.tricks_each, strict=True)))
-        return _("all pass")
+        return _("all pass") + turned(session, deal)
     assert deal.declarer is not None
     contract = session.tariff.contracts.get(deal.contract)
     rank = deal.rank  # the rank said, else where the contract has several the one the engine plays it at
@@ -65,7 +66,13 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
         who = _("{players}, \"I pay\"", players=who)
     holder = _(", boston {name}", name=name[deal.boston]) if boston and deal.boston is not None else ""
     honours = ngettext(", {n} honour", ", {n} honours", deal.honours) if deal.honours else ""
-    return _("{contract} {players}", contract=head, players=who) + honours + holder
+    jack = _(", diamond jack {name}", name=name[deal.jack]) if deal.jack is not None else ""
+    return _("{contract} {players}", contract=head, players=who) + honours + holder + jack + turned(session, deal)
+
+
+def turned(session: Session, deal: Deal) -> str:
+    """', hearts turned' where the deal says the suit turned up (French Boston)."""
+    return _(", {suit} turned", suit=rank_name(session.tariff, deal.turned)) if deal.turned is not None else ""
 
 
 def result_word(outcome: Outcome) -> str:
@@ -285,10 +292,10 @@ def coming(session: Session, state: State) -> list[str]:
     if engine.stake_due(t, state) and t.basket.stake:
         if t.basket.stake_payer == "each":
             lines.append(_("the next deal opens with a stake of {stake} from each player",
-                           stake=chip_count(t.basket.stake)))
+                           stake=chip_count(engine.stake(t, pos))))
         else:
             lines.append(_("the next deal opens with a stake of {stake} from the dealer, {name}",
-                           stake=chip_count(t.basket.stake),
+                           stake=chip_count(engine.stake(t, pos)),
                            name=session.players[pos.dealer]))
     pools = t.basket.pools(state.basket)
     if len(pools) > 1:
@@ -304,6 +311,10 @@ def agreed_left(session: Session, state: State) -> str:
     if session.agreed_deals is None:
         return ""
     left = session.agreed_deals - state.played
+    if left <= 0 and not engine.over(session.tariff, state, session.agreed_deals):
+        return ngettext("the {n} agreed deal is played; the pool of {pool} is played for until won, or settle to "
+                        "divide it", "all {n} agreed deals are played; the pool of {pool} is played for until won, "
+                        "or settle to divide it", session.agreed_deals, pool=chip_count(state.basket))
     return ngettext("{left} of the {n} agreed deal left", "{left} of the {n} agreed deals left",
                     session.agreed_deals, left=left) if left > 0 else \
         ngettext("the {n} agreed deal is played; settle the session",
@@ -322,7 +333,7 @@ def extension_words(deals: int, after: int, total: int) -> str:
 
 def next_lines(session: Session, state: State) -> list[str]:
     """What comes after a deal: who deals the next one, or that the agreed deals are played."""
-    if session.agreed_deals is not None and state.played >= session.agreed_deals:
+    if session.agreed_deals is not None and engine.over(session.tariff, state, session.agreed_deals):
         return [ngettext("That was the last of the {n} agreed deal: `boston-ledger settle`.",
                          "That was the last of the {n} agreed deals: `boston-ledger settle`.", session.agreed_deals)]
     pos = engine.position(session.tariff, state.deals, state.redeals)

@@ -144,7 +144,16 @@ def deal(session: Session, answers: Mapping[str, str], preview: Callable[[Deal],
             continue
         for refused in flow.left_out(session, given, typed):
             tell(_("{problem}; {option} is left out", problem=refused, option=option(str(refused.field))))
-        out.print(preview(found.deal))
+        try:
+            shown = preview(found.deal)
+        except LedgerError as e:  # what only the deals before it decide (a petite when the belle turned again)
+            if e.field is None or e.field not in given:
+                raise
+            tell(str(e))
+            given, earlier = flow.change(session, given, e.field)
+            defaults.update(earlier)
+            continue
+        out.print(shown)
         said = _confirmation(found.items, unchanged is not None and found.deal == unchanged,
                              question or _("Record this deal?"))
         if said is None:

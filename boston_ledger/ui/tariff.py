@@ -8,7 +8,7 @@ from typing import Any
 from rich.box import SIMPLE_HEAD
 from rich.table import Table
 
-from ..core import engine, ladders
+from ..core import columns, engine, ladders
 from ..core.i18n import N_, _, condition_name, condition_names, contract_name, ngettext, rank_name
 from ..core.tariff import MISDEAL, PASS, Schedule, Tariff
 from .text import chip_count
@@ -114,6 +114,11 @@ def _rules(t: Tariff) -> list[str]:
         if t.carte_blanche:
             lines.append(_("carte blanche: {chips} from each other player to who declares a blank hand",
                            chips=chip_count(t.carte_blanche)))
+        if t.jack:
+            lines.append(_("the diamond jack (deal --jack NAME): {chips} to its holder from each other player, times "
+                           "the tour, in every deal played but a misère", chips=chip_count(t.jack)))
+        if rules.stake_doubles and set(t.tours) != {1}:
+            lines.append(_("the stake is multiplied with the tour's payments"))
         lines.append(_("odd chips: {rules}", rules="; ".join(
             ([_(ALL_PASS_REMAINDER[rules.all_pass_remainder])] if rules.all_pass == "double" else [])
             + ([_(PARTOUT_ODD_CHIP)] if rules.all_pass == "misere-partout" else [])
@@ -179,6 +184,9 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
         *map(_, t.notes),
         *([abbreviations(t)] if t.abbreviations else []),
     ]
+    if t.turns:  # paid by the suit turned: the table by suit, as Foster prints it
+        out.append(by_suit(t))
+        return out
     what = (_("Chips each member of the declaring side receives from (+) or pays to (-) each opponent")
             if t.has_basket else _("Points each member of the declaring side scores (+) or loses (-)"))
     rows: list[_Row] = []
@@ -231,6 +239,43 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
     return out
 
 
+def by_suit(t: Tariff) -> Table:
+    """A table paid by suit laid out as Foster prints French Boston's (p. 182): a row per bid, its
+    honours and its extra trick, a column per suit; what a slam pays below its bid."""
+    table = Table(title=_("Chips each adversary pays, by the suit the bid is paid in"), title_justify="left")
+    table.add_column(_("bid"))
+    suits = columns.suits(t)
+    for suit in suits:
+        table.add_column(rank_name(t, suit), justify="right")
+
+    def row(label: str, value: int) -> None:
+        table.add_row(label, *(str(value * t.ranks[suit].multiplier) for suit in suits))
+
+    shown: set[str] = set()
+    for contract in t.contracts.values():
+        for way, schedule in ((_("alone"), contract.alone), (_("with a partner"), contract.with_partner)):
+            if schedule is None or schedule.key in shown:
+                continue
+            shown.add(schedule.key)
+            users = [contract_name(t, k) for k, c in t.contracts.items() if schedule in (c.alone, c.with_partner)]
+            label = ", ".join(users) + (f" ({way})" if contract.alone and contract.with_partner else "")
+            if schedule.kind == "null":
+                row(label, schedule.consolation)
+                continue
+            share = f" ({'+'.join(map(str, schedule.shares))})" if schedule.shares else ""
+            row(ngettext("{bid}: {n} trick", "{bid}: {n} tricks", schedule.bar, bid=label, n=schedule.bar) + share,
+                schedule.consolation)
+            for held in (3, 4):
+                if len(schedule.honours) > held and schedule.honours[held]:
+                    row("  " + ngettext("{n} honour", "{n} honours", held, n=held), schedule.honours[held])
+            row("  " + _("each extra trick"), schedule.per_trick)
+            if schedule.slam_at:
+                table.add_row("  " + ngettext("slam: {n} trick", "slam: {n} tricks", schedule.slam_at,
+                                              n=schedule.slam_at) + ", " + ", ".join(
+                    f"{rank_name(t, r)} {v}" for r, v in schedule.slam_value.items()), *("" for __ in suits))
+    return table
+
+
 def abbreviations(t: Tariff) -> str:
     """The tariff's abbreviations in a line: 'abbreviations: p, п for pass; gm, гм for grand-misere'."""
     def name(key: str) -> str:
@@ -254,7 +299,7 @@ def tariff_data(t: Tariff) -> dict[str, Any]:
                                zip(range(t.tricks, -1, -1),
                                    schedule_row(schedule, t.tricks, t.ranks[rank].multiplier if rank else 1, rank),
                                    strict=True)}
-                for rank in (contract.ranks or [None])
+                for rank in (shown_ranks(t, contract.ranks) or [None])
             }
         contracts[key] = {"names": list(contract.names), "ranks": list(contract.ranks), "ways": ways}
     return {
@@ -266,6 +311,11 @@ def tariff_data(t: Tariff) -> dict[str, Any]:
         "conditions": {k: {"title": c.title, "in_force": c.in_force, "on": k in t.applied}
                        for k, c in t.conditions.items()},
     }
+
+
+def shown_ranks(t: Tariff, ranks: tuple[str, ...]) -> tuple[str, ...]:
+    """The ranks a contract's table is shown in: its own, or every suit where it pays by the suit turned."""
+    return columns.suits(t) if any(t.ranks[r].column for r in ranks) else ranks
 
 
 def _wide(t: Tariff, what: str, rows: list[_Row]) -> list[Table]:

@@ -1,0 +1,341 @@
+"""French Boston (french), held to the figures Foster's Complete Hoyle (1914), "French Boston",
+pp. 179-182, prints, and to the house readings where the text is silent (the rules' "French
+Boston").
+
+The table below is copied from the book a second time, on purpose: the tariff file is held to it
+cell by cell. The evening is computed by hand from it, deal by deal."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from boston_ledger.app import entry
+from boston_ledger.app.deals import current
+from boston_ledger.core import engine
+from boston_ledger.core.engine import BASKET, Deal, DealError, State
+from boston_ledger.core.tariff_files import load
+from boston_ledger.store.db import open_db
+from conftest import PLAYERS, described, guided
+
+A, B, V, G = range(4)  # Anna, Boris, Vera, Gleb
+FRENCH = load("french")
+SUITS = ("spades", "clubs", "diamonds", "hearts")  # Foster's columns, in his order
+# p. 182: the bid's row, three honours, four honours, each extra trick; by suit ♠ ♣ ♢ ♡
+TABLE = {
+    "five": ((4, 8, 12, 16), (3, 6, 9, 12), (4, 8, 12, 16), (1, 2, 3, 4)),
+    "six": ((6, 12, 18, 24), (4, 8, 12, 16), (6, 12, 18, 24), (2, 4, 6, 8)),
+    "eight": ((8, 16, 24, 32), (6, 12, 18, 24), (8, 16, 24, 32), (4, 8, 12, 16)),
+}
+MISERES = {"petite-misere": (16, 32, 48, 64), "grand-misere": (32, 64, 96, 128),
+           "misere-quatre-as": (32, 64, 96, 128), "petite-misere-sur-table": (64, 128, 192, 256),
+           "grand-misere-sur-table": (64, 128, 192, 256)}  # "Misère sur table", one row for both (our reading)
+
+# dealer Boris, a pool of 30 (40 once he has put in his 10), the belle diamonds
+CALM = State((0, 0, 0, 0), basket=30, deals=5, stake_due=False, belle="diamonds")
+
+
+def paid(outcome, seat: int) -> list[int]:
+    """What each other seat paid `seat` (negative: was paid by him) in this deal, players only."""
+    return [sum(t.chips for t in outcome.transfers if t.payer == other and t.payee == seat)
+            - sum(t.chips for t in outcome.transfers if t.payer == seat and t.payee == other)
+            for other in range(4) if other != seat]
+
+
+def into_basket(outcome) -> int:
+    return engine.moves(outcome.transfers, 4)[4]
+
+
+def play(deal: Deal, state: State = CALM):
+    outcome = engine.play(FRENCH, state, deal)
+    assert sum(engine.moves(outcome.transfers, 4)) == 0
+    return outcome
+
+
+# ---- the table, cell by cell ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("column, suit", list(enumerate(SUITS)))
+def test_the_table_by_suit_as_foster_prints_it(column: int, suit: str) -> None:
+    """Each row of p. 182 in each suit's column: the bid made exactly, with one extra trick, with
+    three and four honours; the misères by the suit turned."""
+    other = "spades" if suit != "spades" else "clubs"  # a petite in this suit: the belle is another
+    bids = {"five": Deal("simple", B, tricks=5, rank="petite", turned=suit),
+            "six": Deal("petite-independence", B, tricks=6, rank=suit, turned=other),
+            "eight": Deal("grand-independence", B, tricks=8, rank=suit, turned=other)}
+    state = CALM._replace(belle=other)
+    for row, deal in bids.items():
+        bid, three, four, extra = (values[column] for values in TABLE[row])
+        assert paid(play(deal, state), B) == [bid] * 3, row
+        assert paid(play(deal._replace(tricks=deal.tricks + 1), state), B) == [bid + extra] * 3, row
+        assert paid(play(deal._replace(honours=3), state), B) == [bid + three] * 3, row
+        assert paid(play(deal._replace(honours=4), state), B) == [bid + four] * 3, row
+        failed = play(deal._replace(tricks=deal.tricks - 2), state)  # our reading: the row and 2 tricks short
+        assert paid(failed, B) == [-(bid + 2 * extra)] * 3 and into_basket(failed) == 10 + 40, row  # the pool doubled
+    for key, values in MISERES.items():
+        assert paid(play(Deal(key, B, tricks=0, turned=suit), state), B) == [values[column]] * 3, key
+
+
+def test_a_petite_misère_pays_64_with_hearts_turned_and_16_with_spades() -> None:
+    """p. 182: "If a heart is turned, and little misère is played, the payment is 64 counters to or
+    from each player. If a spade was turned, the payment would be 16 only.\""""
+    hearts = play(Deal("petite-misere", V, tricks=0, turned="hearts"))
+    assert paid(hearts, V) == [64, 64, 64] and into_basket(hearts) == -30  # and the pool
+    assert paid(play(Deal("petite-misere", V, tricks=1, turned="hearts")), V) == [-64, -64, -64]
+    assert paid(play(Deal("petite-misere", V, tricks=0, turned="spades")), V) == [16, 16, 16]
+
+
+def test_a_petite_independence_in_clubs_with_two_extra_tricks_and_the_jack_is_22_from_each() -> None:
+    """Six clubs 12, two extra tricks at 4, the diamond jack 2 (p. 182)."""
+    outcome = play(Deal("petite-independence", G, tricks=8, rank="clubs", turned="spades", jack=G))
+    assert paid(outcome, G) == [22, 22, 22] and into_basket(outcome) == -30
+    doubled = play(Deal("petite-independence", G, tricks=8, rank="clubs", turned="spades", jack=G),
+                   CALM._replace(deals=34))  # deal 35: a double
+    assert paid(doubled, G) == [44, 44, 44] and into_basket(doubled) == -30 - 20 + 20  # the dealer's 20 taken too
+
+
+def test_a_forced_demander_winning_eight_in_belle_has_a_slam_48_from_each_and_the_pool() -> None:
+    """p. 181: "He gets the pool plus 24 counters from each player in petite, 48 in belle, double in
+    the last eight deals"; the slam is paid instead of the row (our reading)."""
+    belle = play(Deal("simple", A, tricks=8, rank="belle", turned="hearts"))
+    assert paid(belle, A) == [48, 48, 48] and into_basket(belle) == -30
+    assert paid(play(Deal("simple", A, tricks=8, rank="petite", turned="hearts")), A) == [24, 24, 24]
+    assert paid(play(Deal("simple", A, tricks=8, rank="belle", turned="hearts"), CALM._replace(deals=33)), A) == \
+        [96, 96, 96]
+    # seven in belle (diamonds): the row 12 and two extra tricks at 3
+    assert paid(play(Deal("simple", A, tricks=7, rank="belle", turned="hearts")), A) == [18, 18, 18]
+
+
+def test_partners_win_eight_between_them_each_adversary_paying_the_one_beside_him() -> None:
+    """p. 181: "they win if they have eight between them no matter in what proportion, and then divide
+    the pool"; each adversary pays one partner (our reading, as in Solo Whist), the odd counter of the
+    pool to the demander (our reading)."""
+    outcome = play(Deal("simple", A, partner=B, tricks=2, partner_tricks=7, rank="belle", turned="hearts"),
+                   CALM._replace(basket=31))
+    pays = {(t.payer, t.payee): t.chips for t in outcome.transfers if t.reason == "contract"}
+    assert pays == {(G, A): 12, (V, B): 12}  # belle diamonds: 12 and one extra trick at 3
+    assert sum(paid(outcome, A)) == 15 and sum(paid(outcome, B)) == 15
+    assert [t.chips for t in outcome.transfers if t.payer is BASKET] == [21, 20]  # 31 and the dealer's 10
+    slam = play(Deal("simple", A, partner=V, tricks=7, partner_tricks=6, rank="petite", turned="hearts"))
+    # each faces the adversary on his right, the seat before his (the deal passing to the left)
+    assert {(t.payer, t.payee): t.chips for t in slam.transfers if t.reason == "slam-value"} == {(G, A): 24, (B, V): 24}
+
+
+def test_a_failed_partnership_where_only_the_acceptor_is_short() -> None:
+    """p. 181: "whichever partner lacks his share (demander 5, acceptor 3) pays the adversaries and
+    doubles the pool": the demander took his five, the acceptor one of his three."""
+    outcome = play(Deal("simple", A, partner=V, tricks=6, partner_tricks=1, rank="petite", turned="clubs"))
+    assert paid(outcome, A) == [0, 0, 0]  # the demander pays nobody
+    assert paid(outcome, V) == [0, -10, -10]  # Anna nothing; clubs: 8 and one trick short at 2, to each adversary
+    assert into_basket(outcome) == 10 + 40 and {t.payer for t in outcome.transfers if t.reason == "labet"} == {V}
+
+
+def test_both_partners_short_each_pay_one_adversary_and_double_the_pool_together() -> None:
+    """p. 181: "both pay if neither made his share"; the demander puts in the odd counter (our reading)."""
+    outcome = play(Deal("simple", A, partner=V, tricks=4, partner_tricks=2, rank="belle", turned="hearts"),
+                   CALM._replace(basket=31))
+    pays = {(t.payer, t.payee): t.chips for t in outcome.transfers if t.reason == "contract"}
+    # each pays the adversary on his right: diamonds 12, and two tricks short at 3 each
+    assert pays == {(A, G): 12, (V, B): 12}
+    labet = {t.payer: t.chips for t in outcome.transfers if t.reason == "labet"}
+    assert labet == {A: 21, V: 20}  # 31 and the dealer's 10
+
+
+def test_the_belle_turned_again_leaves_no_petite_and_misères_ignore_the_jack() -> None:
+    with pytest.raises(DealError, match="no petite"):
+        play(Deal("simple", A, tricks=5, rank="petite", turned="diamonds"))
+    assert paid(play(Deal("neuf-belle", A, tricks=9, turned="diamonds")), A) == [36, 36, 36]  # 24 + 12 (our reading)
+    with pytest.raises(DealError, match="diamond jack has no value"):
+        play(Deal("grand-misere", A, tricks=0, turned="hearts", jack=B))
+    with pytest.raises(DealError, match="suit was turned up"):
+        play(Deal("neuf", A, tricks=9, rank="hearts"))
+    thrown = play(Deal("pass", turned="hearts"))  # nothing moves but the dealer's 10
+    assert [(t.payer, t.payee, t.chips) for t in thrown.transfers] == [(B, BASKET, 10)]
+
+
+def test_the_first_deal_makes_the_belle_and_a_new_game_a_new_one() -> None:
+    state = State.start(4)
+    steps = list(engine.replaying(FRENCH, [Deal("pass", turned="clubs"), Deal("pass", turned="hearts")]))
+    assert steps[-1].after.belle == "clubs"
+    belle = Deal("simple", A, tricks=5, rank="belle", turned="hearts")
+    state = steps[-1].after._replace(deals=40, basket=0)  # the pool was won: deal 41 opens a new game
+    step = next(engine.replaying(FRENCH, [belle], state))
+    assert step.after.belle == "hearts" and paid(step.outcome, A) == [16, 16, 16]
+    step = next(engine.replaying(FRENCH, [belle], state._replace(basket=20)))  # played for until won
+    assert step.after.belle == "clubs" and paid(step.outcome, A) == [8, 8, 8]
+
+
+# ---- a French evening: forty deals, the last eight doubled ----------------------------------------
+
+DEALS: list[tuple[list[str], tuple[int, int, int, int, int]]] = [  # a deal, and what it moves (A, B, V, G, pool)
+    # 1, Anna deals: thrown up; diamonds turned, the belle of the game
+    (["pass", "--turned", "diamonds"], (-10, 0, 0, 0, 10)),
+    # 2, Boris: Vera's petite misère, hearts turned: 64 from each and the pool of 20
+    (["petite-misere", "--declarer", "Vera", "--tricks", "0", "--turned", "hearts"], (-64, -74, 212, -64, -10)),
+    # 3, Vera: Gleb's petite misère, spades turned: 16 from each and the pool of 10
+    (["petite-misere", "--declarer", "Gleb", "--tricks", "0", "--turned", "spades"], (-16, -16, -26, 58, 0)),
+    # 4, Gleb: Anna's petite independence in clubs, two extra tricks, the jack: 22 from each and the pool
+    (["petite-independence", "--rank", "clubs", "--declarer", "Anna", "--tricks", "8", "--jack", "Anna",
+      "--turned", "hearts"], (76, -22, -22, -32, 0)),
+    # 5, Anna: Boris forced to play alone in belle (diamonds) wins eight: 48 from each and the pool
+    (["simple", "--rank", "belle", "--declarer", "Boris", "--tricks", "8", "--turned", "spades"],
+     (-58, 154, -48, -48, 0)),
+    # 6, Boris: Vera demands, Anna accepts, petite clubs; Vera 6, Anna 1: Anna pays both adversaries
+    # 8 and one trick short at 2, and doubles the pool of 10
+    (["simple", "--rank", "petite", "--declarer", "Vera", "--partner", "Anna", "--tricks", "6", "--partner-tricks",
+      "1", "--turned", "clubs"], (-30, 0, 0, 10, 20)),
+]
+THROWN = ["spades", "clubs", "hearts"]  # deals 7 to 32 thrown up, the dealer's 10 each
+DOUBLES: list[tuple[list[str], tuple[int, int, int, int, int]]] = [
+    # 33, Anna deals 20: Boris's petite misère, hearts turned, doubled: 128 from each and the pool (280 + 20)
+    (["petite-misere", "--declarer", "Boris", "--tricks", "0", "--turned", "hearts"], (-148, 684, -128, -128, -280)),
+    # 34, Boris deals 20: Gleb's petite independence in clubs, two extra tricks, the jack, doubled: 44 each
+    (["petite-independence", "--rank", "clubs", "--declarer", "Gleb", "--tricks", "8", "--jack", "Gleb",
+      "--turned", "diamonds"], (-44, -64, -44, 152, 0)),
+    # 35, Vera deals 20: Anna forced alone in belle wins eight, doubled: 96 from each and the pool
+    (["simple", "--rank", "belle", "--declarer", "Anna", "--tricks", "8", "--turned", "hearts"],
+     (308, -96, -116, -96, 0)),
+]
+
+
+def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -> None:
+    cli("new", *PLAYERS, "--tariff", "french", "--deals", "40")
+    balances = [0, 0, 0, 0, 0]
+
+    def enter(args: list[str], moved: tuple[int, ...] | None, number: int) -> None:
+        cli("deal", *args)
+        if moved is None:  # thrown up: the dealer's 10, 20 in the doubles
+            moved = tuple(-(20 if 32 < number <= 40 else 10) if seat == (number - 1) % 4 else 0 for seat in range(4))
+            moved = (*moved, -sum(moved))
+        for i, chips in enumerate(moved):
+            balances[i] += chips
+        status = cli.json("status")
+        assert [*status["balances"].values(), status["basket"]] == balances, (number, args)
+        assert sum(status["balances"].values()) + status["basket"] == 0  # the pool included
+
+    for number, (args, moved) in enumerate(DEALS, 1):
+        enter(args, moved, number)
+    refused = cli("deal", "simple", "--rank", "petite", "--declarer", "Anna", "--tricks", "5", "--turned", "diamonds",
+                  code=2).stderr
+    assert "the belle, diamonds, was turned again: this deal has no petite" in refused
+    for number in range(7, 33):
+        enter(["pass", "--turned", THROWN[number % 3]], None, number)
+    assert balances[4] == 280
+    assert "tour 9 (double tour ×2), dealer Anna" in (said := cli("status").stdout)
+    assert "a stake of 20 chips from the dealer, Anna" in said
+    for number, (args, moved) in enumerate(DOUBLES, 33):
+        enter(args, moved, number)
+    for number in range(36, 41):
+        enter(["pass", "--turned", "clubs"], None, number)
+    assert balances == [-66, 486, -262, -258, 100]
+    # the pool is played for until won (p. 179): simples, the dealer's 10, diamonds still the belle
+    assert "all 40 agreed deals are played; the pool of 100 chips is played for until won" in cli("status").stdout
+    enter(["pass", "--turned", "hearts"], None, 41)
+    enter(["simple", "--rank", "belle", "--declarer", "Vera", "--tricks", "5", "--turned", "hearts"],
+          (-12, -22, 36 + 120, -12, -110), 42)
+    assert "agreed deals of session 1 are played" in cli("deal", "pass", "--turned", "clubs", code=2).stderr
+    assert cli("check").exit_code == 0
+    described = [d["description"] for d in cli.json("history")]
+    assert "petite-independence clubs Anna 8, diamond jack Anna, hearts turned" in described
+    assert "simple petite Vera 6 + Anna 1, clubs turned" in described
+    cli("export", str(tmp_path / "out"))
+    deals_csv = (tmp_path / "out" / "deals.csv").read_text(encoding="utf-8-sig")
+    assert "turned" in deals_csv.splitlines()[0] and "jack" in deals_csv.splitlines()[0]
+    assert "tricks_each" not in deals_csv.splitlines()[0]
+    assert cli("stats").exit_code == 0 and "hearts turned" in cli("sheet").stdout
+    settled = cli.json("settle", "--yes")  # the pool was won: nothing to divide
+    assert settled["net_chips"] == {"Anna": -88, "Boris": 464, "Vera": -106, "Gleb": -270}
+
+
+# ---- entering ----------------------------------------------------------------------------------
+
+
+def test_guided_entry_asks_the_suit_turned_first_then_the_bid_s_questions(cli, isolated: Path) -> None:
+    cli("new", *PLAYERS, "--tariff", "french")
+    conn = open_db(isolated)
+    try:
+        session = current(conn)
+        first = entry.step(session, {})
+        assert [c.answer for c in first.choices] == [
+            "simple", "petite-independence", "petite-misere", "grand-independence", "grand-misere",
+            "misere-quatre-as", "neuf", "neuf-petite", "neuf-belle", "petite-misere-sur-table",
+            "grand-misere-sur-table", "pass", "misdeal"]
+        answers = {"contract": "simple", "turned": "hearts", "declarer": "Vera", "partner": "Anna", "rank": "belle",
+                   "team_tricks": "9", "jack": "", "honours": "3"}
+        asked = [i.field for i in entry.answered(session, answers)]
+        assert asked == ["contract", "turned", "declarer", "partner", "rank", "team_tricks", "jack", "honours"]
+        assert entry.step(session, answers).deal == Deal("simple", V, partner=A, rank="belle", team_tricks=9,
+                                                          turned="hearts", honours=3)
+        misere = {"contract": "petite-misere", "turned": "spades", "declarer": "Vera", "tricks": "0"}
+        assert entry.step(session, misere).deal == Deal("petite-misere", V, tricks=0, turned="spades")
+        assert entry.step(session, {"contract": "pass"}).field == "turned"
+        assert entry.step(session, {"contract": "misdeal"}).deal == Deal("misdeal")
+    finally:
+        conn.close()
+
+
+def test_guided_entry_asks_again_what_the_deals_before_refuse(cli) -> None:
+    """The first deal turned diamonds, the belle: a simple in petite with diamonds turned again is
+    refused and its rank asked again, at the terminal."""
+    cli("new", *PLAYERS, "--tariff", "french")
+    cli("deal", "pass", "--turned", "diamonds")
+    answers = "simple\ndiamonds\nVera\nAnna\npetite\n9\n\n\nbelle\ny\n"
+    result = guided(["deal"], answers)
+    assert result.exit_code == 0, result.output
+    assert "the belle, diamonds, was turned again: this deal has no petite" in result.stderr
+    assert described(cli, 2) == "simple belle Vera + Anna: 9, diamonds turned"
+
+
+def test_tariffs_show_lays_out_foster_s_table_by_suit(cli, monkeypatch) -> None:
+    monkeypatch.setenv("COLUMNS", "200")
+    assert cli("tariffs", "check", "french").stderr == ""
+    shown = json.loads(cli("tariffs", "show", "french", "--json").stdout)
+    assert shown["basket"]["stake_doubles"] is True
+    assert shown["contracts"]["petite-misere"]["ways"]["alone"]["hearts"]["0"] == 64  # by the suit turned
+    rows = {}
+    for line in cli("tariffs", "show", "french").stdout.splitlines():
+        cells = [c.strip() for c in line.split("│")[1:-1]]
+        if cells:
+            rows.setdefault(cells[0], []).append([int(c) for c in cells[1:] if c])
+    assert rows["simple (alone): 5 tricks"] == [list(TABLE["five"][0])]
+    assert rows["petite-independence: 6 tricks"] == [list(TABLE["six"][0])]
+    assert rows["grand-independence: 8 tricks"] == [list(TABLE["eight"][0])]
+    assert rows["3 honours"][2:5:2] == [list(TABLE["six"][1]), list(TABLE["eight"][1])]
+    assert rows["each extra trick"][0] == list(TABLE["five"][3])
+    assert rows["petite-misere"] == [list(MISERES["petite-misere"])]
+    assert rows["petite-misere-sur-table, grand-misere-sur-table"] == [list(MISERES["grand-misere-sur-table"])]
+
+
+def test_the_phone_asks_the_suit_turned_and_records_a_french_deal(cli, isolated: Path) -> None:
+    from boston_ledger.serve.server import Served
+    from serving import ENTRY, VIEW, Phone, get
+
+    cli("new", *PLAYERS, "--tariff", "french")
+    running = Served(isolated, None, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
+    try:
+        phone = Phone(running)
+        page = phone.tap("petite-misere").html
+        assert "Which suit was turned up?" in page and ">hearts<" in page
+        page = phone.tap("hearts").tap("Vera").tap("0").html
+        assert "diamond jack" not in page  # not asked of a misère
+        page = phone.tap("Record this deal").html
+        assert "Deal 1 recorded." in page
+        sheet = get(running.port, f"/?t={VIEW}")[2].decode()
+        assert "petite-misere Vera 0, hearts turned" in sheet
+    finally:
+        running.close()
+    assert cli.json("status")["balances"] == {"Anna": -74, "Boris": -64, "Vera": 202, "Gleb": -64}
+
+
+def test_a_newcomer_plays_on_in_the_game_s_belle(cli) -> None:
+    """A change of the table keeps the game: the belle turned on deal 1 stays the belle."""
+    cli("new", *PLAYERS, "--tariff", "french")
+    cli("deal", "pass", "--turned", "diamonds")
+    cli("seat", "Gleb", "Dasha", "--own")  # Gleb leaves with his 0 and a quarter of the pool (2)
+    cli("deal", "simple", "--rank", "belle", "--declarer", "Dasha", "--tricks", "5", "--turned", "hearts")
+    status = cli.json("status")
+    assert status["balances"]["Dasha"] == 36 + 8 + 10  # diamonds 12 from each, the pool (8 and Boris's 10)
+    assert sum(status["balances"].values()) + status["basket"] == -2  # the 2 Gleb took away
+    assert cli("check").exit_code == 0
