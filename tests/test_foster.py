@@ -307,7 +307,7 @@ def test_an_evening_with_the_pool_full_and_a_surplus_pool_played_for(cli, tariff
         assert (*status["balances"].values(), status["basket"]) == after, deal
         assert sum(status["balances"].values()) + status["basket"] == 0  # every chip is somewhere
         if deal[0] == "seven":
-            assert "the basket is 2 pools: 250 + 70" in cli("status").stdout
+            assert "2 pools on the table: 250 + 70" in cli("status").stdout
     assert "agreed deals of session 1 are played" in cli("deal", "six", "--declarer", "Anna", "--tricks", "6",
                                                          code=2).stderr  # twelve deals, the misdeal not counted
     assert cli("check").exit_code == 0
@@ -461,5 +461,5 @@ def test_a_misdeal_dealt_again_moves_neither_the_tour_nor_the_agreed_deals_on_th
     finally:
         running.close()
     last = sheet[sheet.index('data-deal="5"'):]
-    assert "partie 1, tour 1 (simple tour) · dealer Anna" in last[:last.index("</article>")]
+    assert "game 1, round 1 · dealer Anna" in last[:last.index("</article>")]
     assert "are played" not in entry and ">seven<" in entry

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from .errors import LedgerError
-from .i18n import _
+from .i18n import SEEDS, SOURCE, GameWords, _, language
 
 PASS = "pass"
 MISDEAL = "misdeal"  # the dealer misdealt and the deal passes to the next player: no card is played
@@ -183,6 +183,7 @@ class Tariff(NamedTuple):
     # short words that name a contract (or pass, misdeal) whole, by its key, even where they begin other names
     # ("p" pass, "gm" grand-misere): the commonest words win their shortest beginnings
     abbreviations: Mapping[str, tuple[str, ...]] = NO_WORDS
+    words: GameWords = SEEDS  # the game's own words where they are not the seeds' ([words]; core/i18n.py)
 
     @property
     def digest(self) -> str:
@@ -210,6 +211,14 @@ class Tariff(NamedTuple):
         return find(word, [(PASS, (PASS, *self.basket.pass_names)),
                            *((key, c.names) for key, c in self.contracts.items()),
                            (MISDEAL, (MISDEAL, *self.basket.misdeal_names))], short=self.abbreviations.items())
+
+    def refusal(self, word: str) -> str | None:
+        """Why the game refuses what a player's word names (its [words.refused], by a whole name),
+        in the language spoken; None when it refuses no such thing."""
+        for refused in self.words.refused.values():
+            if any(folded(name) == folded(word) for name in refused.names):
+                return refused.why.get(language()) or refused.why.get(SOURCE)
+        return None
 
     def rank_key(self, word: str) -> str | None:
         """The suit rank a player's word means (`find_rank`)."""

@@ -74,9 +74,9 @@ def _rules(t: Tariff) -> list[str]:
                      _(" (×{times} in a slam, when the slam's declaring side holds it)", times=t.boston_slam))
                     if t.boston_slam > 1 and t.boston else "")]
         if rules.pool_limit:
-            lines.append(_("the basket is a row of pools of at most {limit}, played for in turn: a made "
-                           "contract takes the first pool, a labet doubles the first pool, and what would put a "
-                           "pool above {limit} starts the next one", limit=chip_count(rules.pool_limit)))
+            lines.append(_("pools of at most {limit} each, played for in turn: a made contract takes the first "
+                           "pool, a failed declarer doubles the first pool, and what would put a pool above {limit} "
+                           "starts the next one", limit=chip_count(rules.pool_limit)))
         low = [contract_name(t, key) for key, c in t.contracts.items()
                if any(s is not None and not s.takes_basket for s in (c.alone, c.with_partner))]
         if low:
