@@ -9,7 +9,7 @@ from rich.box import SIMPLE_HEAD
 from rich.table import Table
 
 from ..core import engine, ladders
-from ..core.i18n import N_, _, condition_name, condition_names, contract_name, ngettext, rank_name
+from ..core.i18n import N_, _, condition_name, condition_names, contract_name, ngettext, rank_name, reason
 from ..core.tariff import MISDEAL, PASS, Schedule, Tariff
 from .text import chip_count
 
@@ -181,7 +181,8 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
                 label = contract_name(t, key) + (f" ({rank_name(t, rank)})" if rank and rank != key else "")
                 if contract.with_partner is not None and contract.alone is not None:
                     label += f", {way}"
-                basket = _(FAILED_BASKET[schedule.failed_basket])
+                failing = schedule.failed_basket  # a labet by the game's name for it
+                basket = reason("labet") if failing == "labet" else _(FAILED_BASKET[failing])
                 if schedule.kind == "null":
                     if schedule.takes:
                         label += " " + ngettext("(made with exactly {n} trick)", "(made with exactly {n} tricks)",
