@@ -368,7 +368,7 @@ def test_fontainebleau_asks_the_suit_in_russian_too(cli, isolated: Path) -> None
     out = cli("--lang", "ru", "deal", "девять", "--rank", "бубны", "--declarer", "Vera", "--tricks", "9").stdout
     assert "девять в бубнах: Vera 9; сыграна" in out
     refused = cli("deal", "nine", "--rank", "junior", "--declarer", "Vera", "--tricks", "9", code=2).stderr
-    assert "--rank: no rank 'junior' here; choose one of clubs, spades, hearts, diamonds" in refused
+    assert "--rank: no suit 'junior' here; choose one of clubs, spades, hearts, diamonds" in refused
 
 
 def test_tariffs_check_lists_foster_s_own_exceptions_and_show_prints_the_tables(cli, monkeypatch) -> None:
@@ -382,9 +382,9 @@ def test_tariffs_check_lists_foster_s_own_exceptions_and_show_prints_the_tables(
         cells = [c.strip() for c in line.split("│")[1:-1]]
         if cells:
             rows[cells[0]] = cells[1:]
-    assert rows["seven"] == ["7", "labet", "+26", "+24", "+23", "+22", "+21", "+20", "+18", "-19", "-29", "-40",
+    assert rows["seven"] == ["7", "doubles the pool", "+26", "+24", "+23", "+22", "+21", "+20", "+18", "-19", "-29", "-40",
                              "-50", "-60", "-72", "-82"]
-    assert rows["grand-spread"] == ["160", "160", "labet"]
+    assert rows["grand-spread"] == ["160", "160", "doubles the pool"]
     assert "американский бостон" in cli("--lang", "ru", "tariffs", "show", "american").stdout.lower()
     american = json.loads(cli("tariffs", "show", "american", "--json").stdout)["basket"]
     assert (american["pool_limit"], american["stake_at"], american["misdeal_dealer"], american["misdeal_penalty"],
