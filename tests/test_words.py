@@ -164,3 +164,13 @@ def test_a_tariff_of_one_s_own_speaks_its_words(cli, tmp_path: Path) -> None:
     status = cli("status").stdout
     assert "kitty" in status and "basket" not in status
     assert "корзина" in cli("--lang", "ru", "status").stdout  # no Russian given: the seeds' word
+
+
+def test_american_refuses_a_suit_saying_suits_change_no_payment(cli) -> None:
+    """Foster's suits only rank the bids: a --rank is refused in his words (it once listed no choice)."""
+    cli("new", *PLAYERS, "--tariff", "american")
+    refused = cli("deal", "seven", "--declarer", "Anna", "--tricks", "7", "--rank", "hearts", code=2).stderr
+    assert refused == "boston-ledger: error: --rank: 'hearts': suits change no payment in this game; drop --rank\n"
+    russian = cli("--lang", "ru", "deal", "seven", "--declarer", "Anna", "--tricks", "7", "--rank", "hearts",
+                  code=2).stderr
+    assert "«hearts»: масти не меняют в этой игре ни одного платежа; уберите --rank" in russian

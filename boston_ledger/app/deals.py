@@ -89,6 +89,8 @@ def rank_of(tariff: Tariff, word: str, among: Sequence[str] | None = None) -> st
     refused = None if found.candidates else tariff.refusal(word)
     if refused:
         raise LedgerError(refused, "rank", None, MEND)
+    if not tariff.ranks:
+        raise LedgerError(_("{rank!r}: ranks change no payment in this game; drop --rank", rank=word), "rank")
     choices = ", ".join(rank_name(tariff, r) for r in (tariff.ranks if among is None else among))
     message = ambiguous(found, word, lambda key: rank_name(tariff, key)) or (
         _("no rank {rank!r} here; choose one of {choices}", rank=word, choices=choices) + did_you_mean(found))
