@@ -379,7 +379,7 @@ def word(key: str, form: str = "") -> str:
     return own[form] if own else SEED_WORDS[key][lang][form]
 
 
-# a whole word: not in a {field}, a [table] or an --option
+# a whole word: not in a {field}, a [table] or an option (a dash before it)
 _WORD_BEFORE, _WORD_AFTER = r"(?<![\w{\[-])(?:", r")(?![\w}\]])"
 # the pattern and replacements of a game's words, by the words' id and language (kept with the words: the id stays theirs)
 _worders: dict[tuple[int, str], tuple[GameWords, tuple[re.Pattern[str], dict[str, str]] | None]] = {}
@@ -405,7 +405,7 @@ def _worder(game: GameWords, lang: str) -> tuple[re.Pattern[str], dict[str, str]
 
 def worded(text: str) -> str:
     """A text (before its {fields} are filled) in the words of the game spoken now: each of the
-    seeds' words it says, as a whole word (not an option, `--declarer`, nor a {field}), in the
+    seeds' words it says, as a whole word (not after a dash, as an option, nor in a {field}), in the
     game's form of it, its capitals kept."""
     game = _words.get()
     if game is None or not game.nouns:
