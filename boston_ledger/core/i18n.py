@@ -8,8 +8,9 @@ standard library's gettext. The command line chooses the language (cli/language.
 Data meant for programs (JSON keys, CSV headers, the tariff files' keys) stays English.
 
 A game speaks its own words (issue 31): the texts say the seeds' words (basket, partie, tour,
-declarer, rank; «корзина», «партия», «тур»...), and a tariff's `[words]` table gives its game's
-instead (Foster's pool, game, round, caller, suit; «банк», «круг»), every form of each, with the
+declarer, stake, rank; «корзина», «партия», «тур»...), and a tariff's `[words]` table gives its
+game's instead (Foster's pool, game, round, caller, contribution, suit; «банк», «круг», «взнос»),
+every form of each, with the
 names of its payments and what it refuses. While a session's words are spoken (`speak_words`,
 `in_words`), every text is said in them: `_()`, `ngettext()`, `pgettext()` and `reason()` put them
 in place of the seeds' (`worded()`), the one place that does. A tariff without `[words]` speaks
@@ -71,6 +72,9 @@ SEED_WORDS: dict[str, dict[str, dict[str, str]]] = {
     "declarer": {"en": {"one": "declarer", "many": "declarers"},
                  "ru": {"nom": "играющий", "gen": "играющего", "acc": "играющего", "prep": "играющем",
                         "dat": "играющему", "ins": "играющим", "many": "играющие", "many-gen": "играющих"}},
+    "stake": {"en": {"one": "stake", "many": "stakes"},
+              "ru": {"nom": "ставка", "gen": "ставки", "acc": "ставку", "prep": "ставке", "dat": "ставке",
+                     "ins": "ставкой", "many": "ставки", "many-gen": "ставок"}},
     "rank": {"en": {"one": "rank", "many": "ranks"},
              "ru": {"nom": "ранг", "gen": "ранга", "acc": "ранг", "prep": "ранге", "dat": "рангу", "ins": "рангом",
                     "many": "ранги", "many-gen": "рангов"}},
