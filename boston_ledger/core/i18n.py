@@ -393,6 +393,8 @@ def _worder(game: GameWords, lang: str) -> tuple[re.Pattern[str], dict[str, str]
     """The pattern of the seeds' words a game says otherwise in `lang`, and what it says for each."""
     key = (id(game), lang)
     if key not in _worders or _worders[key][0] is not game:
+        if len(_worders) >= 64:  # a server reads its session's tariff again at each change: keep the latest few
+            _worders.clear()
         instead: dict[str, str] = {}
         for noun, by_language in game.nouns.items():
             own = by_language.get(lang)
