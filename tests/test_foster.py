@@ -382,8 +382,8 @@ def test_tariffs_check_lists_foster_s_own_exceptions_and_show_prints_the_tables(
         cells = [c.strip() for c in line.split("│")[1:-1]]
         if cells:
             rows[cells[0]] = cells[1:]
-    assert rows["seven"] == ["7", "doubles the pool", "+26", "+24", "+23", "+22", "+21", "+20", "+18", "-19", "-29", "-40",
-                             "-50", "-60", "-72", "-82"]
+    assert rows["seven"] == ["7", "doubles the pool", "+26", "+24", "+23", "+22", "+21", "+20", "+18", "-19", "-29",
+                             "-40", "-50", "-60", "-72", "-82"]
     assert rows["grand-spread"] == ["160", "160", "doubles the pool"]
     assert "американский бостон" in cli("--lang", "ru", "tariffs", "show", "american").stdout.lower()
     american = json.loads(cli("tariffs", "show", "american", "--json").stdout)["basket"]

@@ -385,7 +385,7 @@ def word(key: str, form: str = "") -> str:
 
 # a whole word: not in a {field}, a [table] or an option (a dash before it)
 _WORD_BEFORE, _WORD_AFTER = r"(?<![\w{\[-])(?:", r")(?![\w}\]])"
-# the pattern and replacements of a game's words, by the words' id and language (kept with the words: the id stays theirs)
+# a game's words' pattern and replacements, by the words' id and language (kept with the words: the id stays theirs)
 _worders: dict[tuple[int, str], tuple[GameWords, tuple[re.Pattern[str], dict[str, str]] | None]] = {}
 
 
