@@ -183,6 +183,7 @@ def isolated(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     for var in ("LANGUAGE", "LC_ALL", "LC_MESSAGES"):
         monkeypatch.delenv(var, raising=False)
     i18n.set_language("en")  # a Russian command of an earlier test leaves no trace
+    i18n.speak_words(None)  # nor the words of an earlier test's game
     return db
 
 

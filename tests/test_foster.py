@@ -312,7 +312,7 @@ def test_an_evening_with_the_pool_full_and_a_surplus_pool_played_for(cli, tariff
         assert (*status["balances"].values(), status["basket"]) == after, deal
         assert sum(status["balances"].values()) + status["basket"] == 0  # every chip is somewhere
         if deal[0] == "seven":
-            assert "the basket is 2 pools: 250 + 70" in cli("status").stdout
+            assert "2 pools on the table: 250 + 70" in cli("status").stdout
     assert "agreed deals of session 1 are played" in cli("deal", "six", "--declarer", "Anna", "--tricks", "6",
                                                          code=2).stderr  # twelve deals, the misdeal not counted
     assert cli("check").exit_code == 0
@@ -375,7 +375,7 @@ def test_fontainebleau_asks_the_suit_in_russian_too(cli, isolated: Path) -> None
     out = cli("--lang", "ru", "deal", "девять", "--rank", "бубны", "--declarer", "Vera", "--tricks", "9").stdout
     assert "девять в бубнах: Vera 9 без вистующего; сыграна" in out  # alone: nine may take a partner
     refused = cli("deal", "nine", "--rank", "junior", "--declarer", "Vera", "--tricks", "9", code=2).stderr
-    assert "--rank: no rank 'junior' here; choose one of clubs, spades, hearts, diamonds" in refused
+    assert "--rank: no suit 'junior' here; choose one of clubs, spades, hearts, diamonds" in refused
 
 
 def test_tariffs_check_lists_foster_s_own_exceptions_and_show_prints_the_tables(cli, monkeypatch) -> None:
@@ -389,9 +389,9 @@ def test_tariffs_check_lists_foster_s_own_exceptions_and_show_prints_the_tables(
         cells = [c.strip() for c in line.split("│")[1:-1]]
         if cells:
             rows[cells[0]] = cells[1:]
-    assert rows["seven"] == ["7", "labet", "+26", "+24", "+23", "+22", "+21", "+20", "+18", "-19", "-29", "-40",
-                             "-50", "-60", "-72", "-82"]
-    assert rows["grand-spread"] == ["160", "160", "labet"]
+    assert rows["seven"] == ["7", "doubles the pool", "+26", "+24", "+23", "+22", "+21", "+20", "+18", "-19", "-29",
+                             "-40", "-50", "-60", "-72", "-82"]
+    assert rows["grand-spread"] == ["160", "160", "doubles the pool"]
     assert "американский бостон" in cli("--lang", "ru", "tariffs", "show", "american").stdout.lower()
     american = json.loads(cli("tariffs", "show", "american", "--json").stdout)["basket"]
     assert (american["pool_limit"], american["stake_at"], american["misdeal_dealer"], american["misdeal_penalty"],
@@ -468,5 +468,5 @@ def test_a_misdeal_dealt_again_moves_neither_the_tour_nor_the_agreed_deals_on_th
     finally:
         running.close()
     last = sheet[sheet.index('data-deal="5"'):]
-    assert "partie 1, tour 1 (simple tour) · dealer Anna" in last[:last.index("</article>")]
+    assert "game 1, round 1 · dealer Anna" in last[:last.index("</article>")]
     assert "are played" not in entry and ">seven<" in entry

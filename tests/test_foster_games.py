@@ -64,8 +64,8 @@ def test_an_american_evening_of_two_games_plays_the_pool_as_foster_does(cli) -> 
         status = cli.json("status")
         assert (*status["balances"].values(), status["basket"]) == after, (number, deal)
         assert sum(status["balances"].values()) + status["basket"] == 0  # the pool included
-        banners += [number] * out.count("★ Partie")
-        assert ("game over: basket divided" in out) == (number in (13, 28))
+        banners += [number] * out.count("★ Game")
+        assert ("game over: pool divided" in out) == (number in (13, 28))
     assert banners == [13, 28]  # the twelfth real deal of each game (the misdeals are none)
     history = cli.json("history")
     assert [d["description"] for d in history[:2]] == ['five Anna, "I pay"', "six Boris 8"]
@@ -102,7 +102,7 @@ def test_the_partie_ends_after_the_twelfth_real_deal_not_the_misdeal(cli) -> Non
     assert "11 deals played" in status and "1 of the 12 agreed deals left" in status
     assert cli.json("status")["deals"] == 11
     last = cli("deal", "five", "--declarer", "a", "--tricks", "5").stdout
-    assert "★ Partie 1 ends with this deal" in last and "That was the last of the 12 agreed deals" in last
+    assert "★ Game 1 ends with this deal" in last and "That was the last of the 12 agreed deals" in last
     assert "12 deals played" in cli("status").stdout and "12 deals played" in cli("sheet").stdout
 
 

@@ -70,6 +70,9 @@ def contract_of(tariff: Tariff, word: str) -> str:
     found = tariff.find_contract(word)
     if found.key is not None:
         return found.key
+    refused = None if found.candidates else tariff.refusal(word)  # a beginning of its names is theirs
+    if refused:
+        raise LedgerError(refused, "contract")
     message = ambiguous(found, word, lambda key: _("pass") if key == PASS else contract_name(tariff, key)) or (
         _("the {tariff} tariff has no contract {contract!r}{hint}", tariff=tariff.name, contract=word,
           hint=did_you_mean(found)) if found.close else
@@ -83,6 +86,11 @@ def rank_of(tariff: Tariff, word: str, among: Sequence[str] | None = None) -> st
     found = tariff.find_rank(word, among)
     if found.key is not None:
         return found.key
+    refused = None if found.candidates else tariff.refusal(word)
+    if refused:
+        raise LedgerError(refused, "rank", None, MEND)
+    if not tariff.ranks:
+        raise LedgerError(_("{rank!r}: ranks change no payment in this game; drop --rank", rank=word), "rank")
     choices = ", ".join(rank_name(tariff, r) for r in (tariff.ranks if among is None else among))
     message = ambiguous(found, word, lambda key: rank_name(tariff, key)) or (
         _("no rank {rank!r} here; choose one of {choices}", rank=word, choices=choices) + did_you_mean(found))

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from ..core.engine import State
 from ..core.errors import LedgerError
-from ..core.i18n import _, ngettext
+from ..core.i18n import _, ngettext, speak_words
 from ..store import read, write
 from ..store.db import writing
 from ..store.records import Evening as Evening  # re-exported: the command line lists evenings through app/
@@ -38,14 +38,20 @@ class Chosen(int):
 def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
     """The session a command works on: the one the command line chose (--session, or the
     terminal's BOSTON_LEDGER_SESSION), else the ledger's current session (`use ID`). The one place
-    that reads it; a command that writes asks `evening` first."""
+    that reads it; a command that writes asks `evening` first. What follows speaks its game's words."""
     if session_id is None:
-        return read.session(conn, read.current_session_id(conn))
+        return spoken(read.session(conn, read.current_session_id(conn)))
     if isinstance(session_id, Chosen) and session_id.variable is not None and not read.has_session(conn, session_id):
         raise LedgerError(_("{var}={id} names no session of this ledger; `unset {var}` plays the ledger's current "
                             "session, `export {var}=N` another (`boston-ledger sessions` lists them)",
                             var=session_id.variable, id=int(session_id)))
-    return read.session(conn, int(session_id))
+    return spoken(read.session(conn, int(session_id)))
+
+
+def spoken(session: Session) -> Session:
+    """The session a command works on, whose game's words it speaks from now on (core/i18n.py)."""
+    speak_words(session.tariff.words)
+    return session
 
 
 class Undecided(LedgerError):
@@ -92,7 +98,7 @@ def evening(conn: sqlite3.Connection, chosen: int | None = None, choose: Choose 
             if picked not in meant:
                 raise LedgerError(_("session {id} is not one of those offered; nothing was done", id=picked))
             session = read.session(conn, picked)
-    return Picked(session, tuple(i for i in opened if i != session.id))
+    return Picked(spoken(session), tuple(i for i in opened if i != session.id))
 
 
 def open_evenings(conn: sqlite3.Connection, besides: int | None = None) -> list[Evening]:

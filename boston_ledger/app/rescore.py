@@ -14,6 +14,7 @@ from ..core.tariff import Tariff
 from ..core.tariff_files import with_conditions
 from ..store import read
 from ..store.records import Session
+from .evenings import spoken
 
 
 @dataclass(frozen=True)
@@ -27,8 +28,8 @@ class Rescored:
 def rescore(conn: sqlite3.Connection, session_id: int, tariff: Tariff | None = None,
             conditions: Sequence[str] = ()) -> Rescored:
     """A recorded session replayed under another tariff (default: its own), with `conditions`
-    turned on: as recorded and as rescored."""
-    session = read.session(conn, session_id)
+    turned on: as recorded and as rescored (said in the words of the session's game)."""
+    session = spoken(read.session(conn, session_id))
     if tariff is None:
         if not conditions:
             raise LedgerError(_("say what to replay it under: --tariff NAME and/or --condition NAME"))

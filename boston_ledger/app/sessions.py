@@ -16,6 +16,7 @@ from ..store import read, write
 from ..store.db import reading, writing
 from ..store.records import Correction, Extension, Recorded, Session
 from .deals import History, current, history, points_standing
+from .evenings import spoken
 from .inputs import table_names
 
 if TYPE_CHECKING:  # core.settlement is loaded when a settlement is made or read (`_settled`)
@@ -29,14 +30,14 @@ def new(conn: sqlite3.Connection, names: list[str], tariff: Tariff, chip_value: 
     with writing(conn):
         session_id = write.create_session(conn, table_names(names, tariff), tariff, chip_value, currency, name,
                                           agreed_deals, demo)
-    return read.session(conn, session_id)
+    return spoken(read.session(conn, session_id))
 
 
 def use(conn: sqlite3.Connection, session_id: int) -> Session:
     with writing(conn):
         session = read.session(conn, session_id)
         write.set_current(conn, session_id)
-    return session
+    return spoken(session)
 
 
 class Status(NamedTuple):

@@ -21,7 +21,7 @@ from ..app.inputs import reason_text, session_name, whole
 from ..core.engine import Deal
 from ..core.fields import BY_NAME
 from ..core.errors import LedgerError
-from ..core.i18n import _, condition_names, ngettext, strerror
+from ..core.i18n import _, condition_names, ngettext, speak_words, strerror
 from ..app import opening
 from ..app.deals import Session
 from .guard import PROG, waiting
@@ -776,7 +776,8 @@ def demo(db: str | None = None) -> None:
             # a name and its balance are never broken apart: a no-break space (ui/term.py)
             balances = "  ".join(f"{n}\u00a0{b}" for n, b in zip(session.players, entered.after.balances, strict=True))
             out.print(f"$ {command}", soft_wrap=True)
-            out.print("    " + _("deal {number}", number=entered.number) + f", {where(entered.position)}: "
+            place = where(entered.position, session.tariff.tours)
+            out.print("    " + _("deal {number}", number=entered.number) + f", {place}: "
                       f"{result_word(entered.outcome)} · {balances} · {basket_word()}\u00a0{entered.after.basket}")
     found = script.finish(conn, session, before)
     out.print("\n$ boston-ledger settle")
@@ -817,6 +818,7 @@ def tariffs_show(name: str, condition: list[str] | None = None, as_json: bool = 
     if as_json:
         _json(tariff_data(t))
         return
+    speak_words(t.words)  # its tables in its game's words
     out = _console()
     for item in tariff_tables(t, out.width):
         out.print(item)

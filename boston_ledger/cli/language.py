@@ -6,7 +6,7 @@ from __future__ import annotations
 import os
 import sys
 
-from ..core.i18n import LANGUAGES, _, from_locale, set_language
+from ..core.i18n import LANGUAGES, _, from_locale, set_language, speak_words
 
 
 def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
@@ -38,6 +38,7 @@ def take_lang(argv: list[str]) -> tuple[str | None, list[str]]:
 def choose(argv: list[str]) -> list[str]:
     """Set the language from `--lang` on this command line, else the locale; the line without it."""
     set_language(from_locale(os.environ))  # an error in --lang itself is worded by the locale
+    speak_words(None)  # the seeds' words, until the command knows its session (app/evenings.py)
     lang, rest = take_lang(argv)
     if lang:
         set_language(lang)

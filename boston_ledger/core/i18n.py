@@ -7,6 +7,15 @@ one word apart); its translations are gettext catalogues,
 standard library's gettext. The command line chooses the language (cli/language.py).
 Data meant for programs (JSON keys, CSV headers, the tariff files' keys) stays English.
 
+A game speaks its own words (issue 31): the texts say the seeds' words (basket, partie, tour,
+declarer, stake, rank; «корзина», «партия», «тур»...), and a tariff's `[words]` table gives its
+game's instead (Foster's pool, game, round, caller, contribution, suit; «банк», «круг», «взнос»),
+every form of each, with the
+names of its payments and what it refuses. While a session's words are spoken (`speak_words`,
+`in_words`), every text is said in them: `_()`, `ngettext()`, `pgettext()` and `reason()` put them
+in place of the seeds' (`worded()`), the one place that does. A tariff without `[words]` speaks
+the seeds'.
+
 The language spoken is a context variable, not a global: each thread (each request of the
 server) speaks its own. The terminal runs one command per process and sets it once
 (`set_language`); the server makes each page `in_language(...)` of its request, and no page
@@ -16,6 +25,7 @@ waits for another. A new thread speaks the code's own language until it says oth
 from __future__ import annotations
 
 import errno
+import re
 import string
 from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
@@ -42,6 +52,54 @@ class Language(NamedTuple):
     money: str = "{number} {sign}"
 
 
+# The forms of a word a text may need, by language (Russian: its cases, then the plural's nominative
+# and genitive). The order is the order of precedence when two forms of a seed's word are spelt the
+# same (корзине: prepositional before dative).
+FORMS: dict[str, tuple[str, ...]] = {"en": ("one", "many"),
+                                     "ru": ("nom", "gen", "acc", "prep", "dat", "ins", "many", "many-gen")}
+# The seeds' words, which the code's texts and their Russian say; a tariff's [words] gives its game's
+# for any of them, in every form of a language.
+SEED_WORDS: dict[str, dict[str, dict[str, str]]] = {
+    "basket": {"en": {"one": "basket", "many": "baskets"},
+               "ru": {"nom": "корзина", "gen": "корзины", "acc": "корзину", "prep": "корзине", "dat": "корзине",
+                      "ins": "корзиной", "many": "корзины", "many-gen": "корзин"}},
+    "partie": {"en": {"one": "partie", "many": "parties"},
+               "ru": {"nom": "партия", "gen": "партии", "acc": "партию", "prep": "партии", "dat": "партии",
+                      "ins": "партией", "many": "партии", "many-gen": "партий"}},
+    "tour": {"en": {"one": "tour", "many": "tours"},
+             "ru": {"nom": "тур", "gen": "тура", "acc": "тур", "prep": "туре", "dat": "туру", "ins": "туром",
+                    "many": "туры", "many-gen": "туров"}},
+    "declarer": {"en": {"one": "declarer", "many": "declarers"},
+                 "ru": {"nom": "играющий", "gen": "играющего", "acc": "играющего", "prep": "играющем",
+                        "dat": "играющему", "ins": "играющим", "many": "играющие", "many-gen": "играющих"}},
+    "stake": {"en": {"one": "stake", "many": "stakes"},
+              "ru": {"nom": "ставка", "gen": "ставки", "acc": "ставку", "prep": "ставке", "dat": "ставке",
+                     "ins": "ставкой", "many": "ставки", "many-gen": "ставок"}},
+    "rank": {"en": {"one": "rank", "many": "ranks"},
+             "ru": {"nom": "ранг", "gen": "ранга", "acc": "ранг", "prep": "ранге", "dat": "рангу", "ins": "рангом",
+                    "many": "ранги", "many-gen": "рангов"}},
+}
+
+
+class Refused(NamedTuple):
+    """Something a player may name that the game has no value for: the words that name it, and why
+    it is refused, by language."""
+
+    names: tuple[str, ...]
+    why: Mapping[str, str]
+
+
+class GameWords(NamedTuple):
+    """A game's own words where they are not the seeds' (a tariff's [words]): each word's forms by
+    language (`SEED_WORDS`' keys and `FORMS`), its payments' names by language (keys of
+    `REASON_LABELS`), and what it refuses."""
+
+    nouns: Mapping[str, Mapping[str, Mapping[str, str]]] = {}
+    payments: Mapping[str, Mapping[str, str]] = {}
+    refused: Mapping[str, Refused] = {}
+
+
+SEEDS = GameWords()
 SOURCE = "en"  # the language of the code's own texts, which needs no catalogue
 # The registry: adding a language is its catalogue and one entry here.
 LANGUAGES: dict[str, Language] = {
@@ -53,6 +111,7 @@ LANGUAGES: dict[str, Language] = {
 DOMAIN = "boston_ledger"
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
 _spoken: ContextVar[str] = ContextVar("language", default=SOURCE)  # this thread's (this request's)
+_words: ContextVar[GameWords | None] = ContextVar("words", default=None)  # the game's words spoken, when not the seeds'
 _catalogues: dict[tuple[Path, str], Any] = {}  # gettext's translations, by folder and language, read once
 
 
@@ -160,21 +219,21 @@ def _(text: str, /, **values: object) -> str:
     """The text in the current language, its {fields} filled in."""
     if translated():
         text = _translations().gettext(text)
-    return _fill(text, values)
+    return _fill(worded(text), values)
 
 
 def ngettext(singular: str, plural: str, n: int, /, **values: object) -> str:
     """The form of a text for the count `n` (the catalogue's plural rule: Russian has three
     forms), its {fields} and {n} filled in."""
     text = _translations().ngettext(singular, plural, n) if translated() else singular if n == 1 else plural
-    return _fill(text, {"n": n, **values})
+    return _fill(worded(text), {"n": n, **values})
 
 
 def pgettext(context: str, text: str, /, **values: object) -> str:
     """A text whose translation depends on where it is used (`context`), as `_()`."""
     if translated():
         text = _translations().pgettext(context, text)
-    return _fill(text, values)
+    return _fill(worded(text), values)
 
 
 def _named(entry: object, key: str) -> str:
@@ -288,5 +347,87 @@ REASON_LABELS = {  # the words for the engine's reasons; _() gives them in the c
 
 
 def reason(key: str) -> str:
-    """What a transfer was for (the engine's reason), in words."""
+    """What a transfer was for (the engine's reason), in words: the game's name for it when its
+    tariff gives one."""
+    game = _words.get()
+    own = game.payments.get(key, {}).get(language()) if game is not None else None
+    if own:
+        return own
     return _(REASON_LABELS[key]) if key in REASON_LABELS else key
+
+
+def speak_words(game: GameWords | None) -> None:
+    """Speak a game's words from now on, in this thread (None: the seeds'): the terminal's command,
+    once it knows its session."""
+    _words.set(game)
+
+
+@contextmanager
+def in_words(game: GameWords | None) -> Iterator[None]:
+    """Speak a game's words within (in this thread only), as `in_language`."""
+    before = _words.set(game)
+    try:
+        yield
+    finally:
+        _words.reset(before)
+
+
+def spoken_words() -> GameWords:
+    """The game's words spoken now (the seeds' when none)."""
+    return _words.get() or SEEDS
+
+
+def word(key: str, form: str = "") -> str:
+    """One of the words of the game spoken now (`SEED_WORDS`' keys), in the language spoken, in a
+    form of it (`FORMS`; the first by default)."""
+    lang = language() if language() in FORMS else SOURCE
+    form = form or FORMS[lang][0]
+    own = spoken_words().nouns.get(key, {}).get(lang)
+    return own[form] if own else SEED_WORDS[key][lang][form]
+
+
+# a whole word: not in a {field}, a [table] or an option (a dash before it)
+_WORD_BEFORE, _WORD_AFTER = r"(?<![\w{\[-])(?:", r")(?![\w}\]])"
+# a game's words' pattern and replacements, by the words' id and language (kept with the words: the id stays theirs)
+_worders: dict[tuple[int, str], tuple[GameWords, tuple[re.Pattern[str], dict[str, str]] | None]] = {}
+
+
+def _worder(game: GameWords, lang: str) -> tuple[re.Pattern[str], dict[str, str]] | None:
+    """The pattern of the seeds' words a game says otherwise in `lang`, and what it says for each."""
+    key = (id(game), lang)
+    if key not in _worders or _worders[key][0] is not game:
+        if len(_worders) >= 64:  # a server reads its session's tariff again at each change: keep the latest few
+            _worders.clear()
+        instead: dict[str, str] = {}
+        for noun, by_language in game.nouns.items():
+            own = by_language.get(lang)
+            if own:
+                for form in FORMS[lang]:
+                    seed = SEED_WORDS[noun][lang][form]
+                    if own[form] != seed:
+                        instead.setdefault(seed.casefold(), own[form])
+        pattern = "|".join(re.escape(w) for w in sorted(instead, key=len, reverse=True))
+        _worders[key] = (game, (re.compile(_WORD_BEFORE + pattern + _WORD_AFTER, re.IGNORECASE), instead)
+                              if instead else None)
+    return _worders[key][1]
+
+
+def worded(text: str) -> str:
+    """A text (before its {fields} are filled) in the words of the game spoken now: each of the
+    seeds' words it says, as a whole word (not after a dash, as an option, nor in a {field}), in the
+    game's form of it, its capitals kept."""
+    game = _words.get()
+    if game is None or not game.nouns:
+        return text
+    found = _worder(game, language() if language() in FORMS else SOURCE)
+    if found is None:
+        return text
+    pattern, instead = found
+
+    def own(m: re.Match[str]) -> str:
+        said, said_here = m.group(), instead[m.group().casefold()]
+        if len(said) > 1 and said.isupper():
+            return said_here.upper()
+        return said_here[:1].upper() + said_here[1:] if said[:1].isupper() else said_here
+
+    return pattern.sub(own, text)

@@ -13,7 +13,7 @@ from types import MappingProxyType
 from typing import NamedTuple
 
 from .errors import LedgerError
-from .i18n import _
+from .i18n import SEEDS, SOURCE, GameWords, _, language
 
 PASS = "pass"
 MISDEAL = "misdeal"  # the dealer misdealt and the deal passes to the next player: no card is played
@@ -215,6 +215,7 @@ class Tariff(NamedTuple):
     # ended (French Boston: "it is played for until won")
     jack: int = 0  # what the holder of the diamond jack (a deal's `jack`) receives from each other player, times the
     # tour (0: the tariff does not pay it)
+    words: GameWords = SEEDS  # the game's own words where they are not the seeds' ([words]; core/i18n.py)
 
     @property
     def turns(self) -> bool:
@@ -253,6 +254,14 @@ class Tariff(NamedTuple):
         return find(word, [(PASS, (PASS, *self.basket.pass_names)),
                            *((key, c.names) for key, c in self.contracts.items()),
                            (MISDEAL, (MISDEAL, *self.basket.misdeal_names))], short=self.abbreviations.items())
+
+    def refusal(self, word: str) -> str | None:
+        """Why the game refuses what a player's word names (its [words.refused], by a whole name),
+        in the language spoken; None when it refuses no such thing."""
+        for refused in self.words.refused.values():
+            if any(folded(name) == folded(word) for name in refused.names):
+                return refused.why.get(language()) or refused.why.get(SOURCE)
+        return None
 
     def rank_key(self, word: str) -> str | None:
         """The suit rank a player's word means (`find_rank`)."""

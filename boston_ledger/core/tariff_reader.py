@@ -14,7 +14,7 @@ from collections.abc import Callable, Iterable, Set
 from functools import partial
 from typing import Any, TypeVar, overload
 
-from .i18n import _, ngettext
+from .i18n import FORMS, REASON_LABELS, SEED_WORDS, SEEDS, GameWords, Refused, _, ngettext
 from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, COLUMNS, DIVIDE_AMONG,
                      FAILED_BASKET, LABET_ODD_CHIP, LIMIT, MISDEAL, MISDEAL_DEALER, PASS, PAYS, SCORING,
                      SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff,
@@ -29,7 +29,7 @@ LINES = {"source", "notes", "seed"}  # texts of several lines: a line break (and
 # The most characters a text of a user's file holds (the shipped tariffs' longest: a word 27, a
 # title 163, a source, note or seed 324); any other string (a word, a name, a table's) WORD.
 WORD = 100
-LONGEST = {"title": 1_000, **dict.fromkeys(LINES, 10_000)}
+LONGEST = {"title": 1_000, **dict.fromkeys(FORMS, 1_000), **dict.fromkeys(LINES, 10_000)}  # FORMS: [words]' texts
 MOST_WORDS = 100  # in one list (names, pass words, notes...: the shipped tariffs' longest holds 9)
 SHOWN = 60  # the most characters of a value an error message quotes
 
@@ -43,7 +43,7 @@ def _keys(record: Any, without: Iterable[str] = (), more: Iterable[str] = ()) ->
 _BY_KIND = ("failed_per_trick", "takes", "made_table", "failed_table")  # fields of `null` and `table` only
 KEYS = {  # the keys of each table, by the table ([schedules.NAME] by its kind)
     "top level": frozenset({"tariff", "ranks", "partie", "basket", "boston", "bonuses", "schedules", "contracts",
-                            "conditions", "notes", "ladders", "ladder_exceptions", "abbreviations"}),
+                            "conditions", "notes", "ladders", "ladder_exceptions", "abbreviations", "words"}),
     "tariff": frozenset({"name", "title", "source", "scoring", "players", "tricks", "conditions", "base_payment"}),
     "ranks": _keys(Rank),
     "partie": frozenset({"tours", "until_pool_won"}),
@@ -57,6 +57,8 @@ KEYS = {  # the keys of each table, by the table ([schedules.NAME] by its kind)
     "table": frozenset({"kind", "failed_basket", "takes_basket", "takes_basket_conceded", "bar", "made", "failed"}),
     "contracts": _keys(Contract),
     "conditions": _keys(Condition, more=("set", "remove")),
+    "words": frozenset({*SEED_WORDS, "payments", "refused"}),
+    "refused": frozenset({"names", *FORMS}),
 }
 
 
@@ -263,6 +265,7 @@ class _Reader:
         raw_contracts = data.get("contracts")
         abbreviations = self.guard(lambda: self.abbreviations(data, contracts, basket_values, set(
             raw_contracts if isinstance(raw_contracts, dict) else ()) - set(contracts)), {})
+        words = self.guard(lambda: self.game_words(data), SEEDS)
         if self.problems or basket_values is None or boston_values is None or base_payment is None:
             return None
         return Tariff(
@@ -273,8 +276,64 @@ class _Reader:
             schedules=schedules, contracts=contracts, conditions=conditions, applied=applied,
             notes=notes, text=text, boston_slam_for=boston_values[2], ladders=ladders,
             ladder_exceptions=exceptions, base_payment=base_payment, honours=honours, abbreviations=abbreviations,
-            jack=jack, until_pool_won=bool(until_pool_won),
+            jack=jack, until_pool_won=bool(until_pool_won), words=words,
         )
+
+    def game_words(self, data: dict[str, Any]) -> GameWords:
+        """`[words]`: the game's own words where they are not the seeds' (each in every form of a
+        language it gives), its payments' names, and what it refuses and why (in every language)."""
+        table = self.table(data, "words", _("top level"), required=False)
+        if not table:
+            return SEEDS
+        start = len(self.problems)
+        self.keys(table, "[words]", "words")
+        nouns: dict[str, dict[str, dict[str, str]]] = {}
+        for noun in SEED_WORDS:
+            if noun in table:
+                nouns[noun] = self.guard(partial(self.forms, table, noun), {})
+        payments: dict[str, dict[str, str]] = {}
+        for key, raw in self.table(table, "payments", "[words]", required=False).items():
+            where = f"[words.payments] {_Shown(key)!r}"
+            if key not in REASON_LABELS:
+                self.problems.append(f"{self.origin}: {where}: " + _(
+                    "unknown payment; expected one of {allowed}", allowed=", ".join(REASON_LABELS)))
+                continue
+            payments[key] = self.guard(partial(self.by_language, raw, where), {})
+        refused: dict[str, Refused] = {}
+        for key, raw in self.table(table, "refused", "[words]", required=False).items():
+            where = f"[words.refused.{key}]"
+            if not isinstance(raw, dict):
+                self.problems.append(f"{self.origin}: {where}: " + _("must be a table"))
+                continue
+            self.keys(raw, where, "refused")
+            names = self.guard(partial(self.words, raw, "names", where), ())
+            if not names:
+                self.problems.append(f"{self.origin}: {where} names: " + _("must be a list of non-empty strings"))
+            why = self.guard(partial(self.by_language, {k: v for k, v in raw.items() if k != "names"}, where, True), {})
+            refused[key] = Refused(names, why)
+        self.done(start)
+        return GameWords(nouns, payments, refused)
+
+    def forms(self, table: dict[str, Any], noun: str) -> dict[str, dict[str, str]]:
+        """A word of `[words]`: for each language given, a table of every one of its forms."""
+        where = f"[words.{noun}]"
+        raw = self.table(table, noun, "[words]")
+        out: dict[str, dict[str, str]] = {}
+        for lang, forms in raw.items():
+            if lang not in FORMS:
+                raise self.fail(where, _("unknown language {key!r}; expected one of {allowed}", key=_Shown(lang),
+                                         allowed=", ".join(FORMS)))
+            if not isinstance(forms, dict) or set(forms) != set(FORMS[lang]):
+                raise self.fail(f"{where} {lang}", _("must be a table of every form: {forms}",
+                                                     forms=", ".join(FORMS[lang])))
+            out[lang] = {form: self.word(forms, form, f"{where} {lang}") for form in FORMS[lang]}
+        return out
+
+    def by_language(self, raw: Any, where: str, every: bool = False) -> dict[str, str]:
+        """A text in each language given (`every`: in every language), {en = "...", ru = "..."}."""
+        if not isinstance(raw, dict) or not set(raw) <= set(FORMS) or (every and set(raw) != set(FORMS)):
+            raise self.fail(where, _("must be a table of texts by language: {languages}", languages=", ".join(FORMS)))
+        return {lang: self.word(raw, lang, where) for lang in raw}
 
     def abbreviations(self, data: dict[str, Any], contracts: dict[str, Contract], basket: Basket | None,
                       broken: Set[str]) -> dict[str, tuple[str, ...]]:

@@ -54,7 +54,7 @@ def _head(place: Place) -> str:
     heading = _("Deal {number}", number=pos.number)
     if len(t.tours) <= 1 and session.agreed_deals:
         heading += " " + _("of {count}", count=session.agreed_deals)
-    about = " · ".join(x for x in (where(pos) if len(t.tours) > 1 else "",
+    about = " · ".join(x for x in (where(pos, t.tours) if len(t.tours) > 1 else "",
                                    _("dealer {name}", name=session.players[pos.dealer])) if x)
     title = session_label(session)
     return (f'<header><h1>{e(_("Entering a deal"))} · {e(title)}</h1><p class="now">{e(heading)}</p>'

@@ -87,7 +87,7 @@ def _head(shown: Shown) -> str:
             heading += " " + _("of {count}", count=session.agreed_deals)
         now = f'<p class="now">{e(heading)}</p>'
         if len(t.tours) > 1:
-            now += f'<p class="where{" double" if pos.double else ""}">{e(where(pos))}</p>'
+            now += f'<p class="where{" double" if pos.double else ""}">{e(where(pos, t.tours))}</p>'
 
     return (f'<header><h1>{e(title(shown))}</h1>{now}'
             f'<p class="meta">{e(tariff)} · {e(worth)}{"" if session.settled else " · " + e(played)}</p></header>')
@@ -127,7 +127,7 @@ def _deals(shown: Shown) -> str:
         mark, note = ("", "") if corrected is None else \
             (f" {e(MARK)}", f'<p class="corrected">{e(MARK)} {e(correction_note(corrected))}</p>')
         declarer = played.recorded.deal.declarer
-        tour = where(played.position) if len(t.tours) > 1 else ""
+        tour = where(played.position, t.tours) if len(t.tours) > 1 else ""
         about = " · ".join(x for x in (tour, _("dealer {name}", name=d["dealer"])) if x)
         note += "".join(f'<p class="about">{e(change_words(session, s))}</p>' for s in session.seatings
                         if s.from_deal == d["deal"])  # the table changed before this deal

@@ -120,8 +120,11 @@ def banners(tariff: Tariff, pos: Position, redealt: bool = False) -> list[str]:
     return out
 
 
-def where(pos: Position) -> str:
-    """Partie and tour, and whether the tour is double."""
+def where(pos: Position, tours: Sequence[int]) -> str:
+    """Partie and tour, and whether the tour is double (said only where some tour of the tariff's,
+    `tours`, is)."""
+    if all(m == 1 for m in tours):
+        return _("partie {partie}, tour {tour}", partie=pos.partie, tour=pos.tour)
     kind = _("double tour ×{multiplier}", multiplier=pos.multiplier) if pos.double else _("simple tour")
     return _("partie {partie}, tour {tour} ({kind})", partie=pos.partie, tour=pos.tour, kind=kind)
 
@@ -140,7 +143,7 @@ def deal_table(entered: Entered, named: bool = False) -> Group:
     session, number, pos, deal = entered.session, entered.number, entered.position, entered.deal
     outcome, after, points = entered.outcome, entered.after, entered.points
     n = len(session.players)
-    place = " · " + where(pos) if len(session.tariff.tours) > 1 else \
+    place = " · " + where(pos, session.tariff.tours) if len(session.tariff.tours) > 1 else \
         " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
     heading = Text((session_title(session) + " · " if named else "") + _("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
@@ -272,7 +275,8 @@ def status_lines(session: Session, state: State) -> list[str]:
         f"{unit} {amount(session.chip_value, session.currency)}",
         ngettext("{n} deal played", "{n} deals played", state.played)
         + (" · " + _("settled") if session.settled else
-           " · " + _("next: deal {number}", number=pos.number) + ", " + (f"{where(pos)}, " if len(t.tours) > 1 else "")
+           " · " + _("next: deal {number}", number=pos.number) + ", "
+           + (f"{where(pos, t.tours)}, " if len(t.tours) > 1 else "")
            + _("dealer {name}", name=session.players[pos.dealer])),
     ]
     lines += coming(session, state)
@@ -299,9 +303,9 @@ def coming(session: Session, state: State) -> list[str]:
                            name=session.players[pos.dealer]))
     pools = t.basket.pools(state.basket)
     if len(pools) > 1:
-        lines.append(ngettext("the basket is {n} pool: {pools}", "the basket is {n} pools: {pools}",
+        lines.append(ngettext("{n} pool on the table: {pools}", "{n} pools on the table: {pools}",
                               len(pools), pools=" + ".join(map(str, pools)))
-                     + _("; a made contract takes the first, a labet doubles the first"))
+                     + _("; a made contract takes the first, a failed declarer doubles the first"))
     left = agreed_left(session, state)
     return lines + ([left] if left else [])
 
@@ -555,7 +559,7 @@ def tour_heading(session: Session, rows: Sequence[Walked]) -> list[str | None]:
     last = None
     for w in rows:
         here = (w.position.partie, w.position.tour)
-        out.append(where(w.position) if here != last else None)
+        out.append(where(w.position, session.tariff.tours) if here != last else None)
         last = here
     return out
 

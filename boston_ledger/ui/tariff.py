@@ -9,7 +9,7 @@ from rich.box import SIMPLE_HEAD
 from rich.table import Table
 
 from ..core import columns, engine, ladders
-from ..core.i18n import N_, _, condition_name, condition_names, contract_name, ngettext, rank_name
+from ..core.i18n import N_, _, condition_name, condition_names, contract_name, ngettext, rank_name, reason
 from ..core.tariff import MISDEAL, PASS, Schedule, Tariff
 from .text import chip_count
 
@@ -74,9 +74,9 @@ def _rules(t: Tariff) -> list[str]:
                      _(" (×{times} in a slam, when the slam's declaring side holds it)", times=t.boston_slam))
                     if t.boston_slam > 1 and t.boston else "")]
         if rules.pool_limit:
-            lines.append(_("the basket is a row of pools of at most {limit}, played for in turn: a made "
-                           "contract takes the first pool, a labet doubles the first pool, and what would put a "
-                           "pool above {limit} starts the next one", limit=chip_count(rules.pool_limit)))
+            lines.append(_("pools of at most {limit} each, played for in turn: a made contract takes the first "
+                           "pool, a failed declarer doubles the first pool, and what would put a pool above {limit} "
+                           "starts the next one", limit=chip_count(rules.pool_limit)))
         low = [contract_name(t, key) for key, c in t.contracts.items()
                if any(s is not None and not s.takes_basket for s in (c.alone, c.with_partner))]
         if low:
@@ -207,7 +207,8 @@ def tariff_tables(t: Tariff, width: int = 200) -> list[Table | str]:
                 label = contract_name(t, key) + (f" ({rank_name(t, rank)})" if rank and rank != key else "")
                 if contract.with_partner is not None and contract.alone is not None:
                     label += f", {way}"
-                basket = _(FAILED_BASKET[schedule.failed_basket])
+                failing = schedule.failed_basket  # a labet by the game's name for it
+                basket = reason("labet") if failing == "labet" else _(FAILED_BASKET[failing])
                 if schedule.kind == "null":
                     if schedule.takes:
                         label += " " + ngettext("(made with exactly {n} trick)", "(made with exactly {n} tricks)",
