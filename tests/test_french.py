@@ -223,8 +223,8 @@ def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -
     for number in range(7, 33):
         enter(["pass", "--turned", THROWN[number % 3]], None, number)
     assert balances[4] == 280
-    assert "tour 9 (double tour ×2), dealer Anna" in (said := cli("status").stdout)
-    assert "a stake of 20 chips from the dealer, Anna" in said
+    assert "round 9 (double round ×2), dealer Anna" in (said := cli("status").stdout)
+    assert "a contribution of 20 chips from the dealer, Anna" in said
     for number, (args, moved) in enumerate(DOUBLES, 33):
         enter(args, moved, number)
     for number in range(36, 41):
