@@ -97,29 +97,32 @@ def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_ru
     """Import the ledger at `path` into `conn`'s (`dry_run`: only say what would come in)."""
     pairs = same_pairs(same)
     other = open_read_only(path)
+    conn.execute("PRAGMA foreign_keys = OFF")  # the references are checked as a whole before the commit
     try:
         with reading(other):
-            theirs = merge.histories(other)
             their_payments = merge.payment_rows(other)
             shape = merge.tables(other)
             with (reading if dry_run else writing)(conn):
                 if merge.tables(conn) != shape:
                     raise LedgerError(_("{path} is a ledger whose tables differ from this one's; nothing was "
                                         "imported", path=path))
-                plan, coming = _plan(conn, other, str(path), shape, theirs, their_payments, pairs)
+                plan, coming = _plan(conn, other, str(path), shape, their_payments, pairs)
                 if dry_run or not (coming or plan.payments):
                     return Done(plan, None, ())
-                made = merge.copy(conn, shape, coming)
+                made = merge.copy(conn, shape, list(coming.values()))
                 paid = merge.copy_payments(conn, plan.payments)
                 import_id = merge.record_import(conn, str(path), made, paid, pairs)
+                merge.check_references(conn)
                 return Done(plan, import_id, tuple(made))
     finally:
+        conn.execute("PRAGMA foreign_keys = ON")
         other.close()
 
 
 def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shape: dict[str, merge.Table],
-          theirs: dict[int, merge.History], their_payments: dict[int, PaymentRow],
-          pairs: list[tuple[str, str]]) -> tuple[Plan, list[merge.Rows]]:
+          their_payments: dict[int, PaymentRow],
+          pairs: list[tuple[str, str]]) -> tuple[Plan, dict[int, merge.Rows]]:
+    """What would come in (and the rows of each evening that would, by its number there)."""
     names_there = {player_key(n) for n in read.names_by_id(other).values()}
     names_here = read.names_by_id(conn)
     people: dict[str, str] = {}  # by player_key: the name as this ledger first wrote it (then as the other did)
@@ -149,36 +152,39 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
         return people[key]
 
     here_by_identity = merge.identities(conn)
-    matched = [h.identity for h in theirs.values() if h.identity in here_by_identity]
-    ours = merge.histories(conn, [here_by_identity[i] for i in matched])
-    coming: list[merge.Rows] = []
-    evenings: list[Evening] = []
+    there_by_identity = merge.identities(other)
+    theirs = merge.sayings(other, rename)
+    ours = merge.sayings(conn) if here_by_identity.keys() & there_by_identity.keys() else {}
+    candidates: list[int] = []
     conflicts: list[Conflict] = []
-    refused: list[Refused] = []
     already = 0
-    seen: set[str] = set()
-    for history in theirs.values():
-        if history.identity in seen:
-            continue
-        seen.add(history.identity)
-        rows = merge.rename_rows(shape, history.rows, rename)
-        found = here_by_identity.get(history.identity)
-        if found is not None:
-            mine = ours[found].rows
-            if merge.digest(shape, mine) == merge.digest(shape, rows):
-                already += 1
-            else:
-                conflicts.append(_conflict(conn, other, shape, found, history.session, mine, rows))
-            continue
-        evening = read.evening(other, history.session)
-        problem = _replay(other, history.session)
+    for identity, session_id in sorted(there_by_identity.items(), key=lambda item: item[1]):
+        found = here_by_identity.get(identity)
+        if found is None:
+            candidates.append(session_id)
+        elif ours[found] == theirs[session_id]:
+            already += 1
+        else:
+            conflicts.append(_conflict(conn, other, shape, found, session_id, ours[found], theirs[session_id]))
+    refused: list[Refused] = []
+    sound = []
+    for session_id in candidates:
+        problem = _replay(other, session_id)
         if problem is None:
-            problem = _same_names(shape, rows)
+            sound.append(session_id)
+        else:
+            refused.append(Refused(read.evening(other, session_id), problem))
+    coming: dict[int, merge.Rows] = {}
+    evenings: list[Evening] = []
+    for session_id, history in merge.histories(other, sound).items() if sound else ():
+        rows = merge.rename_rows(shape, history.rows, rename)
+        evening = read.evening(other, session_id)
+        problem = _same_names(shape, rows)
         if problem is not None:
             refused.append(Refused(evening, problem))
             continue
         at = shape["players"].columns.index("name")
-        coming.append(rows)
+        coming[session_id] = rows
         evenings.append(evening._replace(players=tuple(r[at] for r in rows["players"])))
     payments, here_count, payment_conflicts = _payments(conn, their_payments, rename)
     plan = Plan(source, tuple(evenings), already, tuple(conflicts), tuple(refused), tuple(payments), here_count,
@@ -212,16 +218,14 @@ def _side(conn: sqlite3.Connection, session_id: int) -> Side:
 
 
 def _conflict(conn: sqlite3.Connection, other: sqlite3.Connection, shape: dict[str, merge.Table], here: int,
-              there: int, mine: merge.Rows, theirs: merge.Rows) -> Conflict:
-    a, b = merge.comparable(shape, mine), merge.comparable(shape, theirs)
-    differs = tuple(t for t in a if a[t] != b[t])
+              there: int, mine: merge.Said, theirs: merge.Said) -> Conflict:
+    differs = tuple(t for t in mine if mine[t] != theirs[t])
     parts_at = None
-    if a["deals"] != b["deals"]:
-        number = shape["deals"].columns.index("number")
-        rows_a, rows_b = mine["deals"], theirs["deals"]
-        first = next((i for i, (x, y) in enumerate(zip(a["deals"], b["deals"], strict=False)) if x != y),
-                     min(len(rows_a), len(rows_b)))
-        parts_at = (rows_a if first < len(rows_a) else rows_b)[first][number]
+    if mine["deals"] != theirs["deals"]:
+        number = merge.said_columns(shape["deals"]).index("number")
+        a, b = mine["deals"], theirs["deals"]
+        first = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+        parts_at = (a if first < len(a) else b)[first][number]
     return Conflict(_side(conn, here), _side(other, there), parts_at, differs)
 
 

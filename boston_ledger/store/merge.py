@@ -9,12 +9,13 @@ along without a word here. Players' names are written as this ledger writes them
 
 from __future__ import annotations
 
-import hashlib
 import json
 import sqlite3
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any, NamedTuple
 
+from ..core.i18n import _
+from . import StorageError
 from .db import now
 from .read import WITHDRAWN, WITHDRAWN_PAYMENTS
 
@@ -126,32 +127,64 @@ def _renamed_result(text: Any, rename: Rename) -> Any:
     return json.dumps(kept, ensure_ascii=False)
 
 
-def comparable(shape: Mapping[str, Table], rows: Rows) -> dict[str, list[tuple[Any, ...]]]:
-    """What an evening's rows say, their numbers aside: each row without its own number, a row it
-    points at as that row's place in its table's list."""
-    place = {name: {r[t.columns.index(t.key)]: i for i, r in enumerate(rows[name])}
-             for name, t in shape.items() if t.numbered}
-    out = {}
+Said = dict[str, list[tuple[Any, ...]]]  # what an evening's rows say, by table (`sayings`)
+UNSAID = ("evening_ids", "transfers")  # the identity is what matched; transfers follow from the deals
+
+
+def said_columns(t: Table) -> list[str]:
+    """The columns of a table whose values say something of an evening (`sayings`), in order."""
+    return [c for c in t.columns if not ((t.numbered and c == t.key) or t.refs.get(c) == "sessions"
+                                         or (t.name, c) == ("sessions", "tariff_text"))]
+
+
+def sayings(conn: sqlite3.Connection, rename: Rename | None = None) -> dict[int, Said]:
+    """What each standing evening's rows say, their numbers aside (the demonstration's and those of
+    undone imports aside): each row without its own number, a row it points at as that row's place
+    among its evening's rows of its table; a tariff by its digest; with names as `rename` writes them.
+    Equal for the same evening in two ledgers. Told by SQLite, a query a table."""
+    shape = tables(conn)
+    ids = {r[0] for r in conn.execute(f"SELECT id FROM sessions WHERE demo = 0 AND id NOT IN {WITHDRAWN}")}
+    out: dict[int, Said] = {i: {name: [] for name in shape if name not in UNSAID} for i in ids}
     for name, t in shape.items():
-        if name in ("evening_ids", "transfers"):  # the identity is what matched; transfers follow from the deals
+        if name in UNSAID:
             continue
-        refs = {t.columns.index(c): parent for c, parent in t.refs.items()}
-        own = t.columns.index(t.key) if t.numbered else -1
-        out[name] = [tuple(place[refs[i]].get(v, -1) if i in refs and v is not None else v
-                           for i, v in enumerate(r) if i != own) for r in rows[name]]
+        columns, joins = [], []
+        for c in said_columns(t):
+            parent = t.refs.get(c)
+            if parent is None:
+                columns.append(f"t.{c}")
+                continue
+            joins.append(f" LEFT JOIN (SELECT id, row_number() OVER (PARTITION BY session_id ORDER BY id) AS o"
+                         f" FROM {parent}) o_{c} ON o_{c}.id = t.{c}")
+            columns.append(f"o_{c}.o")
+        if name == "sessions":
+            head = "SELECT t.id"
+        elif name in THROUGH:
+            via, parent = THROUGH[name]
+            head = "SELECT p.session_id"
+            joins.insert(0, f" JOIN {parent} p ON p.id = t.{via}")
+        else:
+            head = "SELECT t.session_id"
+        at = [i for i, c in enumerate(columns) if (name, c) in (("players", "t.name"), ("settlements", "t.result"))]
+        for row in conn.execute(f"{head}, {', '.join(columns) or 'NULL'} FROM {name} t{''.join(joins)}"
+                                f" ORDER BY t.{t.key}"):
+            said = out.get(row[0])
+            if said is None:
+                continue
+            values = row[1:]
+            if rename is not None and at:
+                i = at[0]
+                renamed = rename(values[i]) if name == "players" else _renamed_result(values[i], rename)
+                values = (*values[:i], renamed, *values[i + 1:])
+            said[name].append(tuple(values))
     return out
-
-
-def digest(shape: Mapping[str, Table], rows: Rows) -> str:
-    """A short digest of `comparable`: equal for the same evening in two ledgers."""
-    return hashlib.sha256(repr(sorted(comparable(shape, rows).items())).encode("utf-8")).hexdigest()
 
 
 def copy(conn: sqlite3.Connection, shape: Mapping[str, Table], evenings: Iterable[Rows]) -> list[int]:
     """The evenings' rows written into this ledger under new numbers (each table's after its
     largest), every reference made to point at the new rows; the new sessions' numbers. Inside the
-    caller's transaction; the references are checked as a whole when it commits."""
-    conn.execute("PRAGMA defer_foreign_keys = ON")
+    caller's transaction, whose references are checked as a whole before it commits
+    (`check_references`)."""
     nxt = {name: conn.execute(f"SELECT COALESCE(MAX({t.key}), 0) FROM {name}").fetchone()[0] + 1
            for name, t in shape.items() if t.numbered}
     batches: dict[str, list[tuple[Any, ...]]] = {name: [] for name in shape}
@@ -180,6 +213,12 @@ def copy(conn: sqlite3.Connection, shape: Mapping[str, Table], evenings: Iterabl
             conn.executemany(f"INSERT INTO {name} ({', '.join(t.columns)}) VALUES ({', '.join('?' * len(t.columns))})",
                              batches[name])
     return made
+
+
+def check_references(conn: sqlite3.Connection) -> None:
+    """Every row's references lead to rows that are there (foreign keys, checked at once)."""
+    if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+        raise StorageError(_("a row brought in refers to one that is not there; nothing was imported"))
 
 
 # ---- the record of imports ----------------------------------------------------------------------

@@ -38,7 +38,7 @@ def lines(done: Done, dry_run: bool) -> list[str]:
     if plan.payments:
         out.append("  " + ngettext("{n} payment", "{n} payments", len(plan.payments)) + ": " + "; ".join(
             f"{p.payer} → {p.payee} {amount(p.cents, p.currency)}" for p in plan.payments))
-    for there, here in plan.renamed:
+    for there, here in plan.renamed if plan.evenings or plan.payments else ():  # of what comes in
         out.append(_("{there!r} is written {here!r} here.", there=there, here=here))
     if plan.already:
         out.append(ngettext("{n} evening is here already, as it is there.",
