@@ -47,7 +47,7 @@ def lines(done: Done, dry_run: bool) -> list[str]:
         out.append(ngettext("{n} payment is here already.", "{n} payments are here already.", plan.payments_here))
     for c in plan.conflicts:
         where = (_("they part at deal {number}", number=c.parts_at) if c.parts_at is not None
-                 else _("their {tables} differ", tables=", ".join(_(WHAT.get(t, t)) for t in c.differs)))
+                 else _("their {tables} differ", tables=", ".join(dict.fromkeys(_(WHAT.get(t, t)) for t in c.differs))))
         out.append(_("Conflict, left out: session {here} here and session {there} there are one evening, changed "
                      "on both sides ({where}):", here=c.here.evening.id, there=c.there.evening.id, where=where))
         out.append("  " + _("here:  {side}", side=_side(c.here)))
@@ -71,7 +71,7 @@ def lines(done: Done, dry_run: bool) -> list[str]:
     return out
 
 
-WHAT = {"sessions": N_("name or tariff"), "players": N_("players"), "deals": N_("deals"),
+WHAT = {"sessions": N_("name or tariff"), "players": N_("players"), "deals": N_("deals entered"),
         "corrections": N_("corrections"), "undos": N_("deals taken back"), "supersessions": N_("corrections"),
         "reopenings": N_("reopenings"), "settlements": N_("settlements"), "extensions": N_("agreed deals"),
         "seatings": N_("changes of the table"), "seating_undos": N_("changes of the table")}

@@ -139,7 +139,7 @@ def imports_table(found: Sequence[Brought]) -> AtWidth | str:
     if not found:
         return _("No import yet; `boston-ledger import OTHER.db` brings another ledger's evenings.")
     table = _plain()
-    for col in (N_("id"), N_("date"), N_("from"), N_("sessions"), N_("payments"), N_("same"), N_("state")):
+    for col in (N_("id"), N_("date"), N_("file"), N_("evenings"), N_("payments"), N_("joined"), N_("state")):
         table.add_column(_(col), justify="right" if col in ("id", "payments") else "left", no_wrap=col == "id")
     for b in found:
         state = _("undone {when}", when=local_time(b.undone_at)) if b.undone_at else ""
