@@ -99,7 +99,7 @@ def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_ru
     other = open_read_only(path)
     conn.execute("PRAGMA foreign_keys = OFF")  # the references are checked as a whole before the commit
     try:
-        with reading(other):
+        with merge.attached(conn, path), reading(other):  # `other`'s rows copied by SQLite (merge.copy)
             their_payments = merge.payment_rows(other)
             shape = merge.tables(other)
             with (reading if dry_run else writing)(conn):
@@ -109,7 +109,7 @@ def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_ru
                 plan, coming = _plan(conn, other, str(path), shape, their_payments, pairs)
                 if dry_run or not (coming or plan.payments):
                     return Done(plan, None, ())
-                made = merge.copy(conn, shape, list(coming.values()))
+                made = merge.copy(conn, shape, coming, dict(plan.renamed))
                 paid = merge.copy_payments(conn, plan.payments)
                 import_id = merge.record_import(conn, str(path), made, paid, pairs)
                 merge.check_references(conn)
@@ -121,8 +121,8 @@ def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_ru
 
 def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shape: dict[str, merge.Table],
           their_payments: dict[int, PaymentRow],
-          pairs: list[tuple[str, str]]) -> tuple[Plan, dict[int, merge.Rows]]:
-    """What would come in (and the rows of each evening that would, by its number there)."""
+          pairs: list[tuple[str, str]]) -> tuple[Plan, list[int]]:
+    """What would come in (and the evenings that would, by their numbers there)."""
     names_there = {player_key(n) for n in read.names_by_id(other).values()}
     names_here = read.names_by_id(conn)
     people: dict[str, str] = {}  # by player_key: the name as this ledger first wrote it (then as the other did)
@@ -174,18 +174,17 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
             sound.append(session_id)
         else:
             refused.append(Refused(read.evening(other, session_id), problem))
-    coming: dict[int, merge.Rows] = {}
+    coming: list[int] = []
     evenings: list[Evening] = []
-    for session_id, history in merge.histories(other, sound).items() if sound else ():
-        rows = merge.rename_rows(shape, history.rows, rename)
+    for session_id in sound:
         evening = read.evening(other, session_id)
-        problem = _same_names(shape, rows)
+        evening = evening._replace(players=tuple(rename(n) for n in evening.players))
+        problem = _same_names(evening.players)
         if problem is not None:
             refused.append(Refused(evening, problem))
             continue
-        at = shape["players"].columns.index("name")
-        coming[session_id] = rows
-        evenings.append(evening._replace(players=tuple(r[at] for r in rows["players"])))
+        coming.append(session_id)
+        evenings.append(evening)
     payments, here_count, payment_conflicts = _payments(conn, their_payments, rename)
     plan = Plan(source, tuple(evenings), already, tuple(conflicts), tuple(refused), tuple(payments), here_count,
                 tuple(payment_conflicts), tuple(renamed.items()), tuple(pairs))
@@ -201,10 +200,8 @@ def _replay(other: sqlite3.Connection, session_id: int) -> str | None:
     return str(problems[0]) if problems else None
 
 
-def _same_names(shape: dict[str, merge.Table], rows: merge.Rows) -> str | None:
+def _same_names(names: tuple[str, ...]) -> str | None:
     """Two players of one evening who would come in under one name (joined by --same)."""
-    at = shape["players"].columns.index("name")
-    names = [r[at] for r in rows["players"]]
     twice = [n for n, count in Counter(player_key(n) for n in names).items() if count > 1]
     if twice:
         return _("two of its players would be called {name!r} here", name=next(n for n in names

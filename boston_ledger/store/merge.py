@@ -1,5 +1,5 @@
 """Evenings carried from another ledger (`boston-ledger import`): every row of an evening's history
-read as the other ledger holds it, told apart from this ledger's by what it says (its rows, numbers
+as the other ledger holds it, told apart from this ledger's by what it says (its rows, numbers
 aside), and written here under new numbers, pointing at one another as they did there.
 
 Which tables hold an evening's history, and which of their columns point at which rows, is read
@@ -11,12 +11,15 @@ from __future__ import annotations
 
 import json
 import sqlite3
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
+from pathlib import Path
 from typing import Any, NamedTuple
 
 from ..core.i18n import _
 from . import StorageError
 from .db import now
+from .identify import uri
 from .read import WITHDRAWN, WITHDRAWN_PAYMENTS
 
 # The tables of an evening's history, each with how its rows find their session: by their own
@@ -56,43 +59,6 @@ def tables(conn: sqlite3.Connection) -> dict[str, Table]:
     return out
 
 
-Rows = dict[str, list[tuple[Any, ...]]]  # an evening's rows by table, in the order of their keys
-
-
-class History(NamedTuple):
-    """One evening as a ledger holds it: its session's number, its identity, and its rows."""
-
-    session: int
-    identity: str
-    rows: Rows
-
-
-def histories(conn: sqlite3.Connection, session_ids: Iterable[int] | None = None) -> dict[int, History]:
-    """Every standing evening of the ledger (the demonstration's and those of undone imports aside),
-    or those of `session_ids`, with all of their rows: a few queries, whatever the number of
-    evenings."""
-    shape = tables(conn)
-    wanted = None if session_ids is None else set(session_ids)
-    ids = [r[0] for r in conn.execute(f"SELECT id FROM sessions WHERE demo = 0 AND id NOT IN {WITHDRAWN} ORDER BY id")
-           if wanted is None or r[0] in wanted]
-    keep = set(ids)
-    found: dict[int, Rows] = {i: {t: [] for t in HISTORY} for i in ids}
-    for name, table in shape.items():
-        cols = ", ".join(f"t.{c}" for c in table.columns)
-        if name == "sessions":
-            sql = f"SELECT t.id, {cols} FROM sessions t"
-        elif name in THROUGH:
-            via, parent = THROUGH[name]
-            sql = f"SELECT p.session_id, {cols} FROM {name} t JOIN {parent} p ON p.id = t.{via}"
-        else:
-            sql = f"SELECT t.session_id, {cols} FROM {name} t"
-        for row in conn.execute(sql + f" ORDER BY t.{table.key}"):
-            if row[0] in keep:
-                found[row[0]][name].append(tuple(row[1:]))
-    identities: dict[int, str] = dict(conn.execute("SELECT session_id, identity FROM evening_ids"))
-    return {i: History(i, identities.get(i, ""), found[i]) for i in ids}
-
-
 def identities(conn: sqlite3.Connection) -> dict[str, int]:
     """The standing evenings' numbers by their identities (the demonstration's aside)."""
     return dict(conn.execute(
@@ -101,18 +67,6 @@ def identities(conn: sqlite3.Connection) -> dict[str, int]:
 
 
 Rename = Callable[[str], str]
-
-
-def rename_rows(shape: Mapping[str, Table], rows: Rows, rename: Rename) -> Rows:
-    """The rows with every player's name as `rename` writes it: the players' own, and the names a
-    settlement keeps."""
-    out = dict(rows)
-    players, settlements = shape["players"], shape["settlements"]
-    at = players.columns.index("name")
-    out["players"] = [(*r[:at], rename(r[at]), *r[at + 1:]) for r in rows["players"]]
-    at = settlements.columns.index("result")
-    out["settlements"] = [(*r[:at], _renamed_result(r[at], rename), *r[at + 1:]) for r in rows["settlements"]]
-    return out
 
 
 def _renamed_result(text: Any, rename: Rename) -> Any:
@@ -180,44 +134,72 @@ def sayings(conn: sqlite3.Connection, rename: Rename | None = None) -> dict[int,
     return out
 
 
-def copy(conn: sqlite3.Connection, shape: Mapping[str, Table], evenings: Iterable[Rows]) -> list[int]:
-    """The evenings' rows written into this ledger under new numbers (each table's after its
-    largest), every reference made to point at the new rows; the new sessions' numbers. Inside the
-    caller's transaction, whose references are checked as a whole before it commits
-    (`check_references`)."""
-    nxt = {name: conn.execute(f"SELECT COALESCE(MAX({t.key}), 0) FROM {name}").fetchone()[0] + 1
-           for name, t in shape.items() if t.numbered}
-    batches: dict[str, list[tuple[Any, ...]]] = {name: [] for name in shape}
-    made = []
-    for rows in evenings:
-        new: dict[str, dict[Any, int]] = {}
-        for name, t in shape.items():
-            if t.numbered:
-                k = t.columns.index(t.key)
-                new[name] = {r[k]: nxt[name] + i for i, r in enumerate(rows[name])}
-                nxt[name] += len(rows[name])
-        made.append(next(iter(new["sessions"].values())))
-        for name, t in shape.items():
-            swap = [(t.columns.index(c), new[parent]) for c, parent in t.refs.items()]
-            k = t.columns.index(t.key)
-            for r in rows[name]:
-                row = list(r)
-                if t.numbered:
-                    row[k] = new[name][r[k]]
-                for i, numbers in swap:
-                    if row[i] is not None:
-                        row[i] = numbers[row[i]]
-                batches[name].append(tuple(row))
+@contextmanager
+def attached(conn: sqlite3.Connection, path: Path) -> Iterator[None]:
+    """The ledger at `path` attached to `conn` as `other`, read-only (outside a transaction), for
+    `copy` to read it in SQLite; detached afterwards."""
+    conn.execute("ATTACH DATABASE ? AS other", (uri(str(Path(path).absolute()), "ro"),))
+    try:
+        yield
+    finally:
+        conn.execute("DETACH DATABASE other")
+
+
+def copy(conn: sqlite3.Connection, shape: Mapping[str, Table], sessions: Sequence[int],
+         renamed: Mapping[str, str]) -> list[int]:
+    """The evenings `sessions` of the ledger attached as `other` (`attached`), every row of their
+    history, written into this one under new numbers (each table's after its largest, in the order
+    they had there), every reference made to point at the new rows, players' names written as
+    `renamed` says; the new sessions' numbers. In SQLite, a statement a table, inside the caller's
+    transaction, whose references are checked as a whole before it commits (`check_references`)."""
+    for name in shape:
+        conn.execute(f"DROP TABLE IF EXISTS temp.new_{name}")
+        conn.execute(f"CREATE TEMP TABLE new_{name} (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
+    conn.execute("DROP TABLE IF EXISTS temp.new_names")
+    conn.execute("CREATE TEMP TABLE new_names (old TEXT PRIMARY KEY, new TEXT NOT NULL)")
+    conn.executemany("INSERT INTO temp.new_names VALUES (?, ?)", renamed.items())
+    top = conn.execute("SELECT COALESCE(MAX(id), 0) FROM main.sessions").fetchone()[0]
+    made = [top + 1 + i for i in range(len(sessions))]
+    conn.executemany("INSERT INTO temp.new_sessions VALUES (?, ?)", zip(sessions, made, strict=True))
+    for name in [*BY_SESSION, *THROUGH]:  # a row's evening: its session's, or its parent's (mapped first)
+        t = shape[name]
+        if name == "sessions" or not t.numbered:
+            continue
+        via, parent = THROUGH.get(name, ("session_id", "sessions"))
+        top = conn.execute(f"SELECT COALESCE(MAX({t.key}), 0) FROM main.{name}").fetchone()[0]
+        conn.execute(f"INSERT INTO temp.new_{name} SELECT t.{t.key}, {int(top)} + row_number() OVER"
+                     f" (ORDER BY t.{t.key}) FROM other.{name} t"
+                     f" WHERE t.{via} IN (SELECT old FROM temp.new_{parent})")
     for name, t in shape.items():
-        if batches[name]:
-            conn.executemany(f"INSERT INTO {name} ({', '.join(t.columns)}) VALUES ({', '.join('?' * len(t.columns))})",
-                             batches[name])
+        values = []
+        for c in t.columns:
+            if t.numbered and c == t.key:
+                values.append("m.new")
+            elif c in t.refs:
+                values.append(f"(SELECT new FROM temp.new_{t.refs[c]} WHERE old = t.{c})")
+            elif (name, c) == ("players", "name"):
+                values.append("COALESCE((SELECT new FROM temp.new_names WHERE old = t.name), t.name)")
+            else:
+                values.append(f"t.{c}")
+        mapped = name if t.numbered else t.refs[t.key]
+        select = (f"SELECT {', '.join(values)} FROM other.{name} t JOIN temp.new_{mapped} m ON m.old = t.{t.key}"
+                  f" ORDER BY t.{t.key}")
+        if name == "settlements":  # the names a settlement keeps, in its JSON
+            at = t.columns.index("result")
+            rows = [(*r[:at], _renamed_result(r[at], lambda n: renamed.get(n, n)), *r[at + 1:])
+                    for r in conn.execute(select)]
+            conn.executemany(f"INSERT INTO main.{name} ({', '.join(t.columns)})"
+                             f" VALUES ({', '.join('?' * len(t.columns))})", rows)
+        else:
+            conn.execute(f"INSERT INTO main.{name} ({', '.join(t.columns)}) {select}")
+    for name in [*shape, "names"]:
+        conn.execute(f"DROP TABLE temp.new_{name}")
     return made
 
 
 def check_references(conn: sqlite3.Connection) -> None:
     """Every row's references lead to rows that are there (foreign keys, checked at once)."""
-    if conn.execute("PRAGMA foreign_key_check").fetchone() is not None:
+    if conn.execute("PRAGMA main.foreign_key_check").fetchone() is not None:
         raise StorageError(_("a row brought in refers to one that is not there; nothing was imported"))
 
 
