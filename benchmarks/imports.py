@@ -15,7 +15,9 @@ here's ledger each time; the median wall time, the median CPU time, the peak res
 
 - `import THERE` into here: every evening replayed through the engine and copied (target ≤ 10 s);
 - `import THERE` again, into a copy of here that has imported it already: nothing is added
-  (target ≤ 2 s); the script checks that the ledger's rows are as many after it as before.
+  (target ≤ 2 s); the script checks that the ledger's rows are as many after it as before;
+- `check --all` on there, which replays every evening as the import does: a yardstick that moves
+  with the machine's load as the import does (the ratio of runs made in turn).
 """
 
 from __future__ import annotations
@@ -24,6 +26,7 @@ import argparse
 import os
 import shutil
 import sqlite3
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -74,8 +77,13 @@ def main() -> None:
           f"{args.runs} runs each")
     print(f"{'command':<34}{'median s':>9}{'CPU s':>8}{'peak MiB':>10}  target")
     words = ["import", str(there)]
-    (wall, cpu, peak, __), = timer.time([here], words, writes=True)
+    (wall, cpu, peak, walls), = timer.time([here], words, writes=True)
     row("import (first)", wall, cpu, peak, f"≤ 10 s {'ok' if wall <= 10 else 'OVER'}")
+    # the same replay of every evening, as `check --all` of the other ledger does it: a yardstick
+    # that moves with the machine's load as the import does
+    (check, check_cpu, check_peak, checks), = timer.time([made(folder, f"club-{size}", None)], ["check", "--all"])
+    row("there: check --all (yardstick)", check, check_cpu, check_peak,
+        f"import / check --all {statistics.median(a / b for a, b in zip(walls, checks, strict=True)):.2f}")
     before = rows(home_ledger(again))
     (wall, cpu, peak, __), = timer.time([again], words, writes=True)
     after = rows(home_ledger(timer.fresh(again)))
