@@ -215,3 +215,14 @@ def test_an_earlier_ledger_is_imported_once_brought_up_to_date(cli, tmp_path: Pa
     assert "Import 1 recorded: 6 evenings, 2 payments." in done.stdout  # one cancelled, as there
     assert "Nothing new to import." in cli("import", str(twin), "--db", str(here)).stdout
     assert cli("check", "--all", "--db", str(here)).stdout == ""
+
+
+def test_the_phone_sees_an_imported_evening(cli, two: tuple[Path, Path]) -> None:
+    from serving import balance_in, deals_in, view
+
+    here, there = two
+    cli("import", str(there), "--db", str(here))
+    cli("use", "3", "--db", str(here))
+    sheet = view(here).sheet
+    assert deals_in(sheet) == 1
+    assert balance_in(sheet, "Anna") == 54 and balance_in(sheet, "Алена") == -18  # a senior alone, one over
