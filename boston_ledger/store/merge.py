@@ -3,8 +3,9 @@ as the other ledger holds it, told apart from this ledger's by what it says (its
 aside), and written here under new numbers, pointing at one another as they did there.
 
 Which tables hold an evening's history, and which of their columns point at which rows, is read
-from the schema itself (its foreign keys), so that a table or column a later migration adds comes
-along without a word here. Players' names are written as this ledger writes them (`rename`).
+from the schema itself (its foreign keys), so that a column a later migration adds comes along
+without a word here (a table, once named in BY_SESSION or THROUGH). Players' names are written as
+this ledger writes them (`rename`), in a settlement's kept JSON too.
 """
 
 from __future__ import annotations
@@ -29,7 +30,6 @@ BY_SESSION = ("sessions", "evening_ids", "players", "deals", "corrections", "reo
 THROUGH = {"transfers": ("deal_id", "deals"), "undos": ("deal_id", "deals"), "supersessions": ("deal_id", "deals"),
            "seating_undos": ("seating_id", "seatings")}
 HISTORY = BY_SESSION + tuple(THROUGH)
-
 
 
 class Table(NamedTuple):
@@ -70,6 +70,7 @@ Rename = Callable[[str], str]
 
 
 def _renamed_result(text: Any, rename: Rename) -> Any:
+    """A settlement's kept JSON with every name as `rename` writes it."""
     try:
         kept = json.loads(text)
         for part in ("net_chips", "money"):
