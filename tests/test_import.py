@@ -70,6 +70,8 @@ def test_importing_twice_brings_once(cli, two: tuple[Path, Path]) -> None:
     assert "1 evening is here already, as it is there." in again.stdout
     assert "1 payment is here already." in again.stdout and "Nothing new to import." in again.stdout
     assert counts(here) == before  # not a row more: not even an import's
+    assert "Nothing new to import." in cli("import", str(here), "--db", str(here)).stdout  # itself
+    assert counts(here) == before
 
 
 def test_the_money_of_both_laptops_adds_up(cli, two: tuple[Path, Path]) -> None:
