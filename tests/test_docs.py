@@ -40,7 +40,7 @@ NO_JSON = {
     ("new",): "writes", ("deal",): "writes", ("edit",): "writes", ("undo",): "writes", ("reopen",): "writes",
     ("seat",): "writes",
     ("use",): "writes", ("paid",): "writes", ("demo",): "writes", ("export",): "writes files",
-    ("extend",): "writes",
+    ("extend",): "writes", ("import",): "writes",
     ("tariffs", "new"): "writes a file", ("sheet",): "for people: status --json and history --json",
     ("tariffs", "check"): "for people: its exit status is the answer", ("serve",): "serves status and history's JSON",
 }

@@ -454,6 +454,7 @@ ELSEWHERE = {
     "tariffs show": "a shipped tariff or a file, never a session's stored one; a file is checked",
     "tariffs check": "a file, checked: test_tariff_words.py",
     "tariffs new": "a file made from a shipped one or a checked file",
+    "import": "the hostile ledger imported into a fresh one: test_an_imported_hostile_ledger_is_shown_escaped",
 }
 
 
@@ -629,3 +630,20 @@ def test_libreoffice_runs_no_formula_of_the_hostile_ledger(hostile, tmp_path: Pa
                     assert text == value, (path.name, value, text)
                     strings += 1
     assert strings > 50
+
+
+def test_an_imported_hostile_ledger_is_shown_escaped(cli, tmp_path: Path, hostile_ledger: bytes) -> None:
+    """`import` of the hostile ledger, --dry-run and for real, then --list, and what the imported
+    evenings show: escaped everywhere."""
+    other, here = tmp_path / "other.db", tmp_path / "here.db"
+    other.write_bytes(hostile_ledger)
+    cli("new", "Anna", "Boris", "Vera", "Gleb", "--db", str(here))
+    for args in (("--dry-run",), ()):
+        result = cli("import", str(other), *args, "--db", str(here))
+        assert_clean(result.stdout, result.stderr)
+        assert any(mark in result.stdout for mark in ESCAPED), result.stdout
+    listed = cli("import", "--list", "--db", str(here))
+    assert_clean(listed.stdout, listed.stderr)
+    for args in (("sessions", "--all"), ("ledger",), ("history", "--session", "2")):
+        result = cli(*args, "--db", str(here))
+        assert_clean(result.stdout, result.stderr)

@@ -694,6 +694,40 @@ def payments(db: str | None = None, as_json: bool = False) -> None:
     _console().print(payments_table(found))
 
 
+
+def import_ledger(other: str | None = None, same: list[str] | None = None, dry_run: bool = False,
+                  undo: str | None = None, show_list: bool = False, db: str | None = None) -> int:
+    """Bring another ledger's evenings and payments into this one (`dry_run`: say what would come);
+    or take an import back (`undo`), or list the imports. Exit 1 when something was left out."""
+    from ..app import imports
+
+    if undo is not None or show_list:
+        if other is not None or same or dry_run or (undo is not None and show_list):
+            raise LedgerError(_("`import --undo ID` and `import --list` take nothing else"))
+        conn = connect(db)
+        if show_list:
+            from ..ui.tables import imports_table
+
+            _console().print(imports_table(imports.listing(conn)))
+            return 0
+        n = whole(undo, "--undo", 1, 10**9)
+        assert n is not None
+        brought = imports.undo(conn, n)
+        _console().print(ngettext(
+            "Import {id} undone: its {n} evening and its payments stay on record, and no longer count.",
+            "Import {id} undone: its {n} evenings and its payments stay on record, and no longer count.",
+            len(brought.sessions), id=brought.id))
+        return 0
+    if other is None:
+        raise LedgerError(_("import needs the ledger to bring in: `{prog} import OTHER.db`", prog=PROG))
+    from ..ui.imports import lines
+
+    done = imports.bring(connect(db), Path(other).expanduser(), same or (), dry_run)
+    for line in lines(done, dry_run):
+        _say(line)
+    return 1 if done.plan.left_out else 0
+
+
 def rescore(session_id: str, tariff: str | None = None, condition: list[str] | None = None,
             db: str | None = None, as_json: bool = False) -> None:
     """Replay a recorded session under another tariff or conditions; nothing is changed."""

@@ -444,6 +444,29 @@ def payments(db: DbOption = None, as_json: JsonOption = False) -> None:
 
 
 
+@app.command("import")
+def import_(
+    other: Annotated[str | None, typer.Argument(metavar="OTHER.db", help="Another ledger, read and never written.")]
+    = None,
+    same: Annotated[list[str] | None, typer.Option(
+        "--same", metavar="THERE=HERE", help="One person spelt two ways, the other ledger's first: "
+                                             "--same \"Саша=Александр\" (recorded with the import).")] = None,
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Show what would come in; write nothing.")] = False,
+    undo: Annotated[str | None, typer.Option(
+        "--undo", metavar="ID", help="Take import ID back as a whole: it stays on record, its evenings and "
+                                     "payments no longer count.")] = None,
+    show_list: Annotated[bool, typer.Option("--list", help="List the imports of this ledger.")] = False,
+    db: DbOption = None,
+) -> int:
+    """Bring another ledger's evenings and payments into this one, each once.
+
+    Every evening is replayed first; one that does not replay as stored is refused. An evening changed in both ledgers is shown with both versions and left out (exit status 1). It is one transaction: all of it or nothing.
+
+    Example: boston-ledger import table2.db --dry-run
+    """  # noqa: E501 - typer keeps a help paragraph's line breaks: one line each
+    return commands.import_ledger(other=other, same=same, dry_run=dry_run, undo=undo, show_list=show_list, db=db)
+
+
 @app.command()
 def rescore(
     session_id: Annotated[str, typer.Argument(metavar="ID", help="The recorded session to replay.")],

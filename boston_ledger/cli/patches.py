@@ -25,7 +25,7 @@ METAVARS = (NP_("metavar", "[OPTIONS]"), NP_("metavar", "COMMAND [ARGS]..."), NP
             NP_("metavar", "ID"), NP_("metavar", "FROM"), NP_("metavar", "TO"), NP_("metavar", "AMOUNT"),
             NP_("metavar", "CONTRACT"), NP_("metavar", "PLAYERS"), NP_("metavar", "N"),
             NP_("metavar", "CODE"), NP_("metavar", "ADDRESS"), NP_("metavar", "N,N,N,N"),
-            NP_("metavar", "OUT"), NP_("metavar", "IN"))
+            NP_("metavar", "OUT"), NP_("metavar", "IN"), NP_("metavar", "OTHER.db"), NP_("metavar", "THERE=HERE"))
 
 _spoken = False  # whether typer's words were last set to another language than English
 

@@ -26,6 +26,9 @@ from .records import ENTRY, Correction, Evening, Extension, PaymentRecord, Recor
 if TYPE_CHECKING:  # loaded by the readers of settlements only: `deal` and `status` need none
     from ..core.settlement import Settled
 
+# What an import that was undone brought (`boston-ledger import --undo`): on record, left out by every reader.
+WITHDRAWN = "(SELECT i.session_id FROM imported_sessions i JOIN import_undos u ON u.import_id = i.import_id)"
+WITHDRAWN_PAYMENTS = "(SELECT i.payment_id FROM imported_payments i JOIN import_undos u ON u.import_id = i.import_id)"
 STANDING = ("NOT EXISTS (SELECT 1 FROM undos u WHERE u.deal_id = d.id)"
             " AND NOT EXISTS (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id)")
 
@@ -46,7 +49,7 @@ def current_session_id(conn: sqlite3.Connection) -> int:
 
 
 def session(conn: sqlite3.Connection, session_id: int) -> Session:
-    row = conn.execute("SELECT * FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    row = conn.execute(f"SELECT * FROM sessions WHERE id = ? AND id NOT IN {WITHDRAWN}", (session_id,)).fetchone()
     if row is None:
         raise StorageError(_("no session {session_id} in this ledger", session_id=session_id))
     players = conn.execute(
@@ -86,14 +89,16 @@ def open_session_ids(conn: sqlite3.Connection) -> list[int]:
     (Read every `deal`: the sessions' numbers come from the players' index, and only the open
     ones' rows are read, each of which holds its tariff's whole text.)"""
     return [row[0] for row in conn.execute(
-        "SELECT s.id FROM sessions s WHERE s.demo = 0 AND s.id IN (SELECT DISTINCT p.session_id FROM players p"
+        f"SELECT s.id FROM sessions s WHERE s.demo = 0 AND s.id NOT IN {WITHDRAWN}"
+        " AND s.id IN (SELECT DISTINCT p.session_id FROM players p"
         " WHERE p.session_id NOT IN (SELECT session_id FROM (SELECT session_id, 1 AS k FROM settlements"
         " UNION ALL SELECT session_id, -1 FROM reopenings) GROUP BY session_id HAVING SUM(k) > 0)) ORDER BY s.id")]
 
 
 def evening(conn: sqlite3.Connection, session_id: int) -> Evening:
     """A session as a table tells it from another (its tariff left unread)."""
-    row = conn.execute("SELECT name, demo FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    row = conn.execute(f"SELECT name, demo FROM sessions WHERE id = ? AND id NOT IN {WITHDRAWN}",
+                       (session_id,)).fetchone()
     if row is None:
         raise StorageError(_("no session {session_id} in this ledger", session_id=session_id))
     players = tuple(_line(r[0]) for r in conn.execute(
@@ -117,7 +122,8 @@ def extensions(conn: sqlite3.Connection, session: Session) -> list[Extension]:
 
 
 def has_session(conn: sqlite3.Connection, session_id: int) -> bool:
-    return conn.execute("SELECT 1 FROM sessions WHERE id = ?", (session_id,)).fetchone() is not None
+    return conn.execute(f"SELECT 1 FROM sessions WHERE id = ? AND id NOT IN {WITHDRAWN}",
+                        (session_id,)).fetchone() is not None
 
 
 def sessions(conn: sqlite3.Connection, last: int | None = None) -> list[Session]:
@@ -127,12 +133,14 @@ def sessions(conn: sqlite3.Connection, last: int | None = None) -> list[Session]
 
 
 def session_ids(conn: sqlite3.Connection) -> list[int]:
-    return [row[0] for row in conn.execute("SELECT id FROM sessions ORDER BY id")]
+    """The ledger's sessions by number (those an undone import brought left out)."""
+    return [row[0] for row in conn.execute(f"SELECT id FROM sessions WHERE id NOT IN {WITHDRAWN} ORDER BY id")]
 
 
 def names_by_id(conn: sqlite3.Connection) -> dict[int, str]:
     """Every player of the ledger by id (a few per session), for rows that name players by id."""
-    return {row[0]: _line(row[1]) for row in conn.execute("SELECT id, name FROM players")}
+    return {row[0]: _line(row[1]) for row in conn.execute(
+        f"SELECT id, name FROM players WHERE session_id NOT IN {WITHDRAWN}")}
 
 
 def _line(text: Any) -> Any:
@@ -404,4 +412,5 @@ def payments(conn: sqlite3.Connection) -> list[PaymentRecord]:
     """Every payment recorded, the earliest first, with when it was cancelled (if it was)."""
     return [PaymentRecord(*map(_line, row)) for row in conn.execute(
         "SELECT p.id, p.payer, p.payee, p.cents, p.currency, p.paid_at, c.cancelled_at FROM payments p"
-        " LEFT JOIN payment_cancellations c ON c.payment_id = p.id ORDER BY p.id")]
+        f" LEFT JOIN payment_cancellations c ON c.payment_id = p.id WHERE p.id NOT IN {WITHDRAWN_PAYMENTS}"
+        " ORDER BY p.id")]

@@ -88,11 +88,19 @@ class Session(NamedTuple):
         if player_id is None:
             return None
         person = self.people_ids.index(player_id)
+        if not self.seatings:  # everyone in his own seat, on his own money (the usual evening)
+            if person >= self.tariff.players:
+                raise ValueError(player_id)
+            return person
         return [seat[account] for seat in self.table(number)].index(person)
 
     def person_id(self, seat: int | None, number: int, account: bool = False) -> int | None:
         """The id of who sat in `seat` at deal `number` (`account`: whose money it played)."""
-        return None if seat is None else self.people_ids[self.table(number)[seat][account]]
+        if seat is None:
+            return None
+        if not self.seatings and 0 <= seat < self.tariff.players:  # the usual evening: each in his own seat
+            return self.people_ids[seat]
+        return self.people_ids[self.table(number)[seat][account]]
 
     def party_name(self, seat: int | None, number: int | None = None) -> str:
         """A party of a deal's transfers: the basket, or the account a seat played."""

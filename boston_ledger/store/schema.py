@@ -10,6 +10,7 @@ A change of the schema is a new migration, never an edit of a released one.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import sqlite3
 from collections.abc import Callable
@@ -18,7 +19,7 @@ from typing import Any
 from ..core.engine import Transfer, moves
 from . import earlier
 
-SCHEMA_VERSION = 10  # PRAGMA user_version after every migration has run
+SCHEMA_VERSION = 11  # PRAGMA user_version after every migration has run
 APPLICATION_ID = int.from_bytes(b"BsLg", "big")  # PRAGMA application_id of every ledger
 MIGRATION_SET = "boston_ledger"
 
@@ -217,6 +218,60 @@ ALTER TABLE deals ADD COLUMN jack INTEGER REFERENCES players(id);
 """
 
 
+# Evenings brought from another ledger (`boston-ledger import`). Every evening has an identity, given
+# when it is made (a random one) and kept wherever it goes, so that the same evening is known in two
+# ledgers: `evening_ids`. An import is a row; the evenings and payments it brought, and the spellings it
+# joined (`--same`), point at it. An import taken back (`import --undo`) is a row of `import_undos`:
+# what it brought stays on record, and every reader leaves it out.
+EVENING_IDENTITY_SCHEMA = """
+CREATE TABLE evening_ids (
+    session_id INTEGER PRIMARY KEY REFERENCES sessions(id),
+    identity TEXT NOT NULL CHECK (length(identity) = 32)
+) STRICT;
+CREATE INDEX evening_ids_by_identity ON evening_ids (identity);
+CREATE TABLE imports (
+    id INTEGER PRIMARY KEY,
+    source TEXT NOT NULL,
+    imported_at TEXT NOT NULL
+) STRICT;
+CREATE TABLE imported_sessions (
+    session_id INTEGER PRIMARY KEY REFERENCES sessions(id),
+    import_id INTEGER NOT NULL REFERENCES imports(id)
+) STRICT;
+CREATE INDEX imported_sessions_by_import ON imported_sessions (import_id);
+CREATE TABLE imported_payments (
+    payment_id INTEGER PRIMARY KEY REFERENCES payments(id),
+    import_id INTEGER NOT NULL REFERENCES imports(id)
+) STRICT;
+CREATE TABLE import_aliases (
+    id INTEGER PRIMARY KEY,
+    import_id INTEGER NOT NULL REFERENCES imports(id),
+    name TEXT NOT NULL,
+    same_as TEXT NOT NULL
+) STRICT;
+CREATE TABLE import_undos (
+    import_id INTEGER PRIMARY KEY REFERENCES imports(id),
+    undone_at TEXT NOT NULL
+) STRICT;
+""" + _append_only(("evening_ids", "imports", "imported_sessions", "imported_payments", "import_aliases",
+                    "import_undos"))
+
+
+def kept_identity(conn: sqlite3.Connection, session_id: int) -> str:
+    """The identity an evening made before identities existed is given by migration 11: a digest of
+    what made it (its number, when, its tariff, its players in seat order), the same in every copy of
+    the ledger it was made in, so that two copies migrated apart still know it for one evening."""
+    row = conn.execute("SELECT created_at, tariff_hash FROM sessions WHERE id = ?", (session_id,)).fetchone()
+    names = [r[0] for r in conn.execute("SELECT name FROM players WHERE session_id = ? ORDER BY seat", (session_id,))]
+    made = json.dumps([session_id, row[0], row[1], names], ensure_ascii=False)
+    return hashlib.sha256(made.encode("utf-8")).hexdigest()[:32]
+
+
+def _give_identities(conn: sqlite3.Connection) -> None:
+    conn.executemany("INSERT INTO evening_ids (session_id, identity) VALUES (?, ?)",
+                     [(i, kept_identity(conn, i)) for (i,) in conn.execute("SELECT id FROM sessions ORDER BY id")])
+
+
 def _backfill_snapshots(conn: sqlite3.Connection) -> None:
     """Balances after each deal for ledgers of schema 1 (summed from their own transfers; migration
     2 has just made `supersessions`, empty)."""
@@ -265,11 +320,16 @@ def _steps(first: str | None = None, second: str | None = None) -> list[tuple[st
     def m010_deal_fields(db: Any) -> None:
         _execute(db, DEAL_FIELDS_SCHEMA)
 
+    def m011_evening_identity(db: Any) -> None:
+        _execute(db, EVENING_IDENTITY_SCHEMA)
+        _give_identities(db.conn)
+
     return [("m001_initial", m001_initial), ("m002_corrections", m002_corrections),
             ("m003_payment_cancellations", m003_payment_cancellations), ("m004_tricks_each", m004_tricks_each),
             ("m005_demo", m005_demo), ("m006_team_tricks", m006_team_tricks), ("m007_honours", m007_honours),
             ("m008_extensions", m008_extensions),
-            ("m009_seatings", m009_seatings), ("m010_deal_fields", m010_deal_fields)]
+            ("m009_seatings", m009_seatings), ("m010_deal_fields", m010_deal_fields),
+            ("m011_evening_identity", m011_evening_identity)]
 
 
 def migrations(conn: sqlite3.Connection, steps: int | None = None, first: str | None = None,

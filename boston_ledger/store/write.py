@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import uuid
 from decimal import Decimal
 from typing import TYPE_CHECKING
 
@@ -21,7 +22,8 @@ if TYPE_CHECKING:  # a deal needs no settlement: its module stays unloaded until
 def create_session(conn: sqlite3.Connection, players: list[str], tariff: Tariff,
                    chip_value: Decimal, currency: str, name: str | None = None,
                    agreed_deals: int | None = None, demo: bool = False) -> int:
-    """A new session with its players in seat order, made current (`demo`: the demonstration's)."""
+    """A new session with its players in seat order and an identity of its own (kept wherever it is
+    imported), made current (`demo`: the demonstration's)."""
     session_id = _row_id(conn.execute(
         "INSERT INTO sessions (name, created_at, tariff_name, tariff_text, tariff_hash, chip_value, currency,"
         " agreed_deals, demo) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
@@ -31,6 +33,7 @@ def create_session(conn: sqlite3.Connection, players: list[str], tariff: Tariff,
         "INSERT INTO players (session_id, seat, name) VALUES (?, ?, ?)",
         [(session_id, seat, player) for seat, player in enumerate(players)],
     )
+    conn.execute("INSERT INTO evening_ids (session_id, identity) VALUES (?, ?)", (session_id, uuid.uuid4().hex))
     set_current(conn, session_id)
     return session_id
 

@@ -10,6 +10,7 @@ from ..app.sessions import Listed
 from ..app.stats import Stats
 from ..core.i18n import N_, NP_, _, condition_names, contract_name, ngettext, pgettext
 from ..core.tariff import Tariff
+from ..store.merge import Brought
 from ..store.records import PaymentRecord
 from rich.table import Table
 from .deals import session_name
@@ -130,6 +131,21 @@ def payments_table(found: Sequence[PaymentRecord]) -> AtWidth | str:
         state = _("cancelled {when}", when=local_time(p.cancelled_at)) if p.cancelled_at else ""
         table.add_row(str(p.id), local_time(p.paid_at), p.payer, p.payee, amount(p.cents, p.currency), state,
                       style="dim" if p.cancelled_at else None)
+    return fitted(table)
+
+
+def imports_table(found: Sequence[Brought]) -> AtWidth | str:
+    """The imports of the ledger: id, when, from where, what they brought, undone ones marked."""
+    if not found:
+        return _("No import yet; `boston-ledger import OTHER.db` brings another ledger's evenings.")
+    table = _plain()
+    for col in (N_("id"), N_("date"), N_("file"), N_("evenings"), N_("payments"), N_("joined"), N_("state")):
+        table.add_column(_(col), justify="right" if col in ("id", "payments") else "left", no_wrap=col == "id")
+    for b in found:
+        state = _("undone {when}", when=local_time(b.undone_at)) if b.undone_at else ""
+        table.add_row(str(b.id), local_time(b.imported_at), b.source, ", ".join(map(str, b.sessions)),
+                      str(len(b.payments)), ", ".join(f"{a}={c}" for a, c in b.aliases), state,
+                      style="dim" if b.undone_at else None)
     return fitted(table)
 
 

@@ -1,0 +1,283 @@
+"""`boston-ledger import OTHER.db`: another ledger's evenings and payments brought into this one.
+
+The other ledger is opened only to read (`store.db.open_read_only`: it must be a ledger of ours,
+of this version). An evening is known by its identity (`evening_ids`): one already here, the same
+row for row, is left as it is; one here that differs was changed on both sides: a conflict, shown
+with both versions and left out, never resolved for the players. Every evening that would come in
+is first replayed through the engine, as `check` does: one whose stored balances or transfers
+differ from the replay is refused, naming the deal where they part. Players are matched by name as
+everywhere (case and ё/е aside: `player_key`), and written as this ledger first wrote them;
+`--same "Саша=Александр"` joins another spelling, recorded with the import. Payments come along
+once each. All of it is one transaction; `--undo ID` takes an import back as a whole: a row that
+says so, what it brought staying on record and left out by every reader.
+"""
+
+from __future__ import annotations
+
+import sqlite3
+from collections import Counter
+from collections.abc import Iterable
+from pathlib import Path
+from typing import NamedTuple
+
+from ..core.engine import State
+from ..core.errors import LedgerError
+from ..core.i18n import _
+from ..store import merge, read, write
+from ..store.db import open_read_only, reading, writing
+from ..store.merge import Brought, PaymentRow
+from ..store.records import Evening
+from .check import check_session
+from .inputs import clip, player_key
+
+
+class Side(NamedTuple):
+    """One version of an evening, as one ledger holds it: where, and what it says now."""
+
+    evening: Evening
+    balances: tuple[int, ...]
+    basket: int
+
+
+class Conflict(NamedTuple):
+    """An evening changed in both ledgers: both versions, the deal where they part (None: their
+    deals agree, and `differs` names what does not)."""
+
+    here: Side
+    there: Side
+    parts_at: int | None
+    differs: tuple[str, ...]
+
+
+class Refused(NamedTuple):
+    """An evening of the other ledger that does not replay as stored: the first problem."""
+
+    there: Evening
+    problem: str
+
+
+class Plan(NamedTuple):
+    """What an import brings, leaves as it is, and leaves out."""
+
+    source: str
+    evenings: tuple[Evening, ...]  # as the other ledger numbers them, names as they come in here
+    already: int  # evenings already here, the same
+    conflicts: tuple[Conflict, ...]
+    refused: tuple[Refused, ...]
+    payments: tuple[PaymentRow, ...]
+    payments_here: int  # payments already here
+    payment_conflicts: tuple[PaymentRow, ...]  # cancelled there, standing here
+    renamed: tuple[tuple[str, str], ...]  # a spelling there, the one it is written as here
+    aliases: tuple[tuple[str, str], ...]  # joined by this import (--same)
+
+    @property
+    def left_out(self) -> bool:
+        return bool(self.conflicts or self.refused or self.payment_conflicts)
+
+
+class Done(NamedTuple):
+    plan: Plan
+    import_id: int | None  # None: nothing came in (or a dry run)
+    sessions: tuple[int, ...]  # the evenings' numbers here
+
+
+def same_pairs(given: Iterable[str]) -> list[tuple[str, str]]:
+    """`--same "NAME THERE=NAME HERE"` values, read."""
+    out = []
+    for text in given:
+        there, sep, here = text.partition("=")
+        if not sep or not there.strip() or not here.strip():
+            raise LedgerError(_("--same takes two spellings of one person, the other ledger's first: "
+                                "--same \"Саша=Александр\", not {value}", value=clip(text)))
+        out.append((" ".join(there.split()), " ".join(here.split())))
+    return out
+
+
+def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_run: bool = False) -> Done:
+    """Import the ledger at `path` into `conn`'s (`dry_run`: only say what would come in)."""
+    pairs = same_pairs(same)
+    other = open_read_only(path)
+    conn.execute("PRAGMA foreign_keys = OFF")  # the references are checked as a whole before the commit
+    try:
+        with merge.attached(conn, path), reading(other):  # `other`'s rows copied by SQLite (merge.copy)
+            their_payments = merge.payment_rows(other)
+            shape = merge.tables(other)
+            with (reading if dry_run else writing)(conn):
+                if merge.tables(conn) != shape:
+                    raise LedgerError(_("{path} is a ledger whose tables differ from this one's; nothing was "
+                                        "imported", path=path))
+                plan, coming = _plan(conn, other, str(path), shape, their_payments, pairs)
+                if dry_run or not (coming or plan.payments):
+                    return Done(plan, None, ())
+                made = merge.copy(conn, shape, coming, dict(plan.renamed))
+                paid = merge.copy_payments(conn, plan.payments)
+                import_id = merge.record_import(conn, str(path), made, paid, pairs)
+                merge.check_references(conn)
+                return Done(plan, import_id, tuple(made))
+    finally:
+        conn.execute("PRAGMA foreign_keys = ON")
+        other.close()
+
+
+def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shape: dict[str, merge.Table],
+          their_payments: dict[int, PaymentRow],
+          pairs: list[tuple[str, str]]) -> tuple[Plan, list[int]]:
+    """What would come in (and the evenings that would, by their numbers there)."""
+    names_there = {player_key(n) for n in read.names_by_id(other).values()}
+    names_here = read.names_by_id(conn)
+    people: dict[str, str] = {}  # by player_key: the name as this ledger first wrote it (then as the other did)
+    for i in sorted(names_here):
+        people.setdefault(player_key(names_here[i]), names_here[i])
+    for there, here in pairs:
+        if player_key(there) not in names_there:
+            raise LedgerError(_("--same {there}={here}: nobody called {there!r} has played in {path}",
+                                there=there, here=here, path=source))
+        if player_key(here) not in people and player_key(here) not in names_there:
+            raise LedgerError(_("--same {there}={here}: nobody called {here!r} has played in either ledger",
+                                there=there, here=here))
+        if player_key(there) == player_key(here):
+            raise LedgerError(_("--same {there}={here}: these are one name already", there=there, here=here))
+    alias: dict[str, str] = {player_key(a): b for a, b in [*merge.standing_aliases(conn), *pairs]}
+    renamed: dict[str, str] = {}
+
+    def rename(name: str) -> str:
+        key = player_key(name)
+        if key in alias:
+            key = player_key(alias[key])
+            people.setdefault(key, alias[player_key(name)])
+        else:
+            people.setdefault(key, name)
+        if people[key] != name:
+            renamed.setdefault(name, people[key])
+        return people[key]
+
+    here_by_identity = merge.identities(conn)
+    there_by_identity = merge.identities(other)
+    theirs = merge.sayings(other, rename)
+    ours = merge.sayings(conn) if here_by_identity.keys() & there_by_identity.keys() else {}
+    candidates: list[int] = []
+    conflicts: list[Conflict] = []
+    already = 0
+    for identity, session_id in sorted(there_by_identity.items(), key=lambda item: item[1]):
+        found = here_by_identity.get(identity)
+        if found is None:
+            candidates.append(session_id)
+        elif ours[found] == theirs[session_id]:
+            already += 1
+        else:
+            conflicts.append(_conflict(conn, other, shape, found, session_id, ours[found], theirs[session_id]))
+    refused: list[Refused] = []
+    sound = []
+    for session_id in candidates:
+        problem = _replay(other, session_id)
+        if problem is None:
+            sound.append(session_id)
+        else:
+            refused.append(Refused(read.evening(other, session_id), problem))
+    coming: list[int] = []
+    evenings: list[Evening] = []
+    for session_id in sound:
+        evening = read.evening(other, session_id)
+        evening = evening._replace(players=tuple(rename(n) for n in evening.players))
+        problem = _same_names(evening.players)
+        if problem is not None:
+            refused.append(Refused(evening, problem))
+            continue
+        coming.append(session_id)
+        evenings.append(evening)
+    payments, here_count, payment_conflicts = _payments(conn, their_payments, rename)
+    plan = Plan(source, tuple(evenings), already, tuple(conflicts), tuple(refused), tuple(payments), here_count,
+                tuple(payment_conflicts), tuple(renamed.items()), tuple(pairs))
+    return plan, coming
+
+
+def _replay(other: sqlite3.Connection, session_id: int) -> str | None:
+    """The first problem of an evening of the other ledger, replayed as `check` replays it."""
+    try:
+        problems = check_session(other, session_id)
+    except LedgerError as e:
+        return str(e)
+    return str(problems[0]) if problems else None
+
+
+def _same_names(names: tuple[str, ...]) -> str | None:
+    """Two players of one evening who would come in under one name (joined by --same)."""
+    twice = [n for n, count in Counter(player_key(n) for n in names).items() if count > 1]
+    if twice:
+        return _("two of its players would be called {name!r} here", name=next(n for n in names
+                                                                              if player_key(n) == twice[0]))
+    return None
+
+
+def _side(conn: sqlite3.Connection, session_id: int) -> Side:
+    state: State = read.state(conn, read.session(conn, session_id))
+    return Side(read.evening(conn, session_id), state.balances, state.basket)
+
+
+def _conflict(conn: sqlite3.Connection, other: sqlite3.Connection, shape: dict[str, merge.Table], here: int,
+              there: int, mine: merge.Said, theirs: merge.Said) -> Conflict:
+    differs = tuple(t for t in mine if mine[t] != theirs[t])
+    parts_at = None
+    if mine["deals"] != theirs["deals"]:
+        number = merge.said_columns(shape["deals"]).index("number")
+        a, b = mine["deals"], theirs["deals"]
+        first = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
+        parts_at = (a if first < len(a) else b)[first][number]
+    return Conflict(_side(conn, here), _side(other, there), parts_at, differs)
+
+
+def _payments(conn: sqlite3.Connection, theirs: dict[int, PaymentRow],
+              rename: merge.Rename) -> tuple[list[PaymentRow], int, list[PaymentRow]]:
+    """The other ledger's payments that are not here yet (names as written here), how many are,
+    and those cancelled there but standing here."""
+    def key(p: PaymentRow) -> tuple[object, ...]:
+        return player_key(p.payer), player_key(p.payee), p.cents, p.currency, p.paid_at
+
+    standing = Counter(key(p) for p in merge.payment_rows(conn).values() if p.cancelled_at is None)
+    cancelled = Counter(key(p) for p in merge.payment_rows(conn).values() if p.cancelled_at is not None)
+    new, here, conflicts = [], 0, []
+    for p in theirs.values():
+        p = p._replace(payer=rename(p.payer), payee=rename(p.payee))
+        k = key(p)
+        first, second = (cancelled, standing) if p.cancelled_at is not None else (standing, cancelled)
+        if first[k]:
+            first[k] -= 1
+            here += 1
+        elif second[k]:
+            second[k] -= 1
+            if p.cancelled_at is not None:
+                conflicts.append(p)
+            else:
+                here += 1  # cancelled here since: this ledger's word stands
+        else:
+            new.append(p)
+    return new, here, conflicts
+
+
+def undo(conn: sqlite3.Connection, import_id: int) -> Brought:
+    """Take an import back as a whole: what it brought stays on record, left out by every reader
+    from now on (and the spellings it joined no longer join)."""
+    with writing(conn):
+        found = {b.id: b for b in merge.imports(conn)}
+        brought = found.get(import_id)
+        if brought is None:
+            raise LedgerError(_("no import {id} in this ledger; `boston-ledger import --list` lists them",
+                                id=import_id))
+        if brought.undone_at is not None:
+            raise LedgerError(_("import {id} was undone already, at {at}", id=import_id, at=brought.undone_at))
+        merge.record_undo(conn, import_id)
+        try:
+            current = read.current_session_id(conn)
+        except LedgerError:
+            current = None
+        if current in brought.sessions:
+            left = read.session_ids(conn)
+            if left:
+                write.set_current(conn, left[-1])
+        return next(b for b in merge.imports(conn) if b.id == import_id)
+
+
+def listing(conn: sqlite3.Connection) -> list[Brought]:
+    """Every import of this ledger, undone ones too."""
+    with reading(conn):
+        return merge.imports(conn)
