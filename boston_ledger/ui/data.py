@@ -11,6 +11,7 @@ from ..app.rescore import Rescored
 from ..app.sessions import Listed, Status
 from ..app.stats import Partnership, PlayerStats, Stats, Swing
 from ..core import engine
+from ..store.damage import Damage
 from ..core.i18n import N_
 from ..core.invariants import Problem
 from ..core.settlement import Settled, money
@@ -188,6 +189,10 @@ def rescored(r: Rescored) -> dict[str, Any]:
                         for name, a, b in zip(r.session.players, r.recorded.balances, r.rescored.balances,
                                               strict=True)},
             "basket": {"recorded": r.recorded.basket, "rescored": r.rescored.basket}}
+
+
+def damage(found: Sequence[Damage]) -> list[dict[str, Any]]:
+    return [{"table": d.table, "key": d.key, "problem": d.what} for d in found]
 
 
 def problems(found: Sequence[Problem]) -> list[dict[str, Any]]:
