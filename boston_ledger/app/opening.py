@@ -57,14 +57,15 @@ def close_all() -> None:
         _opened.pop().close()
 
 
-def damaged() -> str | None:
-    """When a command failed in a way no check of ours foresaw: whether a ledger it opened holds
-    damaged rows (`store.damage`), said in one line that points to `check`; None when none does
-    (then the failure is a bug of ours)."""
+def damaged(where: Path | None = None) -> str | None:
+    """When a command failed in a way no check of ours foresaw: whether a ledger it opened (or the
+    one at `where`) holds damaged rows (`store.damage`), said in one line that points to `check`;
+    None when none does (then the failure is a bug of ours)."""
     from ..store import damage
 
-    while _paths:
-        where = _paths.pop()
+    paths = [where] if where is not None else _paths
+    while paths:
+        where = paths.pop()
         try:
             conn = db.open_read_only(where)
         except (LedgerError, sqlite3.Error):
@@ -81,3 +82,17 @@ def damaged() -> str | None:
                      "lists what is wrong", path=where, first=found[0],
                      more=ngettext(" (and {n} more damaged row)", " (and {n} more damaged rows)", more) if more else "")
     return None
+
+
+def failure(error: Exception, where: Path) -> str:
+    """What the command line says of a failure of this kind (for `serve`, which answers a request
+    with it): the error of a user's, the database's, a damaged ledger's, or a bug's."""
+    if isinstance(error, LedgerError):
+        return str(error)
+    if isinstance(error, sqlite3.Error):
+        return _("the ledger database failed: {error}; nothing was recorded", error=error)
+    said = damaged(where)
+    if said is not None:
+        return said
+    return _("{prog}: internal error: {kind}: {error}. Please report it with the command you ran; "
+             "`{prog} status` shows what is recorded.", prog="boston-ledger", kind=type(error).__name__, error=error)
