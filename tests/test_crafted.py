@@ -64,8 +64,9 @@ def test_a_trojan_trigger_never_runs_and_check_shows_it(sound, isolated: Path) -
     conn.close()
     shown = sound("check", "--all", code=1).stdout
     assert "a trigger boston-ledger did not make: evil" in shown and "INSERT INTO payments" in shown
-    assert json.loads(sound("check", "--json", code=1).stdout) == [{"problem": "a trigger boston-ledger did not make: evil",
-                                            "sql": crafted.FOREIGN["trojan trigger"][0].rstrip(";")}]
+    assert json.loads(sound("check", "--json", code=1).stdout) == [
+        {"problem": "a trigger boston-ledger did not make: evil",
+         "sql": crafted.FOREIGN["trojan trigger"][0].rstrip(";")}]
 
 
 def test_the_expected_schema_comes_from_the_migrations_without_sqlite_utils() -> None:

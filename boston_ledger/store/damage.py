@@ -234,7 +234,8 @@ def _balances(conn: sqlite3.Connection) -> list[Damage]:
     found = []
     tables: dict[object, int | None] = {}
     for rowid, session_id, text, players in conn.execute(
-            "SELECT d.rowid, d.session_id, d.balances, (SELECT COUNT(*) FROM players p WHERE p.session_id = d.session_id)"
+            "SELECT d.rowid, d.session_id, d.balances,"
+            " (SELECT COUNT(*) FROM players p WHERE p.session_id = d.session_id)"
             " FROM deals d WHERE d.balances IS NOT NULL ORDER BY d.rowid"):
         if session_id not in tables:
             row = conn.execute("SELECT tariff_text FROM sessions WHERE id = ?", (session_id,)).fetchone()
