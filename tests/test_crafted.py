@@ -8,7 +8,10 @@ from __future__ import annotations
 
 import itertools
 import json
+import signal
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -20,7 +23,8 @@ from boston_ledger.core.errors import LedgerError
 from boston_ledger.serve.server import Served
 from boston_ledger.store import db as storage
 from boston_ledger.store import identify, schema
-from serving import ENTRY, VIEW, Phone
+from conftest import interruptible
+from serving import ENTRY, HANG, VIEW, Phone
 
 
 @pytest.fixture
@@ -207,3 +211,37 @@ def test_a_ledger_on_a_read_only_file_system_is_read(sound, isolated: Path, monk
     assert "is on a file system where nothing can be written; nothing was recorded" in refused
     assert isolated.read_bytes() == before
     assert not Path(str(isolated) + "-wal").exists()
+
+
+CHILD = f"""
+import signal, sys
+from pathlib import Path
+from boston_ledger.cli.guard import guarded
+from boston_ledger.store import db
+
+signal.signal(signal.SIGINT, signal.default_int_handler)  # Python's own, as at a terminal
+conn = db._connect(":memory:")
+bound = db.Bound(Path("x.db"))
+
+def running():
+    if not getattr(running, "said", False):
+        running.said = True
+        print("running", flush=True)  # the statement is under way: the test presses Ctrl-C now
+    return bound()
+
+conn.set_progress_handler(running, db.PROGRESS_STEPS)
+guarded(lambda: conn.execute("{crafted.ENDLESS} SELECT COUNT(*) FROM c").fetchone())
+"""
+
+
+def test_ctrl_c_stops_an_endless_statement_with_exit_130() -> None:
+    child = subprocess.Popen([sys.executable, "-c", CHILD], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                             text=True, preexec_fn=interruptible)
+    try:
+        assert child.stdout is not None and child.stdout.readline() == "running\n"
+        child.send_signal(signal.SIGINT)
+        assert child.wait(timeout=HANG) == 130, child.stderr.read() if child.stderr else ""
+    finally:
+        if child.poll() is None:
+            child.kill()
+            child.wait()

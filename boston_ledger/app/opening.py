@@ -57,6 +57,11 @@ def close_all() -> None:
         _opened.pop().close()
 
 
+def starting() -> None:
+    """A command begins: the ledgers of any earlier one (in this process) are none of its concern."""
+    _paths.clear()
+
+
 def damaged(where: Path | None = None) -> str | None:
     """When a command failed in a way no check of ours foresaw: whether a ledger it opened (or the
     one at `where`) holds damaged rows (`store.damage`), said in one line that points to `check`;

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import DROP, GIVE, LedgerError
 from ..core.i18n import N_, _, strerror, translated
-from ..app.opening import close_all, commits, damaged
+from ..app.opening import close_all, commits, damaged, starting
 from ..ui.text import message as tell  # `message` and `said` are words of their own here
 
 PROG = "boston-ledger"
@@ -31,6 +31,7 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
     """Run a command and exit with its status (a command returning an int gives it, else 0); every
     failure a user can cause ends as one line on stderr and exit 2."""
     committed = commits()
+    starting()
     try:
         try:
             code = run()

@@ -218,13 +218,14 @@ def _contracts(conn: sqlite3.Connection) -> list[Damage]:
 
 def _crossing(conn: sqlite3.Connection) -> list[Damage]:
     """Rows of a session that point into another one (`audit.foreign_references`)."""
+    from ..core.invariants import WHAT
     from .audit import foreign_references
 
     found = []
     for (session_id,) in conn.execute("SELECT id FROM sessions ORDER BY id").fetchall():
         for number, what, other in foreign_references(conn, session_id):
             found.append(Damage("deals", _("deal {number} of session {session}", number=number, session=session_id),
-                                _("its {what} names a player or deal of session {other}", what=what,
+                                _("its {what} names a player or deal of session {other}", what=_(WHAT.get(what, what)),
                                   other="?" if other is None else other)))
     return found
 
