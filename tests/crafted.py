@@ -14,7 +14,7 @@ from pathlib import Path
 
 ENDLESS = "WITH RECURSIVE c(x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM c)"
 
-# name: SQL run on a sound ledger (one session, deal 1 a made solo, settled), and what the
+# name: SQL run on a sound ledger (one session, deal 1 a made solo, settled and reopened), and what the
 # one-line refusal names
 FOREIGN = {
     "trojan trigger": ("CREATE TRIGGER evil AFTER INSERT ON deals BEGIN INSERT INTO payments"

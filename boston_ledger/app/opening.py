@@ -13,6 +13,7 @@ from ..core.errors import LedgerError
 from ..core.i18n import _, ngettext
 from ..store import db
 from ..store.db import Ledger, Slow, Waiting
+from ..store.identify import Untrusted as Untrusted  # a ledger not opened: the command line's `check` lists why
 
 T = TypeVar("T")
 _opened: list[Ledger] = []  # the connections a command opened, closed when it ends (close_all)

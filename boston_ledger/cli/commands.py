@@ -497,7 +497,7 @@ def check(all_sessions: bool = False, db: str | None = None, as_json: bool = Fal
     and exit 1."""
     from ..app import check as checks
 
-    from ..store.identify import Untrusted
+    from ..app.opening import Untrusted
 
     chosen = options.session_id(session)
     try:

@@ -316,9 +316,9 @@ def check(
 ) -> int:
     """Check the ledger's invariants by replaying every deal.
 
-    Lists whatever in the ledger's schema boston-ledger did not make, every damaged row (its table, key and what
-    is wrong), and every deal the replay does not reproduce. Prints nothing and exits with status 0 when all
-    hold; else lists each problem and exits with status 1.
+    Also lists what in the ledger's schema boston-ledger did not make, and every damaged row (table, key, what).
+
+    Prints nothing and exits with status 0 when all hold; else lists each problem and exits with status 1.
 
     Example: boston-ledger check --all
     """
