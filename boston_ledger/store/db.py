@@ -49,15 +49,20 @@ class Ledger(sqlite3.Connection):
 class Bound:
     """The progress handler of every connection to a ledger: every statement is bounded. Ctrl-C
     interrupts any statement within a second (SQLite's `interrupted`, which the guard ends with
-    exit 130), and a stretch of SQLite's work longer than LONG_QUERY is said once (`slow`), for
-    a ledger changed by hand can hold an endless view or trigger. `stop` (for tests) interrupts
-    too; `clock` is time.monotonic."""
+    exit 130), and one statement (or an unbroken stretch of SQLite's work) that lasts longer than
+    LONG_QUERY is said once (`slow`), for a ledger changed by hand can hold an endless view or
+    trigger. `statement` (the connection's trace callback) marks where each statement begins.
+    `stop` (for tests) interrupts too; `clock` is time.monotonic."""
 
     def __init__(self, path: Path, slow: Slow | None = None, stop: Callable[[], bool] | None = None,
                  clock: Callable[[], float] = time.monotonic) -> None:
         self.path, self.slow, self.stop, self.clock = path, slow, stop, clock
         self.began = self.last = clock()
         self.told = False
+
+    def statement(self, __: str) -> None:
+        """A statement begins: its time counts from here."""
+        self.began = self.last = self.clock()
 
     def __call__(self) -> int:
         now = self.clock()  # a Ctrl-C meanwhile raises here: SQLite is told to stop (`interrupted`)
@@ -74,7 +79,9 @@ class Bound:
 
 def bound(conn: sqlite3.Connection, path: Path, slow: Slow | None = None) -> None:
     """Every statement of `conn` bounded (`Bound`)."""
-    conn.set_progress_handler(Bound(path, slow), PROGRESS_STEPS)
+    bounds = Bound(path, slow)
+    conn.set_progress_handler(bounds, PROGRESS_STEPS)
+    conn.set_trace_callback(bounds.statement)
 
 
 def interrupted(error: BaseException) -> bool:
