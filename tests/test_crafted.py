@@ -252,9 +252,9 @@ def test_a_long_stretch_of_short_statements_is_not_said_to_be_one_query(tmp_path
     said: list[float] = []
     bound = storage.Bound(tmp_path / "x.db", slow=lambda path, seconds: said.append(seconds),
                           clock=lambda: next(clock))
-    conn = sqlite3.connect(":memory:")
+    conn = storage._connect(":memory:")  # a ledger's connection: each execute() a statement begun
+    conn.bounds = bound
     conn.set_progress_handler(bound, 1000)
-    conn.set_trace_callback(bound.statement)
     for __ in range(20):  # each a few looks of the handler (2.5 s by the clock), 50 s in all: none long
         conn.execute(f"{crafted.ENDLESS} SELECT COUNT(*) FROM (SELECT x FROM c LIMIT 500)").fetchone()
     conn.close()

@@ -16,7 +16,7 @@ from collections.abc import Callable, Iterator, Mapping
 from contextlib import contextmanager, suppress
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from ..core.i18n import _
 from . import WAIT_LIMIT, StorageError, newfile, repair, schema
@@ -44,6 +44,12 @@ class Ledger(sqlite3.Connection):
     path: Path = Path()
     waiting: Waiting | None = None
     read_only: bool = False
+    bounds: Bound | None = None
+
+    def execute(self, sql: str, parameters: Any = (), /) -> sqlite3.Cursor:
+        if self.bounds is not None:
+            self.bounds.statement()
+        return super().execute(sql, parameters)
 
 
 class Bound:
@@ -51,7 +57,7 @@ class Bound:
     interrupts any statement within a second (SQLite's `interrupted`, which the guard ends with
     exit 130), and one statement (or an unbroken stretch of SQLite's work) that lasts longer than
     LONG_QUERY is said once (`slow`), for a ledger changed by hand can hold an endless view or
-    trigger. `statement` (the connection's trace callback) marks where each statement begins.
+    trigger. `statement` (called by `Ledger.execute`) marks where each statement begins.
     `stop` (for tests) interrupts too; `clock` is time.monotonic."""
 
     def __init__(self, path: Path, slow: Slow | None = None, stop: Callable[[], bool] | None = None,
@@ -60,7 +66,7 @@ class Bound:
         self.began = self.last = clock()
         self.told = False
 
-    def statement(self, __: str) -> None:
+    def statement(self) -> None:
         """A statement begins: its time counts from here."""
         self.began = self.last = self.clock()
 
@@ -77,11 +83,10 @@ class Bound:
         return 0
 
 
-def bound(conn: sqlite3.Connection, path: Path, slow: Slow | None = None) -> None:
+def bound(conn: Ledger, path: Path, slow: Slow | None = None) -> None:
     """Every statement of `conn` bounded (`Bound`)."""
-    bounds = Bound(path, slow)
-    conn.set_progress_handler(bounds, PROGRESS_STEPS)
-    conn.set_trace_callback(bounds.statement)
+    conn.bounds = Bound(path, slow)
+    conn.set_progress_handler(conn.bounds, PROGRESS_STEPS)
 
 
 def interrupted(error: BaseException) -> bool:
