@@ -24,7 +24,7 @@ from boston_ledger.serve.server import Served
 from boston_ledger.store import db as storage
 from boston_ledger.store import identify, schema
 from conftest import interruptible
-from serving import ENTRY, HANG, VIEW, Phone
+from serving import ENTRY, HANG, VIEW, Phone, get
 
 
 @pytest.fixture
@@ -259,3 +259,35 @@ def test_a_long_stretch_of_short_statements_is_not_said_to_be_one_query(tmp_path
         conn.execute(f"{crafted.ENDLESS} SELECT COUNT(*) FROM (SELECT x FROM c LIMIT 500)").fetchone()
     conn.close()
     assert said == []
+
+
+@pytest.mark.parametrize("kind", list(crafted.DAMAGED))
+def test_serve_answers_every_request_on_a_damaged_ledger_or_refuses_at_start(sound, isolated: Path,
+                                                                              kind: str) -> None:
+    crafted.damage(isolated, kind)
+    try:
+        running = Served(isolated, None, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
+    except LedgerError as e:
+        assert "check" in str(e) and "internal error" not in str(e)
+        return
+    try:
+        for target in (f"/?t={VIEW}", f"/api/status?t={VIEW}", f"/api/history?t={VIEW}&all=1",
+                       f"/entry?t={ENTRY}"):
+            status, __, body = get(running.port, target)  # an answer, never a closed connection
+            assert status in (200, 500), (target, status)
+            if status == 500:
+                assert b"check" in body and b"internal error" not in body, body
+    finally:
+        running.close()
+
+
+def test_serve_shows_a_ledger_on_a_read_only_file_system(sound, isolated: Path,
+                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(storage, "read_only_fs", lambda path: True)
+    running = Served(isolated, None, "127.0.0.1", 0, VIEW).in_thread()
+    try:
+        status, __, body = get(running.port, f"/api/status?t={VIEW}")
+        assert status == 200 and json.loads(body)["deals"] == 1
+    finally:
+        running.close()
+    assert not Path(str(isolated) + "-wal").exists()

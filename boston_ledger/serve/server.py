@@ -414,6 +414,11 @@ class _Tally:
         return self.held if address is None else self.by.get(address, 0)
 
 
+def _refusal(error: Exception, path: Path) -> LedgerError:
+    """Why `serve` does not start, as the command line says it of the same ledger."""
+    return error if isinstance(error, LedgerError) else LedgerError(failure(error, path))
+
+
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")  # what a Host header may also name: this machine
 
 
@@ -423,14 +428,15 @@ class Served:
 
     def __init__(self, path: Path, session_id: int | None, host: str, port: int, token: str,
                  default_lang: str = SOURCE, watch_every: float = 0.1, entry_token: str | None = None) -> None:
-        self.evening = Evening(path, session_id)
+        try:
+            self.evening = Evening(path, session_id)
+        except Exception as e:
+            raise _refusal(e, path) from None
         try:  # the page read once: a ledger the command line refuses is refused here, before any link is shown
             self.evening.view(default_lang)
         except Exception as e:
             self.evening.stop()
-            if isinstance(e, LedgerError):
-                raise
-            raise LedgerError(failure(e, path)) from None
+            raise _refusal(e, path) from None
         entry = Entry(path, self.evening.session_id, entry_token, token) if entry_token else None
         self.app = App(self.evening, token, default_lang, entry=entry)
         try:
