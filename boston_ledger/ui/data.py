@@ -11,11 +11,11 @@ from ..app.rescore import Rescored
 from ..app.sessions import Listed, Status
 from ..app.stats import Partnership, PlayerStats, Stats, Swing
 from ..core import engine
-from ..store.damage import Damage
 from ..core.i18n import N_
 from ..core.invariants import Problem
 from ..core.settlement import Settled, money
 from ..core.tariff import Tariff
+from ..store.damage import Damage
 from ..store.records import Correction, PaymentRecord, Session
 from .deals import describe, net_by_reason, steps
 
