@@ -513,8 +513,8 @@ def check(all_sessions: bool = False, db: str | None = None, as_json: bool = Fal
                     _say("    " + " ".join(found.text.split()))
         return 1
     damaged = checks.damaged(conn)
-    problems = checks.check(conn, None if all_sessions or chosen is None else [deals_app.current(conn, chosen).id],
-                            every=all_sessions)
+    picked = None if all_sessions or chosen is None else [deals_app.current(conn, chosen, sound=False).id]
+    problems = checks.check(conn, picked, every=all_sessions)
     if as_json:
         from ..ui import data
 
