@@ -156,6 +156,23 @@ def test_a_damaged_evening_is_refused_in_one_line_never_crashed_on(sound, isolat
             assert "internal error" not in said
 
 
+EVENING = [["status"], ["deal", "pass"], ["history"], ["sheet"], ["settle", "--yes"], ["undo"]]
+
+
+@pytest.mark.parametrize("kind", [kind for kind, (__, table, __) in crafted.DAMAGED.items() if table != "payments"])
+def test_a_command_on_a_damaged_evening_refuses_it_before_reading_it(sound, isolated: Path, kind: str) -> None:
+    """Every damaged row here is an evening's (a payment is the ledger's, of no evening); the deal
+    moved away leaves session 1 sound, and session 2 damaged."""
+    crafted.damage(isolated, kind)
+    before = isolated.read_bytes()
+    session = "2" if kind == "deal moved to another session" else "1"
+    for command in EVENING:
+        said = one_line(sound.main(*command, "--session", session, code=2).stderr)
+        assert f"session {session} is damaged: " in said, said
+        assert "`boston-ledger check --all` lists what is wrong" in said, said
+    assert isolated.read_bytes() == before
+
+
 def test_a_damaged_row_that_fails_a_command_points_to_check(sound, isolated: Path) -> None:
     crafted.damage(isolated, "declarer dangling")
     said = one_line(sound.main("history", code=2).stderr)
