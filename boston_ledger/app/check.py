@@ -41,5 +41,5 @@ def check_session(conn: sqlite3.Connection, session_id: int, orphans: int = 0) -
     except (sqlite3.Error, KeyboardInterrupt):
         raise
     except Exception as e:  # a damaged row the replay cannot read (`damaged` names it)
-        return [Problem(session_id, None, _("the session cannot be replayed ({kind}: {e}); its damaged rows are "
-                                            "listed above", kind=type(e).__name__, e=e))]
+        return [Problem(session_id, None, _("it cannot be replayed ({kind}: {e}); its damaged rows are listed "
+                                            "above", kind=type(e).__name__, e=e))]
