@@ -74,10 +74,13 @@ def tampered(sound: Path, tmp_path: Path, *statements: str) -> Path:
     shutil.copy(sound, path)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA foreign_keys = OFF")  # as a hand at the file would
-    for (trigger,) in conn.execute("SELECT name FROM sqlite_master WHERE type = 'trigger'").fetchall():
+    triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    for trigger, __ in triggers:
         conn.execute(f"DROP TRIGGER {trigger}")  # the tables are append-only: drop that first
     for statement in statements:
         conn.execute(statement)
+    for __, sql in triggers:  # and made again as they were: else the schema is not ours, and refused at open
+        conn.execute(sql)
     conn.commit()
     conn.close()
     return path

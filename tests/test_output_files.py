@@ -284,8 +284,10 @@ def test_an_interrupted_chart_leaves_the_old_one(table, tmp_path: Path, failure:
 
 def test_a_chart_of_hostile_names_is_still_xml(table, tmp_path: Path, isolated: Path) -> None:
     conn = sqlite3.connect(isolated)
-    conn.execute("DROP TRIGGER players_no_update")
+    kept = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'players_no_update'").fetchone()[0]
+    conn.execute("DROP TRIGGER players_no_update")  # made again below: a ledger without it is not opened
     conn.execute("UPDATE players SET name = ? WHERE seat = 0", ("A\x1b]52;c;aGk=\x07<b>&",))
+    conn.execute(kept)
     conn.commit()
     conn.close()
     table("chart", "--svg", str(tmp_path / "chart.svg"))

@@ -75,14 +75,18 @@ def test_check_finds_tampering(tmp_path: Path, cli, monkeypatch) -> None:
     result = cli("check", "--all")
     assert result.stdout == "" and result.stderr == ""
     conn = sqlite3.connect(path)
-    conn.execute("DROP TRIGGER transfers_no_update")
+    kept = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'transfers_no_update'").fetchone()[0]
+    conn.execute("DROP TRIGGER transfers_no_update")  # made again below: a ledger without it is not opened
     conn.execute("UPDATE transfers SET chips = chips + 1 WHERE id = (SELECT MAX(id) FROM transfers)")
+    conn.execute(kept)
     conn.commit()
     assert cli("check").stdout == ""  # the current session (the second) is untouched
     found = cli("check", "--all", code=1).stdout
     assert "session 1, deal 1: stored transfers differ from the replay" in found
+    conn.execute("DROP TRIGGER transfers_no_update")
     conn.execute("UPDATE transfers SET payee = (SELECT id FROM players WHERE name = 'W') "
                  "WHERE id = (SELECT MIN(id) FROM transfers)")
+    conn.execute(kept)
     conn.commit()
     assert "names a player of session 2" in cli("check", "--all", code=1).stdout
 
@@ -101,7 +105,9 @@ def test_check_holds_the_kept_balances_to_the_replay(tmp_path: Path, cli, monkey
     for _ in range(2):
         cli("deal", "solo", "--declarer", "Vera", "--tricks", "9")
     conn = sqlite3.connect(path)
-    conn.execute("DROP TRIGGER deals_no_update")
+    kept = conn.execute("SELECT sql FROM sqlite_master WHERE name = 'deals_no_update'").fetchone()[0]
+    conn.execute("DROP TRIGGER deals_no_update")  # made again below: a ledger without it is not opened
     conn.execute(tamper)
+    conn.execute(kept)
     conn.commit()
     assert words in cli("check", code=1).stdout

@@ -10,8 +10,15 @@ from __future__ import annotations
 import sqlite3
 
 from ..core import invariants
+from ..core.i18n import _
 from ..core.invariants import Problem
-from ..store import audit, read
+from ..store import audit, damage, read
+from ..store.damage import Damage
+
+
+def damaged(conn: sqlite3.Connection) -> list[Damage]:
+    """Every damaged row of the ledger, in words (`store.damage`)."""
+    return damage.scan(conn)
 
 
 def check(conn: sqlite3.Connection, session_ids: list[int] | None = None, every: bool = False) -> list[Problem]:
@@ -27,6 +34,12 @@ def check_session(conn: sqlite3.Connection, session_id: int, orphans: int = 0) -
     broken = invariants.references(session_id, rows)
     if broken:  # the rest would misread seats
         return broken
-    session = read.session(conn, session_id)
-    return invariants.replay(session_id, session.tariff, len(session.players), read.deals(conn, session),
-                             session.changes())
+    try:
+        session = read.session(conn, session_id)
+        return invariants.replay(session_id, session.tariff, len(session.players), read.deals(conn, session),
+                                 session.changes())
+    except (sqlite3.Error, KeyboardInterrupt):
+        raise
+    except Exception as e:  # a damaged row the replay cannot read (`damaged` names it)
+        return [Problem(session_id, None, _("it cannot be replayed ({kind}: {e}); its damaged rows are listed "
+                                            "above", kind=type(e).__name__, e=e))]

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from ..core.engine import State
 from ..core.errors import LedgerError
 from ..core.i18n import _, ngettext, speak_words
-from ..store import read, write
+from ..store import StorageError, damage, read, write
 from ..store.db import writing
 from ..store.records import Evening as Evening  # re-exported: the command line lists evenings through app/
 from ..store.records import Session
@@ -35,23 +35,35 @@ class Chosen(int):
         return chosen
 
 
-def current(conn: sqlite3.Connection, session_id: int | None = None) -> Session:
+def current(conn: sqlite3.Connection, session_id: int | None = None, sound: bool = True) -> Session:
     """The session a command works on: the one the command line chose (--session, or the
     terminal's BOSTON_LEDGER_SESSION), else the ledger's current session (`use ID`). The one place
-    that reads it; a command that writes asks `evening` first. What follows speaks its game's words."""
+    that reads it; a command that writes asks `evening` first. A session with a damaged row is
+    refused (`sound`; without it, for `check`, which lists them). What follows speaks its game's words."""
     if session_id is None:
-        return spoken(read.session(conn, read.current_session_id(conn)))
+        return spoken(_read(conn, read.current_session_id(conn), sound))
     if isinstance(session_id, Chosen) and session_id.variable is not None and not read.has_session(conn, session_id):
         raise LedgerError(_("{var}={id} names no session of this ledger; `unset {var}` plays the ledger's current "
                             "session, `export {var}=N` another (`boston-ledger sessions` lists them)",
                             var=session_id.variable, id=int(session_id)))
-    return spoken(read.session(conn, int(session_id)))
+    return spoken(_read(conn, int(session_id), sound))
 
 
 def spoken(session: Session) -> Session:
     """The session a command works on, whose game's words it speaks from now on (core/i18n.py)."""
     speak_words(session.tariff.words)
     return session
+
+
+def _read(conn: sqlite3.Connection, session_id: int, sound: bool = True) -> Session:
+    """The session, once its rows are known to be sound (store.damage): a damaged evening is
+    refused in one line that points to `check`, before anything reads it or writes to it."""
+    if sound:
+        found = damage.scan(conn, first=True, session=session_id)
+        if found:
+            raise StorageError(_("session {id} is damaged: {first}; nothing was recorded. `boston-ledger check --all` "
+                                 "lists what is wrong", id=session_id, first=found[0]))
+    return read.session(conn, session_id)
 
 
 class Undecided(LedgerError):
@@ -87,7 +99,7 @@ def evening(conn: sqlite3.Connection, chosen: int | None = None, choose: Choose 
         now = read.current_session_id(conn)
         meant = sorted({*opened, now})
         if len(meant) == 1:
-            session = read.session(conn, now)
+            session = _read(conn, now)
         else:
             candidates = [read.evening(conn, i)._replace(current=i == now) for i in meant]
             if choose is None:
@@ -97,7 +109,7 @@ def evening(conn: sqlite3.Connection, chosen: int | None = None, choose: Choose 
                 return None
             if picked not in meant:
                 raise LedgerError(_("session {id} is not one of those offered; nothing was done", id=picked))
-            session = read.session(conn, picked)
+            session = _read(conn, picked)
     return Picked(spoken(session), tuple(i for i in opened if i != session.id))
 
 

@@ -24,7 +24,7 @@ from ..core.errors import LedgerError
 from ..core.i18n import _, condition_names, ngettext, speak_words, strerror
 from ..app import opening
 from ..app.deals import Session
-from .guard import PROG, waiting
+from .guard import PROG, read_only, slow, waiting
 from . import options
 from .options import SESSION_ENV
 
@@ -34,8 +34,12 @@ if TYPE_CHECKING:  # rich is loaded only by a command that draws
 
 
 def connect(db: str | None) -> sqlite3.Connection:
-    """The ledger the command line names (it is closed when the command ends: `guard`)."""
-    return opening.connect(db, waiting)
+    """The ledger the command line names (it is closed when the command ends: `guard`); on a
+    read-only file system, opened for reading only, and said so."""
+    conn = opening.connect(db, waiting, slow)
+    if getattr(conn, "read_only", False):
+        read_only(conn.path)
+    return conn
 
 
 def _console() -> Console:
@@ -493,18 +497,34 @@ def check(all_sessions: bool = False, db: str | None = None, as_json: bool = Fal
     and exit 1."""
     from ..app import check as checks
 
+    from ..app.opening import Untrusted
+
     chosen = options.session_id(session)
-    conn = connect(db)
-    problems = checks.check(conn, None if all_sessions or chosen is None else [deals_app.current(conn, chosen).id],
-                            every=all_sessions)
+    try:
+        conn = connect(db)
+    except Untrusted as e:  # what is foreign in its schema, at length: nothing else is read
+        if as_json:
+            _json([{"problem": found.words, "sql": found.text} for found in e.found])
+        else:
+            _say(_("{path} is not opened: it is not exactly a ledger that boston-ledger made.", path=e.path))
+            for found in e.found:
+                _say(found.words + ("" if found.text is None else ":"))
+                if found.text is not None:
+                    _say("    " + " ".join(found.text.split()))
+        return 1
+    damaged = checks.damaged(conn)
+    picked = None if all_sessions or chosen is None else [deals_app.current(conn, chosen, sound=False).id]
+    problems = checks.check(conn, picked, every=all_sessions)
     if as_json:
         from ..ui import data
 
-        _json(data.problems(problems))
+        _json(data.damage(damaged) + data.problems(problems))
     else:
+        for row in damaged:
+            _say(row)
         for problem in problems:
             _say(problem)
-    return 1 if problems else 0
+    return 1 if problems or damaged else 0
 
 
 def reopen(db: str | None = None, session: str | None = None) -> None:

@@ -316,6 +316,8 @@ def check(
 ) -> int:
     """Check the ledger's invariants by replaying every deal.
 
+    Also lists what in the ledger's schema boston-ledger did not make, and every damaged row (table, key, what).
+
     Prints nothing and exits with status 0 when all hold; else lists each problem and exits with status 1.
 
     Example: boston-ledger check --all

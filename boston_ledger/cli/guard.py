@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import DROP, GIVE, LedgerError
 from ..core.i18n import N_, _, strerror, translated
-from ..app.opening import close_all, commits
+from ..app.opening import close_all, commits, damaged, starting
 from ..ui.text import message as tell  # `message` and `said` are words of their own here
 
 PROG = "boston-ledger"
@@ -31,6 +31,7 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
     """Run a command and exit with its status (a command returning an int gives it, else 0); every
     failure a user can cause ends as one line on stderr and exit 2."""
     committed = commits()
+    starting()
     try:
         try:
             code = run()
@@ -40,6 +41,8 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
     except LedgerError as e:
         fail(worded(e))
     except sqlite3.Error as e:
+        if getattr(e, "sqlite_errorcode", 0) & 0xFF == sqlite3.SQLITE_INTERRUPT:  # Ctrl-C inside a statement
+            sys.exit(130)
         fail(_("the ledger database failed: {error}; nothing was recorded", error=e))
     except (BrokenPipeError, OutputClosed):  # the reader of our output went away (`| head`): quietly
         _discard_output()
@@ -63,6 +66,9 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
             said = usage_message(message) if translated() else message
             fail(_("{message} (see `{command} --help`)", message=said.rstrip("."),
                    command=path))
+        said = damaged()  # a damaged ledger (changed by hand) that no check foresaw: one line, exit 2
+        if said is not None:
+            fail(said)
         # a bug of ours: still one line, and the transaction was rolled back
         tell(" ".join(_("{prog}: internal error: {kind}: {error}. Please report it with the command you ran; "
                            "`{prog} status` shows what is recorded.", prog=PROG, kind=type(e).__name__,
@@ -129,6 +135,21 @@ def waiting(path: object) -> None:
         # (stderr is line-buffered: the line is out as soon as it is said)
         tell(_("{prog}: waiting for another boston-ledger that is writing to {path} (Ctrl-C stops waiting; "
                   "nothing is recorded then)", prog=PROG, path=path), err=True)
+
+
+def slow(path: object, seconds: float) -> None:
+    """Said once, on stderr, when one stretch of SQLite's work on the ledger has lasted long."""
+    with contextlib.suppress(OSError, ValueError):
+        tell(_("{prog}: reading {path} has taken {seconds} s in one query so far; a ledger changed by hand can "
+               "make it endless (Ctrl-C stops it; `{prog} check` says what is foreign in it)", prog=PROG, path=path,
+               seconds=int(seconds)), err=True)
+
+
+def read_only(path: object) -> None:
+    """Said once, on stderr, when the ledger is on a file system that cannot be written."""
+    with contextlib.suppress(OSError, ValueError):
+        tell(_("{prog}: {path} is on a file system where nothing can be written: it is only read", prog=PROG,
+               path=path), err=True)
 
 
 def fail(message: str) -> NoReturn:

@@ -35,8 +35,10 @@ LONGEST = 120  # characters of an answer: a name is at most 40
 class Entry:
     """The entry routes of one served session, behind their own token."""
 
-    def __init__(self, path: Path, session_id: int, token: str, view_token: str) -> None:
+    def __init__(self, path: Path, session_id: int, token: str, view_token: str,
+                 written: Callable[[], None] = lambda: None) -> None:
         self.path, self.session_id, self.token, self.view_token = path, session_id, token, view_token
+        self.written = written  # told after each write, so that the sheet shows it at once (not at the next look)
 
     def routes(self) -> dict[str, tuple[tuple[str, ...], Callable[[Request, str], Response]]]:
         """Path: (the methods it answers, its handler)."""
@@ -59,6 +61,7 @@ class Entry:
             yield conn
         finally:
             conn.close()
+            self.written()
 
     def _place(self, conn: sqlite3.Connection, lang: str) -> entry_page.Place:
         session = deals_app.current(conn, self.session_id)

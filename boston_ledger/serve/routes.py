@@ -204,6 +204,17 @@ class App:
                 return Response(status, page.refusal(_(text)).encode(), HTML)
             return Response(status, (_(text) + "\n").encode(), TEXT)
 
+    def failed(self, req: Request, error: Exception) -> Response:
+        """A request that failed as it was answered (a full disk as a deal was recorded, a ledger
+        damaged since the server started): 500, saying what the command line says of it."""
+        from ..app.opening import failure
+
+        with in_language(self.language(req)):
+            said = failure(error, self.evening.path)
+            if req.path == "/" or req.path in self.entering:
+                return Response(500, page.refusal(said).encode(), HTML, {"Cache-Control": "no-store"})
+            return Response(500, (said + "\n").encode(), TEXT, {"Cache-Control": "no-store"})
+
     def entered(self, req: Request) -> Response:
         """An entry route: its methods only, the entry token (the view's is refused), a POST from
         this server's own page only; its pages may send their forms back here."""

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
+from ..app.opening import failure
 from ..core.errors import LedgerError
 from ..core.i18n import N_, SOURCE, _, in_language
 from .entry import Entry
@@ -113,6 +114,7 @@ class Handler(BaseHTTPRequestHandler):
         """One request, as http.server reads it, with our limits on its line and headers and on
         the time its head may take."""
         try:
+            self.server.awaiting(self.connection, self.client_address[0])
             self._timed.deadline = time.monotonic() + HEAD_TIME
             self._head.left = MAX_HEAD
             self.raw_requestline = self.rfile.readline(MAX_LINE + 1)
@@ -135,6 +137,7 @@ class Handler(BaseHTTPRequestHandler):
                 self.close_connection = True
                 self.send_error(431, "Too many headers")
                 return
+            self.server.heard(self.connection)  # its head arrived: no longer to be dropped for another
             self.answer()  # every method goes to the routes: they say 405 or 404
             self.wfile.flush()
         except (TimeoutError, ConnectionError, http.client.LineTooLong):
@@ -181,7 +184,13 @@ class Handler(BaseHTTPRequestHandler):
             self.send_error(413)
             return
         req = dataclasses.replace(req, form=form)
-        self.respond(app(req), req)
+        try:
+            response = app(req)
+        except Exception as e:  # a full disk at write time, a damaged ledger: said as the command line says it
+            if app.evening.stopping.is_set():
+                raise
+            response = app.failed(req, e)
+        self.respond(response, req)
 
     def respond(self, response: Response, req: Request | None = None) -> None:
         self._timed.deadline = None
@@ -255,7 +264,9 @@ def _gone(sock: socket.socket) -> bool:
 class Server(ThreadingHTTPServer):
     """Threads, one per connection: at most MAX_CLIENTS at once, PER_ADDRESS of them from one
     address; daemon threads, so that Ctrl-C stops the server at once whatever its event streams
-    are doing. A connection beyond the limits is answered 503 and closed at once."""
+    are doing. When all MAX_CLIENTS are taken, the connection that has waited longest for a
+    request's head is dropped for a new one (a phone with a token is then served, whoever holds
+    idle sockets); a connection beyond the limits otherwise is answered 503 and closed at once."""
 
     daemon_threads = True
     request_queue_size = 1024  # connections the kernel keeps waiting for accept(): a burst of them is not dropped
@@ -264,7 +275,9 @@ class Server(ThreadingHTTPServer):
         self.app = app
         self._connections = _Tally(MAX_CLIENTS, PER_ADDRESS)  # connections open
         self._streams = _Tally(MAX_STREAMS, STREAMS_PER_ADDRESS)  # event streams open
-        self._count = threading.Lock()  # over both tallies
+        self._count = threading.Lock()  # over both tallies and the connections awaiting a head
+        self._awaiting: dict[socket.socket, str] = {}  # waiting for a request's head, the longest first
+        self._dropped: set[socket.socket] = set()  # dropped for another: their place already given
         if ":" in address[0]:
             self.address_family = socket.AF_INET6
         super().__init__(address, Handler)
@@ -286,7 +299,9 @@ class Server(ThreadingHTTPServer):
     def process_request(self, request: Any, client_address: Any) -> None:
         address = client_address[0]
         with self._count:
-            full = not self._connections.take(address)
+            full = not (self._connections.take(address) or self._make_room(address))
+            if not full:
+                self._awaiting[request] = address
         if full:
             self._turn_away(request)
             return
@@ -294,18 +309,48 @@ class Server(ThreadingHTTPServer):
         try:
             thread.start()
         except RuntimeError:  # no thread for it (the machine out of them): the connection goes
-            self._closed(address)
+            self._closed(request, address)
             self.shutdown_request(request)
 
     def process_request_thread(self, request: Any, client_address: Any) -> None:
         try:
             super().process_request_thread(request, client_address)
         finally:
-            self._closed(client_address[0])
+            self._closed(request, client_address[0])
 
-    def _closed(self, address: str) -> None:
+    def _closed(self, request: socket.socket, address: str) -> None:
         with self._count:
-            self._connections.give(address)
+            self._awaiting.pop(request, None)
+            if request in self._dropped:
+                self._dropped.discard(request)
+            else:
+                self._connections.give(address)
+
+    def _make_room(self, address: str) -> bool:
+        """When every connection is taken (and `address` holds fewer than its share): the one that
+        has waited longest for a request's head is dropped, and its place is `address`'s. The
+        caller holds the lock."""
+        if self._connections.of() < self._connections.total or self._connections.of(address) >= self._connections.each:
+            return False
+        for oldest, held_by in self._awaiting.items():
+            del self._awaiting[oldest]
+            self._dropped.add(oldest)
+            self._connections.give(held_by)
+            with contextlib.suppress(OSError):
+                oldest.shutdown(socket.SHUT_RDWR)  # its thread's read ends at once
+            return self._connections.take(address)
+        return False
+
+    def awaiting(self, request: socket.socket, address: str) -> None:
+        """The connection waits for a request's head (again, on a kept-alive one): it may be dropped."""
+        with self._count:
+            if request not in self._dropped:
+                self._awaiting[request] = address
+
+    def heard(self, request: socket.socket) -> None:
+        """The connection's request head arrived: it is not dropped for another."""
+        with self._count:
+            self._awaiting.pop(request, None)
 
     def _turn_away(self, request: socket.socket) -> None:
         """503 and close, without waiting for anything: the answer fits the socket's buffer, and
@@ -369,6 +414,11 @@ class _Tally:
         return self.held if address is None else self.by.get(address, 0)
 
 
+def _refusal(error: Exception, path: Path) -> LedgerError:
+    """Why `serve` does not start, as the command line says it of the same ledger."""
+    return error if isinstance(error, LedgerError) else LedgerError(failure(error, path))
+
+
 LOCAL_HOSTS = ("localhost", "127.0.0.1", "[::1]")  # what a Host header may also name: this machine
 
 
@@ -378,8 +428,16 @@ class Served:
 
     def __init__(self, path: Path, session_id: int | None, host: str, port: int, token: str,
                  default_lang: str = SOURCE, watch_every: float = 0.1, entry_token: str | None = None) -> None:
-        self.evening = Evening(path, session_id)
-        entry = Entry(path, self.evening.session_id, entry_token, token) if entry_token else None
+        try:
+            self.evening = Evening(path, session_id)
+        except Exception as e:
+            raise _refusal(e, path) from None
+        try:  # the page read once: a ledger the command line refuses is refused here, before any link is shown
+            self.evening.view(default_lang)
+        except Exception as e:
+            self.evening.stop()
+            raise _refusal(e, path) from None
+        entry = Entry(path, self.evening.session_id, entry_token, token, self.evening.changed) if entry_token else None
         self.app = App(self.evening, token, default_lang, entry=entry)
         try:
             self.server = Server((host, port), self.app)

@@ -23,9 +23,9 @@ from pathlib import Path
 from typing import NamedTuple
 from urllib.parse import quote  # pathlib imports it anyway
 
-from ..core.i18n import _, strerror
+from ..core.i18n import N_, _, ngettext, strerror
 from . import WAIT_LIMIT, StorageError, earlier
-from .schema import APPLICATION_ID, MIGRATION_SET, SCHEMA_VERSION, migration_names, migrations
+from .schema import APPLICATION_ID, MIGRATION_SET, SCHEMA_VERSION, made_plainly, migration_names, migrations
 
 
 class Found(NamedTuple):
@@ -199,11 +199,17 @@ class State(NamedTuple):
         return have == self.objects and version in self.versions and _applied(conn, self) == self.applied
 
 
+# SQLite's own tables and indexes (sqlite_sequence, sqlite_stat1, sqlite_autoindex_...) are not compared;
+# a trigger or a view is, whatever its name
+OURS = "type IN ('trigger', 'view') OR name NOT LIKE 'sqlite^_%' ESCAPE '^'"
+
+
 def objects(conn: sqlite3.Connection) -> Objects:
-    """The schema's tables, indexes and triggers (not SQLite's own), their SQL with whitespace and
-    quotes evened out; read as bytes, so that text which is not UTF-8 is simply different."""
+    """The schema's tables, indexes, triggers and views (not SQLite's own), their SQL with
+    whitespace and quotes evened out; read as bytes, so that text which is not UTF-8 is simply
+    different."""
     rows = conn.execute("SELECT CAST(name AS BLOB), CAST(type AS BLOB), CAST(tbl_name AS BLOB), CAST(sql AS BLOB)"
-                        " FROM sqlite_master WHERE name NOT LIKE 'sqlite^_%' ESCAPE '^'").fetchall()
+                        f" FROM sqlite_master WHERE {OURS}").fetchall()
     return {name.decode("utf-8", "replace"): (kind, table, even(sql)) for name, kind, table, sql in rows}
 
 
@@ -213,16 +219,109 @@ def even(sql: bytes | None) -> bytes:
 
 
 def sql(conn: sqlite3.Connection) -> dict[str, tuple[str, str, str]]:
-    """The schema's tables, indexes and triggers (not SQLite's own) with their SQL as stored."""
+    """The schema's tables, indexes, triggers and views (not SQLite's own) with their SQL as stored."""
     return {name: (kind, table, text) for name, kind, table, text in conn.execute(
-        "SELECT name, type, tbl_name, sql FROM sqlite_master WHERE name NOT LIKE 'sqlite^_%' ESCAPE '^'")}
+        f"SELECT name, type, tbl_name, sql FROM sqlite_master WHERE {OURS}")}
 
 
 def _applied(conn: sqlite3.Connection, state: State) -> tuple[bytes, ...]:
     if "_sqlite_migrations" not in state.objects:
         return ()
+    return _recorded(conn)
+
+
+def _recorded(conn: sqlite3.Connection) -> tuple[bytes, ...]:
+    """The migrations recorded as applied (read once the record table is known to be sqlite-utils')."""
     return tuple(r[0] for r in conn.execute(
         "SELECT CAST(name AS BLOB) FROM _sqlite_migrations WHERE migration_set = ? ORDER BY rowid", (MIGRATION_SET,)))
+
+
+# ---- trusting a ledger marked as ours: its schema exactly one the migrations made ----------------
+
+# What is foreign in a schema, in words, by the kind of thing (sqlite_master's type)
+EXTRA = {b"table": N_("a table boston-ledger did not make: {name}"),
+         b"index": N_("an index boston-ledger did not make: {name}"),
+         b"trigger": N_("a trigger boston-ledger did not make: {name}"),
+         b"view": N_("a view boston-ledger did not make: {name}")}
+CHANGED = {b"table": N_("a table changed from what boston-ledger made: {name}"),
+           b"index": N_("an index changed from what boston-ledger made: {name}"),
+           b"trigger": N_("a trigger changed from what boston-ledger made: {name}"),
+           b"view": N_("a view changed from what boston-ledger made: {name}")}
+MISSING = {b"table": N_("a table boston-ledger made is missing: {name}"),
+           b"index": N_("an index boston-ledger made is missing: {name}"),
+           b"trigger": N_("a trigger boston-ledger made is missing: {name}"),
+           b"view": N_("a view boston-ledger made is missing: {name}")}
+FIRST = (b"trigger", b"view", b"table", b"index")  # the order they are named in: what runs by itself first
+
+
+class Stranger(NamedTuple):
+    """One thing in a ledger's schema that boston-ledger did not make (or made otherwise), in words,
+    and its SQL as the file holds it (None for one that is missing)."""
+
+    words: str
+    text: str | None
+
+
+class Untrusted(StorageError):
+    """A ledger marked as ours whose schema is not one that boston-ledger made: refused at open."""
+
+    def __init__(self, path: Path, found: list[Stranger]) -> None:
+        more = len(found) - 1
+        super().__init__(_("{path} is not opened: it holds {what}{more}; nothing in it was read or run. "
+                           "`boston-ledger check --db {path}` lists what is foreign", path=path, what=found[0].words,
+                           more=ngettext(" (and {n} more thing)", " (and {n} more things)", more) if more else ""))
+        self.path, self.found = path, found
+
+
+def strangers(conn: sqlite3.Connection) -> list[Stranger]:
+    """What in the schema of `conn`'s ledger boston-ledger did not make: tables, columns and their
+    types, indexes, triggers and views, each by its definition; empty when the schema is exactly
+    one that the migrations make (this version's, or one a known earlier version left). Reads
+    nothing but the schema, and the record of the migrations once it is sqlite-utils' table."""
+    version = _header(conn)[1]
+    have = objects(conn)
+    names = [name.encode() for name in migration_names()]
+    if 0 < version <= len(names):  # the usual case, told without loading sqlite-utils
+        want = _expected(version)
+        if want is not None and have == want and _recorded(conn) == tuple(names[:version]):
+            return []
+    states = _states()
+    if any(state.holds(conn, have, version) for state in states) or earlier_state(conn, have) is not None:
+        return []
+    found = described(have, states[min(max(version, 0), len(names)) + 1].objects, sql(conn))
+    return found or [Stranger(_("a record of the migrations applied that boston-ledger did not write"), None)]
+
+
+def described(have: Objects, want: Objects, stored: dict[str, tuple[str, str, str]]) -> list[Stranger]:
+    """How the schema `have` differs from `want`, thing by thing, in words (with `stored`, its SQL)."""
+    def order(item: tuple[str, tuple[bytes, bytes, bytes]]) -> int:
+        return FIRST.index(item[1][0]) if item[1][0] in FIRST else len(FIRST)
+
+    extra, changed, missing = [], [], []
+    for name, (kind, table, text) in sorted(have.items(), key=order):
+        said = stored.get(name, (None, None, None))[2]
+        if name not in want or want[name][0] != kind:
+            extra.append(Stranger(_(EXTRA.get(kind, EXTRA[b"table"]), name=name), said))
+        elif want[name] != (kind, table, text):
+            changed.append(Stranger(_(CHANGED.get(kind, CHANGED[b"table"]), name=name), said))
+    for name, (kind, __, __) in sorted(want.items(), key=order):
+        if name not in have or have[name][0] != kind:
+            missing.append(Stranger(_(MISSING.get(kind, MISSING[b"table"]), name=name), None))
+    return extra + changed + missing
+
+
+@cache
+def _expected(count: int) -> Objects | None:
+    """The schema the first `count` migrations make (`schema.made_plainly`); None when one of them
+    needs sqlite-utils itself (then `_states` tells)."""
+    try:
+        conn = made_plainly(count)
+    except (AttributeError, TypeError, sqlite3.Error):
+        return None
+    try:
+        return objects(conn)
+    finally:
+        conn.close()
 
 
 @cache

@@ -357,6 +357,45 @@ def made_by(steps: int) -> sqlite3.Connection:
     return conn
 
 
+# The table in which sqlite-utils records the migrations applied, as its `Migrations` makes it
+# (tests/test_trust.py holds these to sqlite-utils'): so that `made_plainly` needs no sqlite-utils.
+MIGRATIONS_TABLE = """CREATE TABLE "_sqlite_migrations" (
+   "id" INTEGER PRIMARY KEY,
+   "migration_set" TEXT,
+   "name" TEXT,
+   "applied_at" TEXT
+)"""
+MIGRATIONS_INDEX = """CREATE UNIQUE INDEX "idx__sqlite_migrations_migration_set_name"
+    ON "_sqlite_migrations" ("migration_set", "name")"""
+
+
+class _Plain:
+    """What the migrations ask of sqlite-utils' Database (`execute`, `conn`), over a plain connection."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, statement: str, parameters: Any = ()) -> sqlite3.Cursor:
+        return self.conn.execute(statement, parameters)
+
+
+def made_plainly(steps: int) -> sqlite3.Connection:
+    """`made_by(steps)` without loading sqlite-utils (the check at every open must be quick): the
+    same migrations run in order in memory, after the record table as sqlite-utils makes it
+    (AttributeError when a migration asks sqlite-utils for more than `execute`)."""
+    conn = sqlite3.connect(":memory:", isolation_level=None)
+    try:
+        conn.execute(MIGRATIONS_TABLE)
+        conn.execute(MIGRATIONS_INDEX)
+        plain = _Plain(conn)
+        for __, step in _steps()[:steps]:
+            step(plain)
+    except BaseException:
+        conn.close()
+        raise
+    return conn
+
+
 def migrate(conn: sqlite3.Connection) -> None:
     """Bring a ledger in one of the states today's migrations pass through (an earlier version's
     schema is first made one of them: `repair.mend`), or a blank database, to the current schema,

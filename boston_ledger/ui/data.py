@@ -15,6 +15,7 @@ from ..core.i18n import N_
 from ..core.invariants import Problem
 from ..core.settlement import Settled, money
 from ..core.tariff import Tariff
+from ..store.damage import Damage
 from ..store.records import Correction, PaymentRecord, Session
 from .deals import describe, net_by_reason, steps
 
@@ -188,6 +189,10 @@ def rescored(r: Rescored) -> dict[str, Any]:
                         for name, a, b in zip(r.session.players, r.recorded.balances, r.rescored.balances,
                                               strict=True)},
             "basket": {"recorded": r.recorded.basket, "rescored": r.rescored.basket}}
+
+
+def damage(found: Sequence[Damage]) -> list[dict[str, Any]]:
+    return [{"table": d.table, "key": d.key, "problem": d.what} for d in found]
 
 
 def problems(found: Sequence[Problem]) -> list[dict[str, Any]]:
