@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
+from functools import lru_cache
 from typing import NamedTuple
 
 from ..core.errors import LedgerError
@@ -51,10 +53,16 @@ OF_SESSION = {"sessions": "id = ?", "players": "session_id = ?", "deals": "sessi
 
 def scan(conn: sqlite3.Connection, first: bool = False, session: int | None = None) -> list[Damage]:
     """Every damaged row of the ledger, or of one session's rows (with `first`, at most the first
-    one found)."""
+    one found). A sound evening costs a few queries: the tables are looked at together."""
+    shape = _shape(conn)
+    suspect = _suspects(conn, session, shape)
+    checks: tuple[Callable[[], list[Damage]], ...] = (
+        lambda: _types(conn, session, shape, suspect), lambda: _ranges(conn, session, shape, suspect),
+        lambda: _references(conn, session, shape), lambda: _json(conn, session), lambda: _sessions(conn, session),
+        lambda: _contracts(conn, session), lambda: _crossing(conn, session), lambda: _balances(conn, session))
     found: list[Damage] = []
-    for check in (_types, _ranges, _references, _json, _sessions, _contracts, _crossing, _balances):
-        found += check(conn, session)
+    for check in checks:
+        found += check()
         if first and found:
             return found[:1]
     return found
@@ -69,15 +77,33 @@ def _where(table: str, session: int | None) -> tuple[str, tuple[int, ...]] | Non
     return None if found is None else (found, (session,))
 
 
-def _tables(conn: sqlite3.Connection) -> list[str]:
-    return [r[0] for r in conn.execute(
-        "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite^_%' ESCAPE '^'"
-        " AND name != '_sqlite_migrations' ORDER BY rowid")]
+class _Table(NamedTuple):
+    """A table of the ledger: its columns (name, declared type, NOT NULL) and the rows it names
+    (column, the table named, its key there)."""
+
+    name: str
+    columns: tuple[tuple[str, str, bool], ...]
+    references: tuple[tuple[str, str, str], ...]
 
 
-def _columns(conn: sqlite3.Connection, table: str) -> list[tuple[str, str, bool]]:
-    """(name, declared type, NOT NULL) of each column."""
-    return [(r[1], str(r[2]).upper(), bool(r[3])) for r in conn.execute(f'PRAGMA table_info("{table}")')]
+_SHAPES: dict[tuple[str, ...], tuple[_Table, ...]] = {}  # by the tables' definitions: read once per schema
+
+
+def _shape(conn: sqlite3.Connection) -> tuple[_Table, ...]:
+    """The ledger's tables, with their columns and references, in the order they were made."""
+    rows = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite^_%'"
+                        " ESCAPE '^' AND name != '_sqlite_migrations' ORDER BY rowid").fetchall()
+    key = tuple(f"{name}\0{sql}" for name, sql in rows)
+    found = _SHAPES.get(key)
+    if found is None:
+        found = tuple(_Table(name, tuple((r[1], str(r[2]).upper(), bool(r[3]))
+                                         for r in conn.execute(f'PRAGMA table_info("{name}")')),
+                             tuple((r[3], r[2], r[4] or "rowid")
+                                   for r in conn.execute(f'PRAGMA foreign_key_list("{name}")')))
+                      for name, __ in rows)
+        if len(_SHAPES) < 16:  # a handful of schemas in a process (earlier ones, read before their migration)
+            _SHAPES[key] = found
+    return found
 
 
 def _key(conn: sqlite3.Connection, table: str, rowid: object) -> str:
@@ -101,34 +127,41 @@ def _bounds(table: str, column: str) -> tuple[int, int]:
     return (1 if (table, column) in AT_LEAST_ONE else -MAX_NUMBER), MAX_NUMBER
 
 
-def _suspect(conn: sqlite3.Connection, table: str, scope: tuple[str, tuple[int, ...]]) -> bool:
-    """Whether any row of the table (of the scope) has a value of the wrong type, a NULL where none
-    goes, or a number out of range: one query, so that a sound table costs one look."""
-    tests: list[str] = []
+def _suspects(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, ...]) -> set[str]:
+    """The tables with a row (of the scope) holding a value of the wrong type, a NULL where none
+    goes, or a number out of range: one query for them all, so that a sound ledger costs one look."""
+    parts: list[str] = []
     values: list[object] = []
-    for column, kind, not_null in _columns(conn, table):
-        typed = TYPE_WORDS.get(kind)
-        if typed is None:
+    for table in shape:
+        scope = _where(table.name, session)
+        tests: list[str] = []
+        tested: list[object] = []
+        for column, kind, not_null in table.columns:
+            typed = TYPE_WORDS.get(kind)
+            if typed is None:
+                continue
+            tests.append(f'typeof("{column}") NOT IN (?, \'null\')' + (f' OR "{column}" IS NULL' if not_null else ""))
+            tested.append(typed)
+            if kind == "INTEGER":
+                tests.append(f'(typeof("{column}") = \'integer\' AND "{column}" NOT BETWEEN ? AND ?)')
+                tested += _bounds(table.name, column)
+        if scope is None or not tests:
             continue
-        tests.append(f'typeof("{column}") NOT IN (?, \'null\')' + (f' OR "{column}" IS NULL' if not_null else ""))
-        values.append(typed)
-        if kind == "INTEGER":
-            tests.append(f'(typeof("{column}") = \'integer\' AND "{column}" NOT BETWEEN ? AND ?)')
-            values += _bounds(table, column)
-    if not tests:
-        return False
-    return conn.execute(f'SELECT 1 FROM "{table}" WHERE ({scope[0]}) AND ({" OR ".join(tests)}) LIMIT 1',
-                        (*scope[1], *values)).fetchone() is not None
+        parts.append(f'SELECT * FROM (SELECT ? FROM "{table.name}" WHERE ({scope[0]}) AND ({" OR ".join(tests)})'
+                     " LIMIT 1)")
+        values += [table.name, *scope[1], *tested]
+    return {r[0] for r in conn.execute(" UNION ALL ".join(parts), values)} if parts else set()
 
 
-def _types(conn: sqlite3.Connection, session: int | None) -> list[Damage]:
+def _types(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, ...],
+           suspect: set[str]) -> list[Damage]:
     """Values not of their column's type, and NULLs where a column holds none."""
     found = []
-    for table in _tables(conn):
-        scope = _where(table, session)
-        if scope is None or not _suspect(conn, table, scope):
+    for shaped in shape:
+        table, scope = shaped.name, _where(shaped.name, session)
+        if scope is None or table not in suspect:
             continue
-        for column, kind, not_null in _columns(conn, table):
+        for column, kind, not_null in shaped.columns:
             typed = TYPE_WORDS.get(kind)
             if typed is None:
                 continue
@@ -143,15 +176,16 @@ def _types(conn: sqlite3.Connection, session: int | None) -> list[Damage]:
     return found
 
 
-def _ranges(conn: sqlite3.Connection, session: int | None) -> list[Damage]:
+def _ranges(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, ...],
+            suspect: set[str]) -> list[Damage]:
     """Whole numbers out of their range: beyond what the ledger's sums can hold, tricks beyond 0 to 13,
     counts and numbers below 1."""
     found = []
-    for table in _tables(conn):
-        scope = _where(table, session)
-        if scope is None or not _suspect(conn, table, scope):
+    for shaped in shape:
+        table, scope = shaped.name, _where(shaped.name, session)
+        if scope is None or table not in suspect:
             continue
-        for column, kind, __ in _columns(conn, table):
+        for column, kind, __ in shaped.columns:
             if kind != "INTEGER":
                 continue
             low, high = _bounds(table, column)
@@ -164,23 +198,23 @@ def _ranges(conn: sqlite3.Connection, session: int | None) -> list[Damage]:
     return found
 
 
-def _references(conn: sqlite3.Connection, session: int | None) -> list[Damage]:
-    """Rows that name a row that is not there (a player, a deal, a session...)."""
-    found = []
-    for table in _tables(conn):
-        scope = _where(table, session)
+def _references(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, ...]) -> list[Damage]:
+    """Rows that name a row that is not there (a player, a deal, a session...): one query for them all."""
+    parts: list[str] = []
+    values: list[object] = []
+    for table in shape:
+        scope = _where(table.name, session)
         if scope is None:
             continue
-        for __, __, parent, column, key in [r[:5] for r in conn.execute(f'PRAGMA foreign_key_list("{table}")')]:
-            key = key or "rowid"
-            for rowid, value in conn.execute(
-                    f'SELECT t.rowid, t."{column}" FROM "{table}" t WHERE ({scope[0]}) AND t."{column}" IS NOT NULL'
-                    f' AND NOT EXISTS (SELECT 1 FROM "{parent}" p WHERE p."{key}" = t."{column}") ORDER BY t.rowid',
-                    scope[1]):
-                found.append(Damage(table, _key(conn, table, rowid), _(
-                    "{column} {value} names a row of {parent} that is not there", column=column,
-                    value=_shown(value), parent=parent)))
-    return found
+        for column, parent, key in table.references:
+            parts.append(f'SELECT ?, ?, ?, ?, t.rowid, t."{column}" FROM "{table.name}" t WHERE ({scope[0]})'
+                         f' AND t."{column}" IS NOT NULL'
+                         f' AND NOT EXISTS (SELECT 1 FROM "{parent}" p WHERE p."{key}" = t."{column}")')
+            values += [len(parts), table.name, column, parent, *scope[1]]
+    rows = conn.execute(" UNION ALL ".join(parts) + " ORDER BY 1, 5", values).fetchall() if parts else []
+    return [Damage(table, _key(conn, table, rowid), _("{column} {value} names a row of {parent} that is not there",
+                                                      column=column, value=_shown(value), parent=parent))
+            for __, table, column, parent, rowid, value in rows]
 
 
 def _json(conn: sqlite3.Connection, session: int | None) -> list[Damage]:
@@ -246,10 +280,15 @@ def _sessions(conn: sqlite3.Connection, session: int | None) -> list[Damage]:
 
 
 def _tariff(session_id: object, text: object) -> Tariff | None:
-    if type(text) is not str:
-        return None
+    """The session's stored tariff, None when it does not read."""
+    return _read_tariff(text) if type(text) is str else None
+
+
+@lru_cache(maxsize=32)
+def _read_tariff(text: str) -> Tariff | None:
+    """A stored tariff's text read once per process (every command scans its evening)."""
     try:
-        return parse(text, origin=f"the tariff stored with session {session_id}")
+        return parse(text, origin="a stored tariff")
     except (LedgerError, ValueError, TypeError, RecursionError):
         return None
 
