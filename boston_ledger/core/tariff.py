@@ -33,6 +33,7 @@ BOSTON_SLAM_FOR = ("anyone", "declaring-side")  # whose boston a slam multiplies
 ALL_PASS_REMAINDER = ("dealer", "eldest")  # who pays what does not divide when the basket doubles
 LABET_ODD_CHIP = ("declarer", "partner")  # who pays the odd chip of a labet split by two
 BASE_PAYMENT = ("consolation", "contract")  # the reason the base payment of a contract is recorded under
+GENDERS = ("masculine", "feminine", "neuter")  # of a contract's shown Russian name: what its deal's verdict agrees with
 SHARE_REMAINDER = ("stays", "first")  # a basket share-out that does not divide: left in it, or to the first
 LIMIT = 10**6  # no tariff number is larger than this
 
@@ -105,6 +106,7 @@ class Contract(NamedTuple):
     with_partner: Schedule | None
     boston_made: str
     boston_failed: str
+    gender: str = ""  # the grammatical gender of its first Russian name (GENDERS); "" unknown: the verdict names «игра»
 
 
 class Condition(NamedTuple):

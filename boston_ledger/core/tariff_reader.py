@@ -16,7 +16,7 @@ from typing import Any, TypeVar, overload
 
 from .i18n import _, ngettext
 from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, FAILED_BASKET,
-                     LABET_ODD_CHIP, LIMIT, MISDEAL, MISDEAL_DEALER, PASS, SCORING, SHARE_REMAINDER, STAKE_AT,
+                     GENDERS, LABET_ODD_CHIP, LIMIT, MISDEAL, MISDEAL_DEALER, PASS, SCORING, SHARE_REMAINDER, STAKE_AT,
                      STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff, TariffError, folded)
 from .controls import CONTROL, CONTROL_IN_LINES
 
@@ -569,6 +569,7 @@ class _Reader:
             alone=alone, with_partner=partnered,
             boston_made=self.word(raw, "boston_made", where, choices=BOSTON_RULES, default="holder"),
             boston_failed=self.word(raw, "boston_failed", where, choices=BOSTON_RULES, default="holder"),
+            gender=self.word(raw, "gender", where, choices=GENDERS) if "gender" in raw else "",
         )
 
     def condition(self, key: str, raw: Any) -> Condition:

@@ -16,13 +16,13 @@ from ..app.deals import History
 from ..app.money import Since
 from ..app.sessions import Sheet
 from ..core.controls import visible
-from ..core.i18n import _, ngettext
+from ..core.i18n import _, condition_names, ngettext, tariff_name
 from ..core.settlement import Settled
 from ..store.records import Session
 from . import chart
 from .deals import between, correction_legend, played, score_lines, session_title, steps, tour_heading
 from .html import document, e, settlement, signed, standing
-from .settlement import payment_lines, settlement_heading, since_lines
+from .settlement import basket_share, payment_lines, settlement_heading, since_lines
 from .text import amount, basket_word, chips, local_time
 from .widths import packed, wrapped
 
@@ -35,10 +35,10 @@ def heading_parts(session: Session, history: History) -> list[list[str]]:
     t = session.tariff
     worth = amount(session.chip_value, session.currency)
     unit = _("one chip = {value}", value=worth) if t.has_basket else _("one point = {value}", value=worth)
-    conditions = _(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else ""
+    conditions = _(" with {conditions}", conditions=condition_names(t, t.applied)) if t.applied else ""
     return [
         [session_title(session), local_time(session.created_at)[:10]],
-        [_("tariff {name}", name=t.name) + conditions, unit],
+        [_("tariff {name}", name=tariff_name(t)) + conditions, unit],
         [", ".join(session.players), ngettext("{n} deal played", "{n} deals played", history.total)],
     ]
 
@@ -95,9 +95,13 @@ def settlement_text(session: Session, settled: Settled, shown: Mapping[str, str]
             rows.append(f"{name}{' ' * (pad - cell_len(visible(name)))} {figures}".rstrip())
         else:
             rows += [name, " " * max(0, width - cell_len(figures)) + figures]
-    said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency),
+    share = basket_share(settled)
+    said = [settlement_heading(session), *([share] if share else []),
+            *payment_lines(settled.players, settled.payments, session.currency),
             *since_lines(settled, paid)]
-    return wrapped(said[0], width, "  ") + rows + [line for part in said[1:] for line in wrapped(part, width, "  ")]
+    head = 2 if share else 1  # the heading and where the basket went, above the rows
+    return [line for part in said[:head] for line in wrapped(part, width, "  ")] + rows + \
+        [line for part in said[head:] for line in wrapped(part, width, "  ")]
 
 
 # ---- HTML --------------------------------------------------------------------------------------
