@@ -366,7 +366,7 @@ def test_fontainebleau_asks_the_suit_in_russian_too(cli, isolated: Path) -> None
     finally:
         conn.close()
     out = cli("--lang", "ru", "deal", "девять", "--rank", "бубны", "--declarer", "Vera", "--tricks", "9").stdout
-    assert "девять в бубнах: Vera 9; сыграна" in out
+    assert "девять в бубнах: Vera — 9 взяток; игра сыграна" in out  # no gender given: «игра»
     refused = cli("deal", "nine", "--rank", "junior", "--declarer", "Vera", "--tricks", "9", code=2).stderr
     assert "--rank: no rank 'junior' here; choose one of clubs, spades, hearts, diamonds" in refused
 

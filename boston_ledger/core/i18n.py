@@ -197,7 +197,7 @@ def shown_name(key: str, names: Iterable[object]) -> str:
 
 
 def tariff_name(tariff: object) -> str:
-    """A tariff's name to show: its name (what `--tariff` takes); in another language its title there
+    """A tariff's name to show: its name (what a command takes); in another language its title there
     without what follows in brackets («Классический бостон»), when the catalogue translates it."""
     name = str(getattr(tariff, "name", ""))
     if translated():
@@ -238,6 +238,11 @@ def verdict(tariff: object, key: str, made: bool) -> str:
     if gender in VERDICTS:
         return pgettext(*VERDICTS[gender][0 if made else 1])
     return _("made") if made else _("failed")
+
+
+def number_sign() -> str:
+    """The heading of a column of numbers: '#', in Russian '№'."""
+    return pgettext("the heading of a column of numbers", "#")
 
 
 def condition_name(tariff: object, key: str) -> str:

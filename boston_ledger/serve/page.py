@@ -80,7 +80,7 @@ def _head(shown: Shown) -> str:
     worth = f"{unit} = {amount(session.chip_value, session.currency)}"
     tariff = _("tariff {name}", name=tariff_name(t)) + (f" ({condition_names(t, t.applied)})" if t.applied else "")
     if session.settled:
-        now = f'<p class="now settled">{e(_("settled"))} · {e(played)}</p>'
+        now = f'<p class="now settled">{e(_("The evening is settled"))} · {e(played)}</p>'
     else:
         heading = _("Deal {number}", number=pos.number)
         if len(t.tours) <= 1 and session.agreed_deals:

@@ -9,8 +9,8 @@ from typing import NamedTuple
 from ..core import engine
 from ..core.controls import visible
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
-from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, reason, \
-    tariff_name, verdict
+from ..core.i18n import N_, _, condition_names, contract_name, ngettext, number_sign, pgettext, quote, \
+    rank_after_contract, reason, tariff_name, verdict
 from ..core.tariff import MISDEAL, PASS, Tariff
 from ..app.deals import Corrected, Entered, Walked
 from ..store.records import Correction, Evening, Extension, Seating, Session
@@ -565,7 +565,7 @@ def _history(session: Session, rows: Sequence[Walked], agreed: dict[int, list[st
     table = new_table(boxed=False)
     columns = ["#"] + ([N_("dealer")] if dealer else []) + [N_("deal")] + ([N_("boston")] if holder else [])
     for col in columns:
-        table.add_column(_(col) if col != "#" else col, justify="right" if col == "#" else "left",
+        table.add_column(_(col) if col != "#" else number_sign(), justify="right" if col == "#" else "left",
                          no_wrap=col != "deal")
     for name in session.players:
         table.add_column(name, justify="right", no_wrap=True)

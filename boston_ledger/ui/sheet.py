@@ -16,7 +16,7 @@ from ..app.deals import History
 from ..app.money import Since
 from ..app.sessions import Sheet
 from ..core.controls import visible
-from ..core.i18n import _, condition_names, ngettext, tariff_name
+from ..core.i18n import _, condition_names, ngettext, number_sign, tariff_name
 from ..core.settlement import Settled
 from ..store.records import Session
 from . import chart
@@ -136,7 +136,7 @@ def running_table(history: History) -> str:
                     f'<td class="deal">{words}<span class="dealer">{dealer}</span></td>'
                     + "".join(_change(c, level) for c, level in steps(session, w)) + "</tr>")
         noted(w.recorded.number)
-    return (f'<table class="sheet"><thead><tr><th scope="col">#</th>'
+    return (f'<table class="sheet"><thead><tr><th scope="col">{e(number_sign())}</th>'
             f'<th scope="col" class="deal">{e(_("deal"))}</th>{head}'
             f'</tr></thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
 

@@ -28,7 +28,7 @@ def sessions_table(rows: Sequence[Listed]) -> AtWidth:
     for col in (N_("id"), N_("name"), N_("date"), N_("players"), N_("tariff"), N_("deals"), N_("state"),
                 N_("result")):
         table.add_column(_(col), justify="right" if col in ("id", "deals") else "left",
-                         no_wrap=col in ("id", "date", "tariff", "deals", "state"))
+                         no_wrap=col in ("id", "name", "date", "deals", "state"))
     for r in rows:
         s = r.session
         result = ", ".join(_last_word_with(n, amount(c, s.currency))  # a player's money on his name's line
