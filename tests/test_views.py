@@ -268,7 +268,8 @@ def test_guided_questions_break_between_words_at_a_terminal(cli, monkeypatch) ->
     assert "Contract (junior, senior, solo, nine,\nmisere, grand-misere, misere-ouvert,\n" \
            "grand-misere-ouvert, pass, misdeal): " in out
     assert "  the classic tariff has no contract\n    'xyz'; use one of junior, senior,\n" \
-           "    solo, nine, misere, grand-misere,\n    misere-ouvert, grand-misere-ouvert,\n    misdeal or pass\n" in out
+           "    solo, nine, misere, grand-misere,\n    misere-ouvert, grand-misere-ouvert,\n" \
+           "    misdeal or pass\n" in out
     assert "1) Margaret Thompson\n2) Christopher Wilson\n3) Eleanor Fitzgerald\n4) Richard Montgomery\n" in out
     monkeypatch.setattr(text, "terminal_width", lambda stream: None)  # no terminal: a line each
     out = guided(["deal"], "xyz\ngrand-misere\ncancel\n").output
