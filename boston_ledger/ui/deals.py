@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text as RichText
 
 from .term import Text
-from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, signed
+from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, number, signed
 from .widths import AtWidth, fitted, legend_lines, name_limits, packed, players_table, players_view, short_names, \
     new_table, wrapped
 
@@ -409,8 +409,8 @@ def between(session: Session, rows: Sequence[Walked], extensions: Sequence[Exten
     """The lines between deals on a score sheet, by the number of the shown deal they follow (0:
     before the first): more deals agreed, and the changes of the table."""
     out = extended(rows, extensions)
-    for number, lines in reseated(session, rows).items():
-        out.setdefault(number, []).extend(lines)
+    for after, lines in reseated(session, rows).items():
+        out.setdefault(after, []).extend(lines)
     return out
 
 
@@ -471,7 +471,7 @@ def score_lines(session: Session, rows: Sequence[Walked], width: int, changes: b
 
     def cells(stacked: bool) -> list[list[list[RichText]]]:  # per deal, per column, its lines
         if not changes:
-            return [[[Text(str(level))] for __, level in row] for row in moved]
+            return [[[Text(number(level))] for __, level in row] for row in moved]
         if stacked:
             return [[[signed(change), balance(level)] for change, level in row] for row in moved]
         return [[[Text.assemble(signed(change), " → ", balance(level))] for change, level in row] for row in moved]
@@ -512,7 +512,7 @@ def score_lines(session: Session, rows: Sequence[Walked], width: int, changes: b
                 wrapped(rule, width, "   ")
             lines += [Text(line, style=style) for line in said]
         lines += [Text(line) for line in wrapped(f"{w.recorded.number}. {played(session, w, corrected=corrected)}",
-                                                 width, "   ")]
+                                                 width, " " * (len(str(w.recorded.number)) + 2))]
         if fits:
             lines += [_row([cell[i] for cell in row], columns, gap, lead) for i in range(len(row[0]))]
         else:

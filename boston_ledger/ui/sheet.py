@@ -23,6 +23,7 @@ from . import chart
 from .deals import between, correction_legend, played, score_lines, session_title, steps, tour_heading
 from .html import document, e, settlement, signed, standing
 from .settlement import basket_share, payment_lines, settlement_heading, since_lines
+from .term import KEEP
 from .text import amount, basket_word, chips, local_time
 from .widths import packed, wrapped
 
@@ -68,7 +69,7 @@ def text(sheet: Sheet, width: int = WIDTH) -> str:
     sheet_lines, names = score_lines(session, history.rows, width, changes=False, spread=True,
                                      corrected=history.corrected,
                                      agreed=between(session, history.rows, history.extensions))
-    lines += [line.plain for line in sheet_lines]
+    lines += [line.plain.replace(KEEP, " ") for line in sheet_lines]  # a no-break space laid out, as printed
     notes = legend(history)
     if notes:
         lines.append("")
