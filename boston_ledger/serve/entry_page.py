@@ -96,9 +96,10 @@ def question(place: Place, q: Question, answers: Mapping[str, str], defaults: Ma
             f'{_hidden(answers, defaults, correcting)}<input type="hidden" name="q" value="{e(q.field)}">'
             f'<h2 class="question">{e(q.text)}</h2>{error}'
             f'<div class="choices {kind}">{"".join(buttons)}</div>'
-            f'<button type="submit" name="back" value="{e(q.field)}" class="back">← {e(_("Back"))}</button>'
-            f'</form>{_so_far(items)}{_nav(place)}')
-    return document(q.text, body)
+            + (f'<button type="submit" name="back" value="{e(q.field)}" class="back">← {e(_("Back"))}</button>'
+               if answers else "")  # the first question has nothing to go back to
+            + f'</form>{_so_far(items)}{_nav(place)}')
+    return document(f'{q.text} · {_("Entering a deal")}', body)
 
 
 def confirmation(place: Place, ready: Ready, shown: Entered | Corrected, answers: Mapping[str, str],

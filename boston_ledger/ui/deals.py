@@ -55,9 +55,7 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
         who = _("{declarer} + {partner}: {tricks}", declarer=name[deal.declarer], partner=name[deal.partner],
                 tricks=deal.team_tricks)
     elif deal.partner is not None:
-        # a name and its tricks are never broken apart (a no-break space): «Пётр 5 + Никита 4»
-        partner = engine.own_tricks(deal)[deal.partner]
-        who = f"{name[deal.declarer]}\u00a0{deal.tricks} + {name[deal.partner]}\u00a0{partner}"
+        who = f"{name[deal.declarer]} {deal.tricks} + {name[deal.partner]} {engine.own_tricks(deal)[deal.partner]}"
     elif contract is not None and contract.with_partner is not None:  # a pair's contract played alone
         who = ngettext("{name} {n} alone", "{name} {n} alone", deal.tricks or 0, name=name[deal.declarer])
     else:  # the tricks said with their word: a bare number after a name reads as a score
