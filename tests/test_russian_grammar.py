@@ -160,3 +160,15 @@ def test_after_settling_the_sheet_and_status_say_where_the_basket_went(cli) -> N
     assert "При расчёте 80 фишек корзины поделено поровну; в деньгах учтена доля каждого." in status
     assert "80 фишек корзины делятся поровну." in " ".join(cli(*RU, "sheet").stdout.split())
     assert "80 фишек корзины делятся поровну." in cli(*RU, "sheet", "--html", "-").stdout
+
+
+def test_guided_entry_says_what_is_played_and_asks_yes_or_no_as_everywhere(cli) -> None:
+    """The misère partout's first question says what the all-pass has become; a yes-or-no question
+    shows its default as «Записать эту сдачу? [Д/н]» does."""
+    from conftest import guided
+
+    cli("new", *PLAYERS, "--condition", "мизер-парту", "--condition", "с ремизом")
+    out = guided([*RU, "deal"], "пас\n3\n4\n2\n\nотмена\n").output
+    assert "Общий пас: разыгрывается мизер-парту. Пётр, сколько взяток?" in out
+    out = guided([*RU, "deal"], "соло\n1\n\n8\n\n\nотмена\n").output
+    assert "Сдающий открыл козырем туза? [д/Н]" in out and "[нет]" not in out
