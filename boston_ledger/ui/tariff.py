@@ -264,7 +264,7 @@ def _wide(t: Tariff, what: str, rows: list[_Row]) -> list[Table]:
 
 
 def _narrow(t: Tariff, what: str, rows: list[_Row], width: int) -> list[Table | str]:
-    per_table = max(1, (width - 8) // 13)
+    per_table = max(1, (width - 8) // 14)  # a column holds «противникам» whole (11 cells and its padding)
     out: list[Table | str] = [_("{what}, by tricks taken (one column per contract):", what=what)]
     for start in range(0, len(rows), per_table):
         chunk = rows[start:start + per_table]
