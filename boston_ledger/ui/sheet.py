@@ -8,6 +8,7 @@ of too: one escape for both) and this sheet's own, the running table and the cha
 
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 
 from rich.cells import cell_len
@@ -132,7 +133,8 @@ def running_table(history: History) -> str:
             rows.append(f'<tr class="{kind}"><th colspan="{len(names) + 2}" scope="colgroup">{e(tour)}</th></tr>')
         kind = "" if w.outcome.made is None else ' class="made"' if w.outcome.made else ' class="failed"'
         dealer = e(_("dealer {name}", name=session.sitting(w.recorded.number)[w.position.dealer]))
-        words = e(played(session, w, corrected=history.corrected))
+        # a name and the tricks after it stay on one line at 360 px («Пётр 5 + Никита 4»)
+        words = re.sub(r" (?=\d)", "\u00a0", e(played(session, w, corrected=history.corrected)))
         rows.append(f'<tr{kind}><td class="number">{w.recorded.number}</td>'
                     f'<td class="deal">{words}<span class="dealer">{dealer}</span></td>'
                     + "".join(_change(c, level) for c, level in steps(session, w)) + "</tr>")
