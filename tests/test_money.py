@@ -120,7 +120,7 @@ def test_a_payment_that_would_turn_a_debt_around_is_doubted(evening) -> None:
     assert doubted(evening, "Vera", "Anna", "5") == (
         "by the ledger Vera owes 4.00 and Anna is owed 6.40, so 5.00 would turn a debt around")
     assert doubted(evening, "Vera", "Anna", "5", lang="ru") == (
-        "по журналу: Vera — долг 4,00, Anna — к получению 6,40; платёж 5,00 больше долга")
+        "по журналу: Vera — долг 4,00, Anna — к получению 6,40; платёж 5,00 больше долга или суммы к получению")
     assert doubted(evening, "Boris", "Anna", "1.21") == (
         "by the ledger Boris owes 1.20 and Anna is owed 6.40, so 1.21 would turn a debt around")
     # the other way round: the one owed pays, to one who owes
@@ -147,7 +147,7 @@ def test_a_payment_between_people_new_to_a_currency(evening) -> None:
     assert doubted(evening, "Vera", "W", "1", "--currency", "") == (
         "by the ledger Vera owes 4.00 and W is owed 0.00, so 1.00 would turn a debt around")
     assert doubted(evening, "Vera", "W", "1", "--currency", "", lang="ru") == (
-        "по журналу: Vera — долг 4,00, W — к получению 0,00; платёж 1,00 больше долга")
+        "по журналу: Vera — долг 4,00, W — к получению 0,00; платёж 1,00 больше долга или суммы к получению")
     assert doubted(evening, "Vera", "X", "1", "--currency", "eur") == (  # and Vera has never played in euros
         "by the ledger Vera owes 0.00 EUR and X is owed 0.00 EUR, so 1.00 EUR would turn a debt around")
     assert recorded(evening, "Vera", "W", "1", "--currency", "", "--yes") == "Recorded payment 1: Vera paid W 1.00."
