@@ -36,7 +36,7 @@ EVENING_RU = [
     ("boston-ledger deal", ["младшая", "2", "4", "9", "3", ""]),
     ("boston-ledger deal", ["пас", "д"]),
     ("boston-ledger deal", ["старшая", "1", "", "6", "", ""]),
-    ("boston-ledger deal", ["мизер", "3", "1", ""]),
+    ("boston-ledger deal", ["мизер", "3", "1", "", ""]),  # the boston (nobody), then record it
     ("boston-ledger deal", ["шлем", "соло", "Глеб", "старшая", "9", "4", "да"]),
     ("boston-ledger deal", ["младшая", "1", "1", "3", "13", "2", ""]),
     ("boston-ledger status", []),

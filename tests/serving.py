@@ -247,7 +247,7 @@ class Phone:
         if status == 303:  # after a write: the page it points to, as a browser follows it
             assert location is not None and location.startswith("/entry?")
             return self.request("GET", location)
-        return status, body
+        return status, body.replace("\u00a0", " ")  # the words as read (a no-break space keeps a name with its tricks)
 
     def buttons(self) -> list[str]:
         return [b["text"] for f in Form(self.html).forms for b in f["buttons"]]

@@ -373,7 +373,7 @@ def test_fontainebleau_asks_the_suit_in_russian_too(cli, isolated: Path) -> None
     finally:
         conn.close()
     out = cli("--lang", "ru", "deal", "девять", "--rank", "бубны", "--declarer", "Vera", "--tricks", "9").stdout
-    assert "девять в бубнах: Vera 9 без вистующего; сыграна" in out  # alone: nine may take a partner
+    assert "девять в бубнах: Vera без партнёра — 9 взяток; игра сыграна" in out  # nine may take a partner
     refused = cli("deal", "nine", "--rank", "junior", "--declarer", "Vera", "--tricks", "9", code=2).stderr
     assert "--rank: no suit 'junior' here; choose one of clubs, spades, hearts, diamonds" in refused
 
@@ -419,7 +419,7 @@ def test_the_phone_enters_and_shows_an_american_evening(cli, isolated: Path) -> 
         page = phone.tap("Record this deal").html
         assert "Deal 2 recorded." in page and "Next: deal 3, dealt by Boris." in page
         sheet = get(running.port, f"/?t={VIEW}")[2].decode()
-        assert "misdeal by Anna, who deals again" in sheet and "seven Anna 10" in sheet
+        assert "misdeal by Anna, who deals again" in sheet and "seven Anna\u00a010" in sheet
     finally:
         running.close()
     status = cli.json("status")

@@ -323,7 +323,7 @@ def test_the_phone_asks_the_suit_turned_and_records_a_french_deal(cli, isolated:
         page = phone.tap("Record this deal").html
         assert "Deal 1 recorded." in page
         sheet = get(running.port, f"/?t={VIEW}")[2].decode()
-        assert "petite-misere Vera 0, hearts turned" in sheet
+        assert "petite-misere Vera\u00a00, hearts turned" in sheet
     finally:
         running.close()
     assert cli.json("status")["balances"] == {"Anna": -74, "Boris": -64, "Vera": 202, "Gleb": -64}

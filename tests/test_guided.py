@@ -159,7 +159,7 @@ def test_a_whole_deal_asked_for_in_russian(cli) -> None:
     result = guided(["--lang", "ru", "deal"], answers)
     assert result.exit_code == 0, result.output
     for question in ("Игра (младшая, старшая, соло", "1) Анна  2) Борис  3) Вера  4) Глеб", "Играющий",
-                     "Вистующий (Enter — без вистующего)", "Борис и Глеб: сколько взяток вместе?", "У кого был бостон",
+                     "Партнёр (Enter\u00a0— без партнёра)", "Борис и Глеб, сколько взяток вместе?", "У кого был бостон",
                      "Записать эту сдачу? [Д/н]", "консоляция", "Какой ответ изменить?", "Ничего не записано."):
         assert question in result.output, question
     assert cli.json("status")["deals"] == 0

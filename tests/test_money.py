@@ -42,9 +42,10 @@ def ledger(cli) -> list[str]:
     return cli("ledger").stdout.splitlines()
 
 
-def shown_at(stamp: str) -> str:
-    """A stored moment as the payments and doubts show it: local time, to the minute."""
-    return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+def shown_at(stamp: str, date: str = "%Y-%m-%d") -> str:
+    """A stored moment as the payments and doubts show it: local time, to the minute (its date
+    as the language writes it: `date`, in Russian %d.%m.%Y)."""
+    return datetime.fromisoformat(stamp).astimezone().strftime(f"{date} %H:%M")
 
 
 @pytest.fixture
@@ -119,7 +120,7 @@ def test_a_payment_that_would_turn_a_debt_around_is_doubted(evening) -> None:
     assert doubted(evening, "Vera", "Anna", "5") == (
         "by the ledger Vera owes 4.00 and Anna is owed 6.40, so 5.00 would turn a debt around")
     assert doubted(evening, "Vera", "Anna", "5", lang="ru") == (
-        "по журналу: Vera — долг 4,00, Anna — к получению 6,40; платёж 5,00 перевернул бы долг")
+        "по журналу: Vera — долг 4,00, Anna — к получению 6,40; платёж 5,00 больше долга или суммы к получению")
     assert doubted(evening, "Boris", "Anna", "1.21") == (
         "by the ledger Boris owes 1.20 and Anna is owed 6.40, so 1.21 would turn a debt around")
     # the other way round: the one owed pays, to one who owes
@@ -146,7 +147,7 @@ def test_a_payment_between_people_new_to_a_currency(evening) -> None:
     assert doubted(evening, "Vera", "W", "1", "--currency", "") == (
         "by the ledger Vera owes 4.00 and W is owed 0.00, so 1.00 would turn a debt around")
     assert doubted(evening, "Vera", "W", "1", "--currency", "", lang="ru") == (
-        "по журналу: Vera — долг 4,00, W — к получению 0,00; платёж 1,00 перевернул бы долг")
+        "по журналу: Vera — долг 4,00, W — к получению 0,00; платёж 1,00 больше долга или суммы к получению")
     assert doubted(evening, "Vera", "X", "1", "--currency", "eur") == (  # and Vera has never played in euros
         "by the ledger Vera owes 0.00 EUR and X is owed 0.00 EUR, so 1.00 EUR would turn a debt around")
     assert recorded(evening, "Vera", "W", "1", "--currency", "", "--yes") == "Recorded payment 1: Vera paid W 1.00."
@@ -162,7 +163,8 @@ def test_the_same_payment_again_is_doubted_with_the_one_it_repeats(evening) -> N
     when = shown_at(evening.json("payments")[0]["date"])
     assert doubted(evening, "Vera", "Anna", "1") == f"Vera paid Anna 1.00 already, at {when} (payment 1)"
     assert doubted(evening, "vera", "anna", "1.00", lang="ru") == (
-        f"Vera → Anna: 1,00 — такой платёж уже записан ({when}, платёж 1)")
+        f"Vera → Anna: 1,00 — такой платёж уже записан ({shown_at(evening.json('payments')[0]['date'], '%d.%m.%Y')}, "
+        "платёж 1)")
     assert recorded(evening, "Vera", "Anna", "1", "--yes") == "Recorded payment 2: Vera paid Anna 1.00."
     assert doubted(evening, "Vera", "Anna", "1").endswith(", at {} (payment 2)".format(
         shown_at(evening.json("payments")[1]["date"])))  # the latest it repeats

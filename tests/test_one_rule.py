@@ -48,8 +48,9 @@ def test_a_deal_is_described_as_it_is_paid_everywhere(cli, tmp_path: Path, isola
     assert "solo senior Anna 8" in cli("sheet").stdout
     html = tmp_path / "sheet.html"
     cli("sheet", "--html", str(html))
-    assert "solo senior Anna 8" in html.read_text(encoding="utf-8")
-    assert "solo senior Anna 8" in view(isolated).sheet
+    # the HTML keeps a name and its number on one line (a no-break space), the file and the phone alike
+    assert "solo senior Anna\u00a08" in html.read_text(encoding="utf-8")
+    assert "solo senior Anna\u00a08" in view(isolated).sheet
     cli("edit", "1", "--tricks", "9", "--reason", "one more")
     assert "solo senior Anna 9" in cli("history", "--corrections").stdout
 

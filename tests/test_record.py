@@ -123,7 +123,7 @@ def test_the_sheet_marks_the_corrected_deals_text_and_html(table, tmp_path: Path
     assert text.index("* deal 1") < text.index("Settlement")  # under the deals, before the settlement
     table("sheet", "--html", str(tmp_path / "s.html"))
     page = (tmp_path / "s.html").read_text(encoding="utf-8")
-    assert "solo junior Anna 7 — failed *<span" in page  # the dealer's line follows the words
+    assert "solo junior Anna\u00a07 — failed *<span" in page  # the dealer's line follows the words
     assert '<ul class="corrected"><li>* deal 1 corrected on' in page and "it was a misdeal</li>" in page
 
 

@@ -338,13 +338,13 @@ def test_the_seed_s_russian_names_are_shown_and_taken(cli, monkeypatch) -> None:
                       ("мизер-парту", "misere-partout"), ("remise", "remise")]:
         assert classic.condition_key(word) == key, word
     ru = cli("--lang", "ru", "deal", "петит-мизер уверт", "--declarer", "Vera", "--tricks", "0").stdout
-    assert "петит-мизер уверт: Vera 0" in ru
+    assert "петит-мизер уверт: Vera — 0 взяток; сыгран" in ru
     ru = cli("--lang", "ru", "deal", "соло", "--declarer", "Anna", "--tricks", "9", "--rank", "большая",
              "--ace-turned").stdout  # the seed's «большая масть» is the senior suit, «малая» the junior
-    assert "соло в старшей: Anna 9" in ru and "за туза" in ru and "ремиз" not in ru
+    assert "соло в старшей: Anna — 9 взяток; сыграно" in ru and "за туза" in ru and "ремиз" not in ru
     en = cli("deal", "nine", "--declarer", "Boris", "--tricks", "9").stdout
     assert "nine junior Boris 9" in en
-    assert "девять в младшей: Boris 9" in cli("--lang", "ru", "history").stdout
+    assert "девять в младшей: Boris — 9 взяток; сыграно" in cli("--lang", "ru", "history").stdout
     assert [classic.rank_key(w) for w in ("малая", "большая", "Младшая", "старшая")] == ["junior", "senior", "junior",
                                                                                        "senior"]
     assert "условия: бостон с ремизом, филадельфия" in cli("--lang", "ru", "status").stdout
@@ -444,32 +444,35 @@ BREACHES = {  # a tariff over classic, and the breaches `tariffs check` warns of
         'failed_basket = "labet"\n',
         ["ladders: grand-misere, alone, failed with 1 trick costs 15, less than the lower misere's 16",
          "ladders: misere-ouvert, alone, failed with 13 tricks costs 64, less than the lower grand-misere's 195"],
-        ["лесенки: игра гран-мизер (без вистующего), не сыгранная с 1 взяткой, стоит 15 — меньше, чем низшая "
-         "петит-мизер (16)",
-         "лесенки: игра петит-мизер уверт (без вистующего), не сыгранная с 13 взятками, стоит 64 — меньше, чем "
-         "низшая гран-мизер (195)"]),
+        ["лесенки: игра гран-мизер (без партнёра), не сыгранная с 1 взяткой, стоит 15\u00a0— меньше, чем у низшей игры "
+         "мизер (16)",
+         "лесенки: игра петит-мизер уверт (без партнёра), не сыгранная с 13 взятками, стоит 64\u00a0— меньше, чем "
+         "у низшей игры гран-мизер (195)"]),
     "pair": (  # a senior pair paid less than the junior's
         CLUB + '[contracts.senior]\nwith_partner = "cheap"\n[schedules.cheap]\nkind = "tricks"\nbar = 8\n'
         'shares = [5, 3]\nconsolation = 0\nper_trick = 1\nslam = 1\nslam_against_undertricks = 13\n'
         'failed_basket = "labet"\n',
         ["ladders: senior, with a partner, made with 13 tricks pays 10, less than the lower junior's 24"],
-        ["лесенки: игра старшая (с вистующим), сыгранная с 13 взятками, платит 10 — меньше, чем низшая младшая (24)"]),
+        ["лесенки: игра старшая (с партнёром), сыгранная с 13 взятками, платит 10\u00a0— "
+         "меньше, чем у низшей игры младшая (24)"]),
     "nine": (  # a nine of base 10 under the solo, in each suit (the ranks' multipliers applied to both)
         'ladders = [["junior", "senior", "solo", "nine"]]\n' + CLUB +
         '[schedules.nine]\nkind = "tricks"\nbar = 9\nconsolation = 10\nper_trick = 4\nslam = 2\n'
         'slam_against_undertricks = 13\nfailed_basket = "labet"\n',
         ["ladders: nine (junior), alone, made with 13 tricks pays 52, less than the lower solo (junior)'s 72",
          "ladders: nine (senior), alone, made with 13 tricks pays 104, less than the lower solo (senior)'s 144"],
-        ["лесенки: игра девять (младшая) (без вистующего), сыгранная с 13 взятками, платит 52 — меньше, чем низшая "
+        ["лесенки: игра девять (младшая) (без партнёра), сыгранная с 13 взятками, платит 52\u00a0— "
+         "меньше, чем у низшей игры "
          "соло (младшая) (72)",
-         "лесенки: игра девять (старшая) (без вистующего), сыгранная с 13 взятками, платит 104 — меньше, чем "
-         "низшая соло (старшая) (144)"]),
+         "лесенки: игра девять (старшая) (без партнёра), сыгранная с 13 взятками, платит 104\u00a0— меньше, чем "
+         "у низшей игры соло (старшая) (144)"]),
     "a way one lacks": (  # a pair-only contract with no rank, compared only with a partner: 5 chips, under 24
         'ladders = [["junior", "pair"]]\n' + CLUB + '[contracts.pair]\nnames = ["pair"]\nwith_partner = "cheap"\n'
         '[schedules.cheap]\nkind = "tricks"\nbar = 8\nshares = [5, 3]\nconsolation = 0\nper_trick = 1\nslam = 1\n'
         'slam_against_undertricks = 13\nfailed_basket = "labet"\n',
         ["ladders: pair, with a partner, made with 13 tricks pays 5, less than the lower junior's 24"],
-        ["лесенки: игра pair (с вистующим), сыгранная с 13 взятками, платит 5 — меньше, чем низшая младшая (24)"]),
+        ["лесенки: игра pair (с партнёром), сыгранная с 13 взятками, платит 5\u00a0— "
+         "меньше, чем у низшей игры младшая (24)"]),
     "twelve": (  # a slam of ten keeps the higher one above at 13 tricks: the first breach is at 12, not 11
         'ladders = [["low", "high"]]\n' + CLUB + '[contracts.low]\nnames = ["low"]\nalone = "lows"\n'
         '[contracts.high]\nnames = ["high"]\nalone = "highs"\n'
@@ -478,7 +481,8 @@ BREACHES = {  # a tariff over classic, and the breaches `tariffs check` warns of
         '[schedules.highs]\nkind = "tricks"\nbar = 8\nconsolation = 2\nper_trick = 1\nper_undertrick = 2\n'
         'slam = 10\nslam_against_undertricks = 13\nfailed_basket = "labet"\n',
         ["ladders: high, alone, made with 12 tricks pays 6, less than the lower low's 10"],
-        ["лесенки: игра high (без вистующего), сыгранная с 12 взятками, платит 6 — меньше, чем низшая low (10)"]),
+        ["лесенки: игра high (без партнёра), сыгранная с 12 взятками, платит 6\u00a0— "
+         "меньше, чем у низшей игры low (10)"]),
 }
 
 

@@ -134,7 +134,7 @@ def test_the_phone_speaks_russian_as_the_terminal_does(cli, isolated: Path) -> N
         phone = Phone(running, "ru")
         assert phone.question() == "Игра" and "младшая" in phone.buttons() and "пас" in phone.buttons()
         phone.tap("младшая").tap("Борис").tap("Глеб")
-        assert phone.question() == "Борис и Глеб: сколько взяток вместе?"
+        assert phone.question() == "Борис и Глеб, сколько взяток вместе?"
         phone.answer("14")
         assert phone.error() == "целое число от 0 до 13"
         phone.tap("9").tap("ни у кого").tap("Записать эту сдачу")

@@ -64,8 +64,9 @@ LONG = list(views.LONG)
 
 
 def numbers(text: str) -> list[str]:
-    """Every number a view shows, as written ('+16', '-20', '160', '0.50')."""
-    return re.findall(r"(?<![\w.,])[+-]?\d+(?:[.,]\d+)?(?![\w.,])", text)
+    """Every number a view shows, as written ('+16', '-20', '160', '0.50'; Russian's true minus '−20'
+    read as '-20')."""
+    return re.findall(r"(?<![\w.,])[+-]?\d+(?:[.,]\d+)?(?![\w.,])", text.replace("\u2212", "-"))
 
 
 def shown_as(name: str, text: str) -> bool:
@@ -131,7 +132,8 @@ def test_status_settle_and_a_deal_show_every_player_and_number(long_evening, mon
     standing = [str(last["balances"][name]) for name in LONG] + [str(last["basket"])]
     assert row("balance" if lang == "en" else "итог", deal) == standing  # a column each, in seat order
     assert row("chips" if lang == "en" else "фишки", status) == standing
-    assert all(amount.replace(".", "," if lang == "ru" else ".") in settle for amount in money["money"].values())
+    assert all(amount.replace(".", "," if lang == "ru" else ".").replace("-", "\u2212" if lang == "ru" else "-")
+               in settle for amount in money["money"].values())  # Russian writes the true minus
     assert all(name in settle for name in LONG)  # the settlement names everyone whole: who pays whom
 
 
@@ -211,7 +213,7 @@ def test_the_demo_s_summary_breaks_between_players(cli, monkeypatch, width: int)
 # ---- messages at a terminal ------------------------------------------------------------------------
 
 PROBLEM = ("the classic tariff has no contract 'gm'; use one of junior, senior, solo, nine, misere, grand-misere, "
-           "misere-ouvert, grand-misere-ouvert or pass")
+           "misere-ouvert, grand-misere-ouvert, misdeal or pass")
 
 
 def test_an_error_is_one_line_but_a_terminal_s_lines_break_between_words(monkeypatch) -> None:
@@ -249,7 +251,7 @@ def test_an_error_is_one_line_but_a_terminal_s_lines_break_between_words(monkeyp
     assert len(lines) > 3 and all(len(line) <= 40 for line in lines), lines
     assert all(line.startswith("  ") for line in lines[1:])
     assert " ".join(" ".join(lines).split()) == f"boston-ledger: error: {PROBLEM}"  # not a word broken
-    assert "grand-misere-ouvert" in " ".join(lines).split()
+    assert "grand-misere-ouvert," in " ".join(lines).split()
 
 
 def test_guided_questions_break_between_words_at_a_terminal(cli, monkeypatch) -> None:
@@ -266,7 +268,8 @@ def test_guided_questions_break_between_words_at_a_terminal(cli, monkeypatch) ->
     assert "Contract (junior, senior, solo, nine,\nmisere, grand-misere, misere-ouvert,\n" \
            "grand-misere-ouvert, pass, misdeal): " in out
     assert "  the classic tariff has no contract\n    'xyz'; use one of junior, senior,\n" \
-           "    solo, nine, misere, grand-misere,\n    misere-ouvert, grand-misere-ouvert\n    or pass\n" in out
+           "    solo, nine, misere, grand-misere,\n    misere-ouvert, grand-misere-ouvert,\n" \
+           "    misdeal or pass\n" in out
     assert "1) Margaret Thompson\n2) Christopher Wilson\n3) Eleanor Fitzgerald\n4) Richard Montgomery\n" in out
     monkeypatch.setattr(text, "terminal_width", lambda stream: None)  # no terminal: a line each
     out = guided(["deal"], "xyz\ngrand-misere\ncancel\n").output

@@ -75,7 +75,7 @@ def test_a_classic_evening_keeps_the_seeds_words(table) -> None:
     assert " basket ┃" in deal and "partie 1, tour 1 (simple tour)" in table("history").stdout
     assert " basket ┃" in table("status").stdout
     ru = table("--lang", "ru", "history").stdout
-    assert "корзина" in ru and "партия 1, тур 1 (простой тур)" in ru
+    assert "корзина" in ru and "партия 1, тур 1 (простой)" in ru
     assert "лабет" in table("--lang", "ru", "deal", "solo", "--declarer", "Vera", "--tricks", "5").stdout
 
 

@@ -16,7 +16,7 @@ from ..core import engine, invariants
 from ..core.engine import Deal, Outcome, Position, State
 from ..core.errors import MEND, LedgerError
 from ..core.fields import FIELDS, Field
-from ..core.i18n import _, contract_name, contract_names, ngettext, rank_name
+from ..core.i18n import _, contract_name, contract_names, ngettext, rank_name, tariff_name
 from ..core.tariff import PASS, Tariff, ambiguous, did_you_mean, suggestion
 from ..store import read, write
 from ..store.db import MAX_CHIPS, writing
@@ -74,10 +74,10 @@ def contract_of(tariff: Tariff, word: str) -> str:
     if refused:
         raise LedgerError(refused, "contract")
     message = ambiguous(found, word, lambda key: _("pass") if key == PASS else contract_name(tariff, key)) or (
-        _("the {tariff} tariff has no contract {contract!r}{hint}", tariff=tariff.name, contract=word,
+        _("the {tariff} tariff has no contract {contract!r}{hint}", tariff=tariff_name(tariff), contract=word,
           hint=did_you_mean(found)) if found.close else
-        _("the {tariff} tariff has no contract {contract!r}; use one of {choices} or pass", tariff=tariff.name,
-          contract=word, choices=contract_names(tariff)))
+        _("the {tariff} tariff has no contract {contract!r}; use one of {choices} or pass", tariff=tariff_name(tariff),
+          contract=word, choices=", ".join((contract_names(tariff), _("misdeal")))))
     raise LedgerError(message, "contract", suggestion(found))
 
 

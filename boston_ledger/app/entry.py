@@ -442,7 +442,10 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
     if field.startswith(EACH):
         rest = t.tricks - sum(int(str(values.get(f"{EACH}{s}", 0))) for s in range(int(field[len(EACH):])))
         last = field == f"{EACH}{len(players) - 1}"
-        return ask("number", numbers(rest), default or (str(rest) if last else None))
+        asked = ask("number", numbers(rest), default or (str(rest) if last else None))
+        if field == f"{EACH}0":  # the first of them says what is being played
+            return replace(asked, text=_("All pass, played as misère partout. {question}", question=asked.text))
+        return asked
     if f.kind == "rank":  # the suit turned up
         return ask("word", tuple(Choice(r, rank_name(t, r)) for r in columns.suits(t)), default)
     if f.kind == "player":  # who declared, who held the boston, a blank hand...

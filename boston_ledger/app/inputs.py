@@ -11,7 +11,7 @@ from decimal import Decimal, InvalidOperation
 
 from ..core.errors import LedgerError
 from ..core.fields import BY_NAME
-from ..core.i18n import _, echo, every_translation, ngettext, words
+from ..core.i18n import _, echo, every_translation, ngettext, tariff_name, words
 from ..core.tariff import Tariff, ambiguous, did_you_mean, find, suggestion
 from ..store.records import Session
 
@@ -121,7 +121,7 @@ def table_names(names: list[str], tariff: Tariff) -> list[str]:
     if len(cleaned) != tariff.players:
         raise LedgerError(ngettext("the {name} tariff is for {n} player; name {n} in seat order, not {count}",
                                    "the {name} tariff is for {n} players; name {n} in seat order, not {count}",
-                                   tariff.players, name=tariff.name, count=len(cleaned)))
+                                   tariff.players, name=tariff_name(tariff), count=len(cleaned)))
     seen: dict[str, str] = {}
     for name in cleaned:
         key = name_key(player_name(name))

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from ..core import engine
 from ..core.engine import State
 from ..core.errors import LedgerError
-from ..core.i18n import _, ngettext
+from ..core.i18n import _, ngettext, tariff_name
 from ..core.tariff import Tariff
 from ..core.tariff_files import with_conditions
 from ..store import read
@@ -37,11 +37,12 @@ def rescore(conn: sqlite3.Connection, session_id: int, tariff: Tariff | None = N
     if tariff.players != len(session.players):
         raise LedgerError(ngettext("the {name} tariff is for {n} player; session {session_id} has {count}",
                                    "the {name} tariff is for {n} players; session {session_id} has {count}",
-                                   tariff.players, name=tariff.name, session_id=session_id, count=len(session.players)))
+                                   tariff.players, name=tariff_name(tariff), session_id=session_id,
+                                   count=len(session.players)))
     try:
         state = engine.replayed(tariff, (r.deal for r in read.deals(conn, session, transfers=False)),
                                 session.changes())
     except engine.DealError as e:
-        raise LedgerError(_("deal {number} cannot be scored under {name}: {e}", number=e.number, name=tariff.name,
-                            e=e)) from None
+        raise LedgerError(_("deal {number} cannot be scored under {name}: {e}", number=e.number,
+                            name=tariff_name(tariff), e=e)) from None
     return Rescored(session, tariff, read.state(conn, session), state)

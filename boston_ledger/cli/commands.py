@@ -160,9 +160,9 @@ def new(players: list[str], tariff: str = "classic", chip_value: str = "1", curr
     from ..ui.text import amount
 
     worth = amount(value, code)
-    out.print(_("Tariff {name} ({digest}): {title}. One chip = {value}.", name=t.name, digest=t.digest,
+    out.print(_("Tariff {name}: {title}. One chip = {value}.", name=t.name,
                 title=_(t.title), value=worth) if t.has_basket else
-              _("Tariff {name} ({digest}): {title}. One point = {value}.", name=t.name, digest=t.digest,
+              _("Tariff {name}: {title}. One point = {value}.", name=t.name,
                 title=_(t.title), value=worth))
     if t.applied:
         out.print(_("Conditions: {names}.", names=condition_names(t, t.applied)))
@@ -830,9 +830,10 @@ def demo(db: str | None = None) -> None:
             # a name and its balance are never broken apart: a no-break space (ui/term.py)
             balances = "  ".join(f"{n}\u00a0{b}" for n, b in zip(session.players, entered.after.balances, strict=True))
             out.print(f"$ {command}", soft_wrap=True)
+            result = result_word(entered.outcome, session.tariff, entered.deal.contract)
             place = where(entered.position, session.tariff.tours)
             out.print("    " + _("deal {number}", number=entered.number) + f", {place}: "
-                      f"{result_word(entered.outcome)} · {balances} · {basket_word()}\u00a0{entered.after.basket}")
+                      f"{result} · {balances} · {basket_word()}\u00a0{entered.after.basket}")
     found = script.finish(conn, session, before)
     out.print("\n$ boston-ledger settle")
     for line in settlement_lines(found.session, found.settled):

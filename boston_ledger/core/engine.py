@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from . import columns
 from .errors import DROP, GIVE, MEND, LedgerError
-from .i18n import _, contract_name, contract_names, ngettext, rank_name
+from .i18n import _, contract_name, contract_names, ngettext, rank_name, tariff_name
 from .tariff import MISDEAL, PASS, Contract, Schedule, Tariff
 
 BASKET = None  # the party that is the pool in the middle of the table
@@ -220,8 +220,9 @@ def validate(tariff: Tariff, deal: Deal) -> None:
                         "tricks_each", remedy=DROP)
     contract = tariff.contracts.get(deal.contract)
     if contract is None:
-        raise DealError(_("the {name} tariff has no contract {contract!r}; it has {names} and pass", name=tariff.name,
-                          contract=contract_name(tariff, deal.contract), names=contract_names(tariff)),
+        raise DealError(_("the {name} tariff has no contract {contract!r}; it has {names} and pass",
+                          name=tariff_name(tariff), contract=contract_name(tariff, deal.contract),
+                          names=contract_names(tariff)),
                         "contract", None)
     name = contract_name(tariff, deal.contract)
     if deal.declarer is None:
@@ -279,12 +280,12 @@ def _validate_table(tariff: Tariff, deal: Deal) -> None:
             raise DealError(_("seat {seat} is not at this table of {n}", seat=seat, n=n), field)
     unplayed = {  # why each field the tariff does not play is refused (every player's tricks: _validate_partout)
         "ace_turned": _("an ace turned counts only with the remise condition, which this session does not play"),
-        "carte_blanche": _("the {name} tariff pays nothing for a blank hand", name=tariff.name),
-        "boston": _("the {name} tariff pays no boston", name=tariff.name),
-        "honours": _("the {name} tariff scores no honours", name=tariff.name),
-        "conceded": _("the {name} tariff has no \"I pay\": enter the tricks taken", name=tariff.name),
-        "turned": _("the {name} tariff pays by no suit turned up", name=tariff.name),
-        "jack": _("the {name} tariff pays nothing for the diamond jack", name=tariff.name)}
+        "carte_blanche": _("the {name} tariff pays nothing for a blank hand", name=tariff_name(tariff)),
+        "boston": _("the {name} tariff pays no boston", name=tariff_name(tariff)),
+        "honours": _("the {name} tariff scores no honours", name=tariff_name(tariff)),
+        "conceded": _("the {name} tariff has no \"I pay\": enter the tricks taken", name=tariff_name(tariff)),
+        "turned": _("the {name} tariff pays by no suit turned up", name=tariff_name(tariff)),
+        "jack": _("the {name} tariff pays nothing for the diamond jack", name=tariff_name(tariff))}
     for field, why in unplayed.items():
         if _given(deal, field) and not plays(tariff, field):
             raise DealError(why, field, remedy=DROP)

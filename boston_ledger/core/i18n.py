@@ -50,6 +50,8 @@ class Language(NamedTuple):
     # how it writes money with a currency's sign (one symbol: $, €, ₽): {number} the amount without its
     # minus, which comes first ("-$0.70", "-0,70 $"); a currency in letters (EUR, руб) follows the amount
     money: str = "{number} {sign}"
+    minus: str = "-"  # the sign of a negative number it shows (Russian typography: the true minus, −)
+    date: str = "%Y-%m-%d"  # how it writes a date (strftime): 2026-12-05, 05.12.2026
 
 
 # The forms of a word a text may need, by language (Russian: its cases, then the plural's nominative
@@ -106,7 +108,8 @@ LANGUAGES: dict[str, Language] = {
     "en": Language("en", ("“", "”"), ".", "abcdefghijklmnopqrstuvwxyz", yes=("y", "yes"), no=("n", "no"),
                    back=("<", "back"), nobody=("-", "nobody", "none"), cancel=("cancel",), money="{sign}{number}"),
     "ru": Language("ru", ("«", "»"), ",", "абвгдеёжзийклмнопрстуфхцчшщъыьэюя", yes=("д", "да"), no=("н", "нет"),
-                   back=("назад",), nobody=("никто", "нет"), cancel=("отмена",), signs={"RUB": "₽"}),
+                   back=("назад",), nobody=("никто", "нет"), cancel=("отмена",), signs={"RUB": "₽"},
+                   minus="\u2212", date="%d.%m.%Y"),
 }
 DOMAIN = "boston_ledger"
 LOCALE = Path(__file__).resolve().parent.parent / "locale"
@@ -252,6 +255,17 @@ def shown_name(key: str, names: Iterable[object]) -> str:
     return key
 
 
+def tariff_name(tariff: object) -> str:
+    """A tariff's name to show: its name (what a command takes); in another language its title there
+    without what follows in brackets («Классический бостон»), when the catalogue translates it."""
+    name = str(getattr(tariff, "name", ""))
+    if translated():
+        short = _(str(getattr(tariff, "title", "") or name)).split(" (")[0].strip()
+        if any(ch.lower() in speaking().letters for ch in short):
+            return short
+    return name
+
+
 def contract_name(tariff: object, key: str) -> str:
     """A contract's name to show: its key, or in Russian the tariff file's first Russian name for it."""
     return _named(getattr(tariff, "contracts", {}).get(key), key)
@@ -274,6 +288,20 @@ def rank_after_contract(tariff: object, key: str) -> str:
         if shown != key:
             return shown
     return rank_name(tariff, key)
+
+
+def verdict(tariff: object, key: str, made: bool) -> str:
+    """Whether a deal's contract was made, agreeing with the gender the tariff gives its shown name
+    («мизер сыгран», «соло сыграно», «младшая сыграна»); without one, of the game («игра сыграна»)."""
+    gender = getattr(getattr(tariff, "contracts", {}).get(key), "gender", "")
+    if gender in VERDICTS:
+        return pgettext(*VERDICTS[gender][0 if made else 1])
+    return _("made") if made else _("failed")
+
+
+def number_sign() -> str:
+    """The heading of a column of numbers: '#', in Russian '№'."""
+    return pgettext("the heading of a column of numbers", "#")
 
 
 def condition_name(tariff: object, key: str) -> str:
@@ -312,6 +340,16 @@ RANKS_AFTER_A_CONTRACT = (NP_("rank after a contract", "junior"), NP_("rank afte
                           NP_("rank after a contract", "third"), NP_("rank after a contract", "clubs"),
                           NP_("rank after a contract", "spades"), NP_("rank after a contract", "hearts"),
                           NP_("rank after a contract", "diamonds"))
+
+# A contract made or failed, by the gender of its shown name (core.tariff.GENDERS); verdict() says it.
+VERDICTS = {
+    "masculine": (("a masculine contract", NP_("a masculine contract", "made")),
+                  ("a masculine contract", NP_("a masculine contract", "failed"))),
+    "feminine": (("a feminine contract", NP_("a feminine contract", "made")),
+                 ("a feminine contract", NP_("a feminine contract", "failed"))),
+    "neuter": (("a neuter contract", NP_("a neuter contract", "made")),
+               ("a neuter contract", NP_("a neuter contract", "failed"))),
+}
 
 ERRNO_WORDS = {  # the common OS errors in words of ours, for the catalogue to translate
     errno.ENOENT: N_("no such file or folder"), errno.EACCES: N_("no access"),

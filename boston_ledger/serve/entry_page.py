@@ -96,9 +96,10 @@ def question(place: Place, q: Question, answers: Mapping[str, str], defaults: Ma
             f'{_hidden(answers, defaults, correcting)}<input type="hidden" name="q" value="{e(q.field)}">'
             f'<h2 class="question">{e(q.text)}</h2>{error}'
             f'<div class="choices {kind}">{"".join(buttons)}</div>'
-            f'<button type="submit" name="back" value="{e(q.field)}" class="back">← {e(_("Back"))}</button>'
-            f'</form>{_so_far(items)}{_nav(place)}')
-    return document(q.text, body)
+            + (f'<button type="submit" name="back" value="{e(q.field)}" class="back">← {e(_("Back"))}</button>'
+               if answers else "")  # the first question has nothing to go back to
+            + f'</form>{_so_far(items)}{_nav(place)}')
+    return document(f'{q.text} · {_("Entering a deal")}', body)
 
 
 def confirmation(place: Place, ready: Ready, shown: Entered | Corrected, answers: Mapping[str, str],
@@ -154,14 +155,17 @@ def breakdown(shown: Entered) -> str:
         heads += f'<th class="bk">{e(basket_word())}</th>'
         n = len(session.players)
         lines = net_by_reason(outcome.transfers, n)
-        rows = "".join(f'<tr><th scope="row">{e(why(key, outcome.made, moved, deal.declarer))}</th>'
+        said = {key: why(key, outcome.made, moved, deal.declarer, session.tariff, deal.contract)
+                for key, moved in lines.items()}
+        rows = "".join(f'<tr><th scope="row">{e(said[key])}</th>'
                        + "".join(f"<td>{signed(v)}</td>" for v in moved) + "</tr>" for key, moved in lines.items())
         total = [sum(col) for col in zip(*lines.values(), strict=True)] if lines else [0] * (n + 1)
         after = [*shown.after.balances, shown.after.basket]
         foot = (f'<tr><th scope="row">{e(_("this deal"))}</th>' + "".join(f"<td>{signed(v)}</td>" for v in total)
                 + f'</tr><tr><th scope="row">{e(_("balance"))}</th>' + "".join(f"<td>{standing(v)}</td>" for v in after)
                 + "</tr>")
-    return (f'<section class="preview deal"><h3>{told(describe(session, deal), outcome.made)}</h3>'
+    head = told(describe(session, deal), outcome.made, session.tariff, deal.contract)
+    return (f'<section class="preview deal"><h3>{head}</h3>'
             f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{rows}</tbody><tfoot>{foot}</tfoot></table>'
             "</section>")
 

@@ -10,7 +10,7 @@ from typing import Any
 from urllib.parse import urlencode
 
 from ..app.sessions import Sheet
-from ..core.i18n import _, ngettext
+from ..core.i18n import _, condition_names, ngettext, tariff_name
 from ..store.records import Correction
 from ..ui.seats import table_lines
 from ..ui.deals import change_words, MARK, coming, correction_note, describe, money_note, session_label, where, why
@@ -78,9 +78,9 @@ def _head(shown: Shown) -> str:
     played = ngettext("{n} deal played", "{n} deals played", state.played)
     unit = _("chip") if t.has_basket else _("point")
     worth = f"{unit} = {amount(session.chip_value, session.currency)}"
-    tariff = _("tariff {name}", name=t.name) + (f" ({', '.join(t.applied)})" if t.applied else "")
+    tariff = _("tariff {name}", name=tariff_name(t)) + (f" ({condition_names(t, t.applied)})" if t.applied else "")
     if session.settled:
-        now = f'<p class="now settled">{e(_("settled"))} · {e(played)}</p>'
+        now = f'<p class="now settled">{e(_("The evening is settled"))} · {e(played)}</p>'
     else:
         heading = _("Deal {number}", number=pos.number)
         if len(t.tours) <= 1 and session.agreed_deals:
@@ -131,7 +131,8 @@ def _deals(shown: Shown) -> str:
         about = " · ".join(x for x in (tour, _("dealer {name}", name=d["dealer"])) if x)
         note += "".join(f'<p class="about">{e(change_words(session, s))}</p>' for s in session.seatings
                         if s.from_deal == d["deal"])  # the table changed before this deal
-        rows = [f'<tr><th scope="row">{e(why(key, d["made"], [moved[p] for p in parties], declarer))}</th>'
+        rows = [f'<tr><th scope="row">{e(why(key, d["made"], [moved[p] for p in parties], declarer, t, d["contract"]))}'
+                '</th>'
                 + "".join(f"<td>{signed(moved[p])}</td>" for p in parties) + "</tr>" for key, moved in d["why"].items()]
         total = f'<tr><th scope="row">{e(_("this deal"))}</th>' + \
             "".join(f"<td>{signed(d['changes'][p] if p in d['changes'] else d['basket_change'])}</td>"
@@ -139,7 +140,7 @@ def _deals(shown: Shown) -> str:
         double = " in-double" if d["multiplier"] > 1 else ""
         out.append(
             f'<article class="deal{double}" data-deal="{d["deal"]}">'
-            f'<h3><span class="num">{d["deal"]}</span> {told(d["description"], d["made"])}'
+            f'<h3><span class="num">{d["deal"]}</span> {told(d["description"], d["made"], t, d["contract"])}'
             f'{mark}</h3>'
             f'<p class="about">{e(about)}</p>{note}'
             f'<table><thead><tr><th></th>{heads}</tr></thead><tbody>{"".join(rows)}</tbody>'

@@ -7,6 +7,7 @@ from html import escape
 
 from ..core.controls import visible
 from ..core.i18n import _, ngettext
+from .text import number
 
 BARS = "▁▂▃▄▅▆▇█"
 COLOURS = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
@@ -86,6 +87,7 @@ def svg(title: str, names: Sequence[str], series: Sequence[Sequence[int]], width
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="2" points="{points}"/>')
         ly = top + 18 * k + 10
         parts.append(f'<rect x="{left + plot_w + 16}" y="{ly - 9}" width="12" height="12" fill="{colour}"/>')
-        parts.append(f'<text x="{left + plot_w + 34}" y="{ly + 2}">{escape(visible(name))} ({values[-1]})</text>')
+        parts.append(f'<text x="{left + plot_w + 34}" y="{ly + 2}">'
+                     f'{escape(visible(name))} ({number(values[-1])})</text>')
     parts.append("</svg>")
     return "\n".join(parts) + "\n"

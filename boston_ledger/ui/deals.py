@@ -9,8 +9,8 @@ from typing import NamedTuple
 from ..core import engine
 from ..core.controls import visible
 from ..core.engine import REASONS, Deal, Outcome, Position, State, Transfer, moves
-from ..core.i18n import N_, _, condition_names, contract_name, ngettext, pgettext, quote, rank_after_contract, \
-    rank_name, reason
+from ..core.i18n import N_, _, condition_names, contract_name, ngettext, number_sign, pgettext, quote, \
+    rank_after_contract, rank_name, reason, tariff_name, verdict
 from ..core.tariff import MISDEAL, PASS, Tariff
 from ..app.deals import Corrected, Entered, Walked
 from ..store.records import Correction, Evening, Extension, Seating, Session
@@ -21,7 +21,7 @@ from rich.table import Table
 from rich.text import Text as RichText
 
 from .term import Text
-from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, signed
+from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, number, signed
 from .widths import AtWidth, fitted, legend_lines, name_limits, packed, players_table, players_view, short_names, \
     new_table, wrapped
 
@@ -58,11 +58,13 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
                 tricks=deal.team_tricks)
     elif deal.partner is not None:
         who = f"{name[deal.declarer]} {deal.tricks} + {name[deal.partner]} {engine.own_tricks(deal)[deal.partner]}"
-    else:
-        who = f"{name[deal.declarer]} {deal.tricks}"
-    if deal.partner is None and contract is not None and contract.with_partner is not None:
-        who += " " + _("alone")
+    elif contract is not None and contract.with_partner is not None:  # a pair's contract played alone
+        who = ngettext("{name} {n} alone", "{name} {n} alone", deal.tricks or 0, name=name[deal.declarer])
+    else:  # the tricks said with their word: a bare number after a name reads as a score
+        who = ngettext("{name} {n}", "{name} {n}", deal.tricks or 0, name=name[deal.declarer])
     if deal.conceded:
+        if deal.partner is None and contract is not None and contract.with_partner is not None:
+            who += " " + _("alone")
         who = _("{players}, \"I pay\"", players=who)
     holder = _(", boston {name}", name=name[deal.boston]) if boston and deal.boston is not None else ""
     honours = ngettext(", {n} honour", ", {n} honours", deal.honours) if deal.honours else ""
@@ -75,13 +77,15 @@ def turned(session: Session, deal: Deal) -> str:
     return _(", {suit} turned", suit=rank_name(session.tariff, deal.turned)) if deal.turned is not None else ""
 
 
-def result_word(outcome: Outcome) -> str:
-    return "—" if outcome.made is None else _("made") if outcome.made else _("failed")
+def result_word(outcome: Outcome, tariff: Tariff, contract: str) -> str:
+    """Whether the deal's contract was made, agreeing with its name («мизер сыгран»); "—" unplayed."""
+    return "—" if outcome.made is None else verdict(tariff, contract, outcome.made)
 
 
-def with_result(said: str, outcome: Outcome) -> str:
+def with_result(said: str, outcome: Outcome, tariff: Tariff, contract: str) -> str:
     """A deal's words followed by whether its contract was made: 'junior Boris 5 + Gleb 4 — made'."""
-    return said if outcome.made is None else _("{deal} — {result}", deal=said, result=result_word(outcome))
+    return said if outcome.made is None else _("{deal} — {result}", deal=said,
+                                               result=result_word(outcome, tariff, contract))
 
 
 MARK = "*"  # after the words of a deal whose entry a correction made; the legend under the deals says when and why
@@ -147,7 +151,8 @@ def deal_table(entered: Entered, named: bool = False) -> Group:
         " " + _("of {count}", count=session.agreed_deals) if session.agreed_deals else ""
     heading = Text((session_title(session) + " · " if named else "") + _("Deal {number}", number=number) + place
                    + " · " + _("dealer {name}", name=session.players[pos.dealer]) + "\n", style="bold")
-    heading.append(with_result(describe(session, deal, dealer=pos.dealer, number=number), outcome), style="not bold")
+    heading.append(with_result(describe(session, deal, dealer=pos.dealer, number=number), outcome, session.tariff,
+                               deal.contract), style="not bold")
     moved = net_by_reason(outcome.transfers, n)
 
     def build(names: Sequence[str], boxed: bool, tight: bool) -> Table:
@@ -162,7 +167,7 @@ def deal_table(entered: Entered, named: bool = False) -> Group:
         made.add_column(basket_word(), justify="right", style="cyan")
         total = [0] * (n + 1)
         for key, row in moved.items():
-            made.add_row(why(key, outcome.made, row, deal.declarer), *map(signed, row))
+            made.add_row(why(key, outcome.made, row, deal.declarer, session.tariff, deal.contract), *map(signed, row))
             total = [a + b for a, b in zip(total, row, strict=True)]
         made.add_section()
         made.add_row(_("this deal"), *map(signed, total))
@@ -191,10 +196,14 @@ def standing_view(session: Session, values: Sequence[int], basket: int | None,
 
 
 def money_note(session: Session, basket: int | None) -> str | None:
-    """What the money beside the chips counts before a settlement, when the basket holds chips:
-    settle shares them."""
-    if session.settled or not basket:
+    """What the money beside the chips counts when the basket holds chips: settle shares them, and
+    once settled, they were shared (the money counts each player's share)."""
+    if not basket:
         return None
+    if session.settled:
+        return ngettext("Settled: the basket's {n} chip was shared equally, and the money counts each share.",
+                        "Settled: the basket's {n} chips were shared equally, and the money counts each share.",
+                        basket)
     return ngettext("Money as if settled now: the basket's {n} chip shared equally.",
                     "Money as if settled now: the basket's {n} chips shared equally.", basket)
 
@@ -271,7 +280,7 @@ def status_lines(session: Session, state: State) -> list[str]:
     unit = _("chip") if t.has_basket else _("point")
     conditions = _(" with {conditions}", conditions=condition_names(t, t.applied)) if t.applied else ""
     lines = [
-        f"{label}: {', '.join(session.players)} · " + _("tariff {name}", name=t.name) + f"{conditions} ({t.digest}) · "
+        f"{label}: {', '.join(session.players)} · " + _("tariff {name}", name=tariff_name(t)) + f"{conditions} · "
         f"{unit} {amount(session.chip_value, session.currency)}",
         ngettext("{n} deal played", "{n} deals played", state.played)
         + (" · " + _("settled") if session.settled else
@@ -354,12 +363,19 @@ def why_word() -> int:
     return max(cell_len(word) for label in labels for word in label.split())
 
 
-def why(key: str, made: bool | None, moved: Sequence[int], declarer: int | None) -> str:
+def why(key: str, made: bool | None, moved: Sequence[int], declarer: int | None, tariff: Tariff | None = None,
+        contract: str = "") -> str:
     """What a deal's transfers of one reason were for, in words, as they moved (`moved`: each
-    party's net change by that reason): a boston that the failed declarer alone pays says so."""
+    party's net change by that reason): a boston that the failed declarer alone pays says so; the
+    base payment is the consolation of a purchase only (the seeds' word), else «за игру», «за мизер»."""
     if key == "boston" and made is False and declarer is not None and moved[declarer] < 0 and \
             all(m >= 0 for party, m in enumerate(moved) if party != declarer):
         return _("boston: paid by the declarer, who failed")
+    played = tariff.contracts.get(contract) if tariff is not None else None
+    if key == "consolation" and played is not None and played.with_partner is None and played.alone is not None:
+        if played.alone.kind == "null" and played.alone.takes == 0:
+            return pgettext("the base payment of a misère", "consolation")
+        return pgettext("the base payment of a contract not purchased", "consolation")
     return reason(key)
 
 
@@ -416,8 +432,8 @@ def between(session: Session, rows: Sequence[Walked], extensions: Sequence[Exten
     """The lines between deals on a score sheet, by the number of the shown deal they follow (0:
     before the first): more deals agreed, and the changes of the table."""
     out = extended(rows, extensions)
-    for number, lines in reseated(session, rows).items():
-        out.setdefault(number, []).extend(lines)
+    for after, lines in reseated(session, rows).items():
+        out.setdefault(after, []).extend(lines)
     return out
 
 
@@ -452,7 +468,8 @@ def played(session: Session, w: Walked, boston: bool = True, corrected: Collecti
     """What a deal was and its result; with `boston`, who held the boston; the mark of a correction
     when one made it (its number in `corrected`)."""
     return marked(with_result(describe(session, w.recorded.deal, boston=boston, dealer=w.position.dealer,
-                                       number=w.recorded.number), w.outcome),
+                                       number=w.recorded.number), w.outcome, session.tariff,
+                              w.recorded.deal.contract),
                   w.recorded.number in corrected)
 
 
@@ -477,7 +494,7 @@ def score_lines(session: Session, rows: Sequence[Walked], width: int, changes: b
 
     def cells(stacked: bool) -> list[list[list[RichText]]]:  # per deal, per column, its lines
         if not changes:
-            return [[[Text(str(level))] for __, level in row] for row in moved]
+            return [[[Text(number(level))] for __, level in row] for row in moved]
         if stacked:
             return [[[signed(change), balance(level)] for change, level in row] for row in moved]
         return [[[Text.assemble(signed(change), " → ", balance(level))] for change, level in row] for row in moved]
@@ -518,7 +535,7 @@ def score_lines(session: Session, rows: Sequence[Walked], width: int, changes: b
                 wrapped(rule, width, "   ")
             lines += [Text(line, style=style) for line in said]
         lines += [Text(line) for line in wrapped(f"{w.recorded.number}. {played(session, w, corrected=corrected)}",
-                                                 width, "   ")]
+                                                 width, " " * (len(str(w.recorded.number)) + 2))]
         if fits:
             lines += [_row([cell[i] for cell in row], columns, gap, lead) for i in range(len(row[0]))]
         else:
@@ -571,7 +588,7 @@ def _history(session: Session, rows: Sequence[Walked], agreed: dict[int, list[st
     table = new_table(boxed=False)
     columns = ["#"] + ([N_("dealer")] if dealer else []) + [N_("deal")] + ([N_("boston")] if holder else [])
     for col in columns:
-        table.add_column(_(col) if col != "#" else col, justify="right" if col == "#" else "left",
+        table.add_column(_(col) if col != "#" else number_sign(), justify="right" if col == "#" else "left",
                          no_wrap=col != "deal")
     for name in session.players:
         table.add_column(name, justify="right", no_wrap=True)

@@ -88,6 +88,8 @@ def line(question: flow.Question) -> str:
         text += " (" + ", ".join(c.label for c in question.choices) + ")"
     if question.suggestion is not None:
         text += f" [{question.suggestion}]"
+    elif question.kind == "yes-no" and question.default in ("yes", "no"):  # as every yes-or-no question says it
+        text += " " + (_("[Y/n]") if question.default == "yes" else _("[y/N]"))
     elif question.default is not None:
         text += f" [{question.default_label}]"
     elif question.nobody:

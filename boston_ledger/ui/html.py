@@ -5,15 +5,17 @@ serve/entry_page.py) are made of these, so that what one shows escaped the other
 
 from __future__ import annotations
 
+import re
+
 from html import escape
 
 from ..core.controls import visible
-from ..core.i18n import _, language
+from ..core.i18n import _, language, verdict
 from ..app.money import Since
 from ..core.settlement import Settled
 from ..store.records import Session
-from .settlement import payment_lines, settlement_heading, since_parts
-from .text import amount, chips
+from .settlement import basket_share, payment_lines, settlement_heading, since_parts
+from .text import amount, chips, number
 
 
 def e(value: object) -> str:
@@ -30,13 +32,13 @@ def _kind(n: int | float) -> str:
 
 def signed(n: int, kind: str = "") -> str:
     """A change, coloured by the style sheet: +4, -3, or a dot for none (`kind`: a class more)."""
-    shown = f"+{n}" if n > 0 else str(n) if n else "·"
+    shown = f"+{n}" if n > 0 else number(n) if n else "·"
     return f'<span class="{kind + " " if kind else ""}{_kind(n)}">{shown}</span>'
 
 
 def standing(n: int, kind: str = "") -> str:
     """Where someone stands, coloured: 12, -8, 0 (`kind`: a class more)."""
-    return f'<span class="{kind + " " if kind else ""}{_kind(n)}">{n}</span>'
+    return f'<span class="{kind + " " if kind else ""}{_kind(n)}">{number(n)}</span>'
 
 
 def standing_money(cents: int, currency: str) -> str:
@@ -44,13 +46,19 @@ def standing_money(cents: int, currency: str) -> str:
     return f'<span class="{_kind(cents)}">{e(amount(cents, currency))}</span>'
 
 
-def told(said: str, made: bool | None) -> str:
+def deal_words(said: str) -> str:
+    """A deal's words made safe for HTML, a name and the tricks after it kept on one line at 360 px
+    («Пётр 5 + Никита 4»): the sheet file and the phone alike."""
+    return re.sub(r" (?=\d)", "\u00a0", e(said))
+
+
+def told(said: str, made: bool | None, tariff: object, contract: str) -> str:
     """A deal's words and, when it was played, whether its contract was made, marked for colour:
     as ui.deals.with_result says it."""
     if made is None:
-        return e(said)
-    word = f'<span class="{"made" if made else "failed"}">{e(_("made") if made else _("failed"))}</span>'
-    return _("{deal} — {result}", deal=e(said), result=word)
+        return deal_words(said)
+    word = f'<span class="{"made" if made else "failed"}">{e(verdict(tariff, contract, made))}</span>'
+    return _("{deal} — {result}", deal=deal_words(said), result=word)
 
 
 def settlement(session: Session, settled: Settled, note: str = "", paid: Since | None = None) -> str:
@@ -63,8 +71,9 @@ def settlement(session: Session, settled: Settled, note: str = "", paid: Since |
                    for name, net, cents in zip(settled.players, settled.net_chips, settled.cents, strict=True))
     pays = "".join(f"<li>{e(line)}</li>" for line in payment_lines(settled.players, settled.payments,
                                                                       session.currency))
+    share = basket_share(settled)
     return (f'<section class="settlement"><h2>{e(settlement_heading(session))}</h2>'
-            + (f'<p class="note">{e(note)}</p>' if note else "")
+            + (f'<p class="note">{e(note)}</p>' if note else "") + (f'<p class="note">{e(share)}</p>' if share else "")
             + f'<table><thead><tr><th scope="col">{e(_("player"))}</th><th scope="col">{e(unit)}</th>'
             f'<th scope="col">{e(_("money"))}</th></tr></thead><tbody>{rows}</tbody></table>'
             f'<ul class="payments">{pays}</ul>{_since(settled, paid)}</section>')

@@ -68,12 +68,17 @@ def since_lines(settled: Settled, paid: Since | None) -> list[str]:
             _("Still owed:"), *("  " + line for line in owed)]
 
 
+def basket_share(settled: Settled) -> str | None:
+    """Where the basket went at a settlement, when it held chips: each player's chips count his share."""
+    return ngettext("The basket's {n} chip is shared equally.", "The basket's {n} chips are shared equally.",
+                    settled.basket) if settled.basket else None
+
+
 def settlement_lines(session: Session, settled: Settled, paid: Since | None = None) -> list[str | AtWidth]:
     """A settlement as `settle` shows it: the basket's share-out, the heading, each player's
     chips and money, who pays whom; then what was paid since and what is still owed (`paid`)."""
-    lines: list[str | AtWidth] = [ngettext("The basket's {n} chip is shared equally.",
-                                         "The basket's {n} chips are shared equally.", settled.basket)] \
-        if settled.basket else []
+    share = basket_share(settled)
+    lines: list[str | AtWidth] = [share] if share else []
     lines += [settlement_heading(session), settlement_table(session, settled)]
     return lines + payment_lines(settled.players, settled.payments, session.currency) + since_lines(settled, paid)
 

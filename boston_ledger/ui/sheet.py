@@ -16,13 +16,14 @@ from ..app.deals import History
 from ..app.money import Since
 from ..app.sessions import Sheet
 from ..core.controls import visible
-from ..core.i18n import _, ngettext
+from ..core.i18n import _, condition_names, ngettext, number_sign, tariff_name
 from ..core.settlement import Settled
 from ..store.records import Session
 from . import chart
 from .deals import between, correction_legend, played, score_lines, session_title, steps, tour_heading
-from .html import document, e, settlement, signed, standing
-from .settlement import payment_lines, settlement_heading, since_lines
+from .html import deal_words, document, e, settlement, signed, standing
+from .settlement import basket_share, payment_lines, settlement_heading, since_lines
+from .term import KEEP
 from .text import amount, basket_word, chips, local_time
 from .widths import packed, wrapped
 
@@ -35,11 +36,11 @@ def heading_parts(session: Session, history: History) -> list[list[str]]:
     t = session.tariff
     worth = amount(session.chip_value, session.currency)
     unit = _("one chip = {value}", value=worth) if t.has_basket else _("one point = {value}", value=worth)
-    conditions = _(" with {conditions}", conditions=", ".join(t.applied)) if t.applied else ""
+    conditions = _(" with {conditions}", conditions=condition_names(t, t.applied)) if t.applied else ""
     played = history.total if history.played is None else history.played  # a misdeal dealt again is no deal
     return [
         [session_title(session), local_time(session.created_at)[:10]],
-        [_("tariff {name}", name=t.name) + conditions, unit],
+        [_("tariff {name}", name=tariff_name(t)) + conditions, unit],
         [", ".join(session.players), ngettext("{n} deal played", "{n} deals played", played)],
     ]
 
@@ -69,7 +70,7 @@ def text(sheet: Sheet, width: int = WIDTH) -> str:
     sheet_lines, names = score_lines(session, history.rows, width, changes=False, spread=True,
                                      corrected=history.corrected,
                                      agreed=between(session, history.rows, history.extensions))
-    lines += [line.plain for line in sheet_lines]
+    lines += [line.plain.replace(KEEP, " ") for line in sheet_lines]  # a no-break space laid out, as printed
     notes = legend(history)
     if notes:
         lines.append("")
@@ -96,9 +97,13 @@ def settlement_text(session: Session, settled: Settled, shown: Mapping[str, str]
             rows.append(f"{name}{' ' * (pad - cell_len(visible(name)))} {figures}".rstrip())
         else:
             rows += [name, " " * max(0, width - cell_len(figures)) + figures]
-    said = [settlement_heading(session), *payment_lines(settled.players, settled.payments, session.currency),
+    share = basket_share(settled)
+    said = [settlement_heading(session), *([share] if share else []),
+            *payment_lines(settled.players, settled.payments, session.currency),
             *since_lines(settled, paid)]
-    return wrapped(said[0], width, "  ") + rows + [line for part in said[1:] for line in wrapped(part, width, "  ")]
+    head = 2 if share else 1  # the heading and where the basket went, above the rows
+    return [line for part in said[:head] for line in wrapped(part, width, "  ")] + rows + \
+        [line for part in said[head:] for line in wrapped(part, width, "  ")]
 
 
 # ---- HTML --------------------------------------------------------------------------------------
@@ -128,12 +133,12 @@ def running_table(history: History) -> str:
             rows.append(f'<tr class="{kind}"><th colspan="{len(names) + 2}" scope="colgroup">{e(tour)}</th></tr>')
         kind = "" if w.outcome.made is None else ' class="made"' if w.outcome.made else ' class="failed"'
         dealer = e(_("dealer {name}", name=session.sitting(w.recorded.number)[w.position.dealer]))
-        words = e(played(session, w, corrected=history.corrected))
+        words = deal_words(played(session, w, corrected=history.corrected))
         rows.append(f'<tr{kind}><td class="number">{w.recorded.number}</td>'
                     f'<td class="deal">{words}<span class="dealer">{dealer}</span></td>'
                     + "".join(_change(c, level) for c, level in steps(session, w)) + "</tr>")
         noted(w.recorded.number)
-    return (f'<table class="sheet"><thead><tr><th scope="col">#</th>'
+    return (f'<table class="sheet"><thead><tr><th scope="col">{e(number_sign())}</th>'
             f'<th scope="col" class="deal">{e(_("deal"))}</th>{head}'
             f'</tr></thead>\n<tbody>\n' + "\n".join(rows) + "\n</tbody></table>")
 

@@ -8,7 +8,8 @@ from ..app.money import Book, Doubt
 from ..app.rescore import Rescored
 from ..app.sessions import Listed
 from ..app.stats import Stats
-from ..core.i18n import N_, NP_, _, condition_names, contract_name, ngettext, pgettext
+from ..core.i18n import N_, NP_, _, condition_names, contract_name, ngettext, pgettext, \
+    tariff_name
 from ..core.tariff import Tariff
 from ..store.merge import Brought
 from ..store.records import PaymentRecord
@@ -28,15 +29,15 @@ def sessions_table(rows: Sequence[Listed]) -> AtWidth:
     for col in (N_("id"), N_("name"), N_("date"), N_("players"), N_("tariff"), N_("deals"), N_("state"),
                 N_("result")):
         table.add_column(_(col), justify="right" if col in ("id", "deals") else "left",
-                         no_wrap=col in ("id", "date", "tariff", "deals", "state"))
+                         no_wrap=col in ("id", "name", "date", "deals", "state"))
     for r in rows:
         s = r.session
         result = ", ".join(_last_word_with(n, amount(c, s.currency))  # a player's money on his name's line
                            for n, c in zip(r.settled.players, r.settled.cents, strict=True)) \
             if r.settled else ""
-        table.add_row(("* " if r.current else "") + str(s.id), session_name(s) or "", s.created_at[:10],
-                      ", ".join(s.players), s.tariff.name, str(r.deals), _("settled") if s.settled else _("open"),
-                      result)
+        table.add_row(("* " if r.current else "") + str(s.id), session_name(s) or "", local_time(s.created_at)[:10],
+                      ", ".join(s.players), tariff_name(s.tariff), str(r.deals),
+                      _("settled") if s.settled else _("open"), result)
     return fitted(table)
 
 
@@ -108,9 +109,9 @@ def covered(data: Stats) -> str:
 
 def rescore_table(r: Rescored) -> AtWidth:
     t, session = r.tariff, r.session
-    table = Table(title=_("Session {id} under {tariff}", id=session.id, tariff=t.name)
+    table = Table(title=_("Session {id} under {tariff}", id=session.id, tariff=tariff_name(t))
                   + (_(" with {conditions}", conditions=condition_names(t, t.applied)) if t.applied else "")
-                  + _(" instead of {tariff}", tariff=session.tariff.name), title_justify="left")
+                  + _(" instead of {tariff}", tariff=tariff_name(session.tariff)), title_justify="left")
     for col in ("", _("recorded"), _("rescored"), _("difference")):
         table.add_column(col, justify="right" if col else "left")
     for name, a, b in zip(session.players, r.recorded.balances, r.rescored.balances, strict=True):

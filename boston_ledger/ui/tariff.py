@@ -11,7 +11,7 @@ from rich.table import Table
 from ..core import columns, engine, ladders
 from ..core.i18n import N_, _, condition_name, condition_names, contract_name, ngettext, rank_name, reason
 from ..core.tariff import MISDEAL, PASS, Schedule, Tariff
-from .text import chip_count
+from .text import chip_count, number
 
 
 FAILED_BASKET = {"labet": N_("labet"), "opponents": N_("to opponents"), "none": "—",
@@ -333,7 +333,7 @@ def _wide(t: Tariff, what: str, rows: list[_Row]) -> list[Table]:
 
 
 def _narrow(t: Tariff, what: str, rows: list[_Row], width: int) -> list[Table | str]:
-    per_table = max(1, (width - 8) // 13)
+    per_table = max(1, (width - 8) // 14)  # a column holds «противникам» whole (11 cells and its padding)
     out: list[Table | str] = [_("{what}, by tricks taken (one column per contract):", what=what)]
     for start in range(0, len(rows), per_table):
         chunk = rows[start:start + per_table]
@@ -343,6 +343,6 @@ def _narrow(t: Tariff, what: str, rows: list[_Row], width: int) -> list[Table | 
             head = f"{label}\n" + _("bar {bar}", bar=bar) + (f"\n{basket}" if t.has_basket else "")
             table.add_column(head, justify="right", no_wrap=False, min_width=6)
         for i, taken in enumerate(range(t.tricks, -1, -1)):
-            table.add_row(str(taken), *(values[i] for *_, values in chunk))
+            table.add_row(str(taken), *(number(values[i]) for *_, values in chunk))
         out.append(table)
     return out

@@ -68,13 +68,20 @@ def basket_word() -> str:
 
 
 def local_time(stamp: str) -> str:
-    """A stored moment (UTC, ISO 8601) as this machine's local time: '2026-11-30 21:05'."""
+    """A stored moment (UTC, ISO 8601) as this machine's local time, its date as the output's language
+    writes it: '2026-11-30 21:05', '30.11.2026 21:05'."""
     from datetime import datetime
 
     try:
-        return datetime.fromisoformat(stamp).astimezone().strftime("%Y-%m-%d %H:%M")
+        return datetime.fromisoformat(stamp).astimezone().strftime(f"{speaking().date} %H:%M")
     except ValueError:
         return stamp
+
+
+def number(n: int | str) -> str:
+    """A number with the output's language's minus sign ('-5'; in Russian '−5')."""
+    text = str(n)
+    return speaking().minus + text[1:] if text.startswith("-") else text
 
 
 def signed(n: int) -> Text:
@@ -82,12 +89,12 @@ def signed(n: int) -> Text:
     if n > 0:
         return Text(f"+{n}", style="green")
     if n < 0:
-        return Text(str(n), style="red")
+        return Text(number(n), style="red")
     return Text("·", style="dim")
 
 
 def balance(n: int) -> Text:
-    return Text(str(n), style="bold green" if n > 0 else "bold red" if n < 0 else "bold")
+    return Text(number(n), style="bold green" if n > 0 else "bold red" if n < 0 else "bold")
 
 
 def amount(value: int | Decimal, currency: str) -> str:
@@ -100,11 +107,11 @@ def amount(value: int | Decimal, currency: str) -> str:
     digits = (money(value) if isinstance(value, int) else str(value)).replace(".", speaking().decimal)
     shown = currency_sign(currency)
     if not shown:
-        return digits
+        return number(digits)
     if len(shown) > 1 or shown.isalpha():  # a code or a word: after the amount
-        return f"{digits} {shown}"
-    minus, number = ("-", digits[1:]) if digits.startswith("-") else ("", digits)
-    return minus + speaking().money.format(sign=shown, number=number)
+        return f"{number(digits)} {shown}"
+    minus, unsigned = (speaking().minus, digits[1:]) if digits.startswith("-") else ("", digits)
+    return minus + speaking().money.format(sign=shown, number=unsigned)
 
 
 def currency_sign(code: str) -> str:
@@ -119,4 +126,4 @@ def chip_count(n: int) -> str:
 
 def chips(value: int | float | Fraction) -> str:
     """Net chips (or points), which a basket's share-out may make fractional: '12', '9.5' ('9,5')."""
-    return str(int(value) if float(value).is_integer() else float(value)).replace(".", speaking().decimal)
+    return number(str(int(value) if float(value).is_integer() else float(value)).replace(".", speaking().decimal))
