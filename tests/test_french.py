@@ -268,6 +268,11 @@ def test_guided_entry_asks_the_suit_turned_first_then_the_bid_s_questions(cli, i
         assert asked == ["contract", "turned", "declarer", "partner", "rank", "team_tricks", "jack", "honours"]
         assert entry.step(session, answers).deal == Deal("simple", V, partner=A, rank="belle", team_tricks=9,
                                                           turned="hearts", honours=3)
+        pair = entry.step(session, {k: v for k, v in answers.items() if k != "honours"})
+        assert pair.field == "honours" and "did Vera and Anna together hold?" in pair.text, pair.text
+        alone = entry.step(session, {"contract": "petite-independence", "turned": "hearts", "declarer": "Vera",
+                                     "rank": "clubs", "tricks": "7", "jack": ""})
+        assert alone.field == "honours" and "did Vera hold?" in alone.text, alone.text
         misere = {"contract": "petite-misere", "turned": "spades", "declarer": "Vera", "tricks": "0"}
         assert entry.step(session, misere).deal == Deal("petite-misere", V, tricks=0, turned="spades")
         assert entry.step(session, {"contract": "pass"}).field == "turned"
@@ -339,3 +344,27 @@ def test_a_newcomer_plays_on_in_the_game_s_belle(cli) -> None:
     assert status["balances"]["Dasha"] == 36 + 8 + 10  # diamonds 12 from each, the pool (8 and Boris's 10)
     assert sum(status["balances"].values()) + status["basket"] == -2  # the 2 Gleb took away
     assert cli("check").exit_code == 0
+
+
+def test_the_phone_asks_again_what_the_deals_before_refuse(cli, isolated: Path) -> None:
+    """As the terminal does: a simple in petite with the belle (diamonds) turned again is refused
+    where the deal is shown, and its rank asked again with the reason; nothing is recorded until
+    it is answered right."""
+    from boston_ledger.serve.server import Served
+    from serving import ENTRY, VIEW, Phone
+
+    cli("new", *PLAYERS, "--tariff", "french")
+    cli("deal", "pass", "--turned", "diamonds")
+    running = Served(isolated, None, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
+    try:
+        phone = Phone(running).tap("simple").tap("diamonds").tap("Vera").tap("Anna").tap("petite").tap("9")
+        phone = phone.tap("no one").tap("0")
+        assert phone.status == 200, phone.html
+        assert "the belle, diamonds, was turned again: this deal has no petite" in phone.html
+        assert "Record this deal" not in phone.buttons() and "belle" in phone.buttons(), phone.buttons()
+        page = phone.tap("belle").html
+        assert "Record this deal" in phone.buttons(), page
+        assert "Deal 2 recorded." in phone.tap("Record this deal").html
+    finally:
+        running.close()
+    assert described(cli, 2) == "simple belle Vera + Anna: 9, diamonds turned"
