@@ -108,6 +108,21 @@ def test_a_forced_demander_winning_eight_in_belle_has_a_slam_48_from_each_and_th
     assert paid(play(Deal("simple", A, tricks=7, rank="belle", turned="hearts")), A) == [18, 18, 18]
 
 
+def test_a_forced_demander_is_paid_as_rules_md_says_above_and_below_eight() -> None:
+    """RULES.md: the forced demander plays for five; eight or more is the slam (the pool and 48 each
+    in belle, instead of the row: honours add nothing, the jack is paid aside); short of five he pays
+    each adversary the row and its rate a trick short, and doubles the pool."""
+    nine = play(Deal("simple", A, tricks=9, rank="belle", turned="hearts", honours=4, jack=B))
+    assert {t.reason for t in nine.transfers} >= {"slam-value", "basket", "jack"}
+    assert "honours" not in {t.reason for t in nine.transfers}
+    assert [sum(t.chips for t in nine.transfers if t.payer == s and t.reason == "slam-value") for s in (B, V, G)] \
+        == [48, 48, 48]
+    assert into_basket(nine) == -30  # the dealer's 10 in, the pool of 40 out
+    failed = play(Deal("simple", A, tricks=4, rank="belle", turned="hearts"))
+    assert paid(failed, A) == [-15, -15, -15]  # belle diamonds: 12 and one trick short at 3
+    assert into_basket(failed) == 10 + 40  # the dealer's 10, and the pool of 40 doubled
+
+
 def test_partners_win_eight_between_them_each_adversary_paying_the_one_beside_him() -> None:
     """p. 181: "they win if they have eight between them no matter in what proportion, and then divide
     the pool"; each adversary pays one partner (our reading, as in Solo Whist), the odd counter of the
