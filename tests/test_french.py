@@ -108,6 +108,21 @@ def test_a_forced_demander_winning_eight_in_belle_has_a_slam_48_from_each_and_th
     assert paid(play(Deal("simple", A, tricks=7, rank="belle", turned="hearts")), A) == [18, 18, 18]
 
 
+def test_a_forced_demander_is_paid_as_rules_md_says_above_and_below_eight() -> None:
+    """RULES.md: the forced demander plays for five; eight or more is the slam (the pool and 48 each
+    in belle, instead of the row: honours add nothing, the jack is paid aside); short of five he pays
+    each adversary the row and its rate a trick short, and doubles the pool."""
+    nine = play(Deal("simple", A, tricks=9, rank="belle", turned="hearts", honours=4, jack=B))
+    assert {t.reason for t in nine.transfers} >= {"slam-value", "basket", "jack"}
+    assert "honours" not in {t.reason for t in nine.transfers}
+    assert [sum(t.chips for t in nine.transfers if t.payer == s and t.reason == "slam-value") for s in (B, V, G)] \
+        == [48, 48, 48]
+    assert into_basket(nine) == -30  # the dealer's 10 in, the pool of 40 out
+    failed = play(Deal("simple", A, tricks=4, rank="belle", turned="hearts"))
+    assert paid(failed, A) == [-15, -15, -15]  # belle diamonds: 12 and one trick short at 3
+    assert into_basket(failed) == 10 + 40  # the dealer's 10, and the pool of 40 doubled
+
+
 def test_partners_win_eight_between_them_each_adversary_paying_the_one_beside_him() -> None:
     """p. 181: "they win if they have eight between them no matter in what proportion, and then divide
     the pool"; each adversary pays one partner (our reading, as in Solo Whist), the odd counter of the
@@ -268,6 +283,11 @@ def test_guided_entry_asks_the_suit_turned_first_then_the_bid_s_questions(cli, i
         assert asked == ["contract", "turned", "declarer", "partner", "rank", "team_tricks", "jack", "honours"]
         assert entry.step(session, answers).deal == Deal("simple", V, partner=A, rank="belle", team_tricks=9,
                                                           turned="hearts", honours=3)
+        pair = entry.step(session, {k: v for k, v in answers.items() if k != "honours"})
+        assert pair.field == "honours" and "did Vera and Anna together hold?" in pair.text, pair.text
+        alone = entry.step(session, {"contract": "petite-independence", "turned": "hearts", "declarer": "Vera",
+                                     "rank": "clubs", "tricks": "7", "jack": ""})
+        assert alone.field == "honours" and "did Vera hold?" in alone.text, alone.text
         misere = {"contract": "petite-misere", "turned": "spades", "declarer": "Vera", "tricks": "0"}
         assert entry.step(session, misere).deal == Deal("petite-misere", V, tricks=0, turned="spades")
         assert entry.step(session, {"contract": "pass"}).field == "turned"
@@ -339,3 +359,27 @@ def test_a_newcomer_plays_on_in_the_game_s_belle(cli) -> None:
     assert status["balances"]["Dasha"] == 36 + 8 + 10  # diamonds 12 from each, the pool (8 and Boris's 10)
     assert sum(status["balances"].values()) + status["basket"] == -2  # the 2 Gleb took away
     assert cli("check").exit_code == 0
+
+
+def test_the_phone_asks_again_what_the_deals_before_refuse(cli, isolated: Path) -> None:
+    """As the terminal does: a simple in petite with the belle (diamonds) turned again is refused
+    where the deal is shown, and its rank asked again with the reason; nothing is recorded until
+    it is answered right."""
+    from boston_ledger.serve.server import Served
+    from serving import ENTRY, VIEW, Phone
+
+    cli("new", *PLAYERS, "--tariff", "french")
+    cli("deal", "pass", "--turned", "diamonds")
+    running = Served(isolated, None, "127.0.0.1", 0, VIEW, entry_token=ENTRY).in_thread()
+    try:
+        phone = Phone(running).tap("simple").tap("diamonds").tap("Vera").tap("Anna").tap("petite").tap("9")
+        phone = phone.tap("no one").tap("0")
+        assert phone.status == 200, phone.html
+        assert "the belle, diamonds, was turned again: this deal has no petite" in phone.html
+        assert "Record this deal" not in phone.buttons() and "belle" in phone.buttons(), phone.buttons()
+        page = phone.tap("belle").html
+        assert "Record this deal" in phone.buttons(), page
+        assert "Deal 2 recorded." in phone.tap("Record this deal").html
+    finally:
+        running.close()
+    assert described(cli, 2) == "simple belle Vera + Anna: 9, diamonds turned"

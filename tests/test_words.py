@@ -174,3 +174,83 @@ def test_american_refuses_a_suit_saying_suits_change_no_payment(cli) -> None:
     russian = cli("--lang", "ru", "deal", "seven", "--declarer", "Anna", "--tricks", "7", "--rank", "hearts",
                   code=2).stderr
     assert "«hearts»: масти не меняют в этой игре ни одного платежа; уберите --rank" in russian
+
+
+def test_deal_help_names_every_foster_game_s_bids(cli) -> None:
+    """`deal --help` names the bids of the Foster games, French Boston's included, and what a
+    misdeal and a thrown-up deal are there, in both languages."""
+    en = " ".join(cli("deal", "--help").stdout.replace("│", " ").split())
+    for said in ("fontainebleau-foster, russian-foster: american's with piccolissimo", "french: simple,",
+                 "neuf-belle", "grand-misere-sur-table", "pass (french: thrown up)",
+                 "french: the deal is lost, the next player deals"):
+        assert said in en, said
+    ru = " ".join(cli("--lang", "ru", "deal", "--help").stdout.replace("│", " ").split())
+    assert "french: простая, малая независимость" in ru and "french: сдача потеряна, сдаёт следующий" in ru
+
+
+FOSTER = ("american", "american-decimal", "fontainebleau-foster", "russian-foster", "french")
+
+
+def test_the_foster_tariffs_russian_notes_say_bank_themselves() -> None:
+    """The Russian of a Foster tariff's notes says «банк» itself (its pronouns agree with it), not the
+    seeds' «корзина» for the words to replace."""
+    from boston_ledger.core.tariff_files import load
+
+    with i18n.in_language("ru"):
+        for name in FOSTER:
+            for note in load(name).notes:
+                assert "корзин" not in i18n._(note), (name, note)
+
+
+def _section(text: str, start: str, end: str) -> str:
+    return text[text.index(start):text.index(end)]
+
+
+@pytest.mark.parametrize("lang, start, end", [("en", "## American Boston", "## The ladders"),
+                                               ("ru", "## Американский бостон", "## Лесенки")])
+def test_the_docs_foster_tables_say_what_tariffs_show_prints(lang: str, start: str, end: str) -> None:
+    """The tables the docs copy from `tariffs show american`, `american-decimal` and
+    `fontainebleau-foster` name the failed column and its payment as the program does."""
+    from boston_ledger.core.tariff_files import load
+    from boston_ledger.ui.tariff import FAILED_BASKET
+
+    text = _section((TARIFFS.parent / "docs" / f"rules.{lang}.md").read_text(encoding="utf-8"), start, end)
+    with i18n.in_language(lang), i18n.in_words(load("american").words):
+        column, payment = i18n._("failed: basket"), i18n.reason("labet")
+        said = {payment, *(i18n._(words) for words in FAILED_BASKET.values())}  # what the column may say
+    assert (column, payment) == (("failed: pool", "doubles the pool") if lang == "en" else
+                                 ("не сыграна: банк", "удваивает банк"))
+    heads = [line for line in text.splitlines() if line.startswith("| ") and ": " in line.split("|")[3]]
+    assert len(heads) >= 4  # american's, american-decimal's, fontainebleau-foster's winning and no-trick tables
+    for line in heads:
+        assert f"| {column} |" in line, line
+    rows = [line for line in text.splitlines() if line.startswith("| ") and "| +" in line]
+    cells = [line.split("|")[3].strip() for line in rows if line.count("|") > 10]
+    assert payment in cells and set(cells) <= said, set(cells) - said
+    assert not SEEDS_RU.search(text) if lang == "ru" else "| labet |" not in text and "basket |" not in text
+
+
+def test_check_says_each_session_s_lines_in_its_own_game_s_words(cli, isolated: Path) -> None:
+    """`check --all` over a classic and an American session: the classic one's problem says basket,
+    the American one's says pool."""
+    import sqlite3
+
+    cli("new", *PLAYERS)
+    cli("deal", "junior", "--declarer", "Anna", "--partner", "Boris", "--tricks", "5", "--partner-tricks", "4")
+    cli("new", *PLAYERS, "--tariff", "american", "--deals", "12", "--yes")
+    cli("deal", "seven", "--declarer", "Anna", "--tricks", "10", "--session", "2")
+    conn = sqlite3.connect(isolated)
+    triggers = conn.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    for trigger, __ in triggers:
+        conn.execute(f"DROP TRIGGER {trigger}")
+    conn.execute("UPDATE deals SET basket = basket + 1")
+    for __, sql in triggers:
+        conn.execute(sql)
+    conn.commit()
+    conn.close()
+    said = cli("check", "--all", code=1).stdout.splitlines()
+    classic, american = [line for line in said if line.startswith("session 1")], \
+        [line for line in said if line.startswith("session 2")]
+    assert classic and american, said
+    assert all("basket" in line and "pool" not in line for line in classic), classic
+    assert all("pool" in line and "basket" not in line for line in american), american

@@ -10,7 +10,7 @@ from __future__ import annotations
 import sqlite3
 
 from ..core import invariants
-from ..core.i18n import _
+from ..core.i18n import _, in_words
 from ..core.invariants import Problem
 from ..store import audit, damage, read
 from ..store.damage import Damage
@@ -29,15 +29,16 @@ def check(conn: sqlite3.Connection, session_ids: list[int] | None = None, every:
 
 
 def check_session(conn: sqlite3.Connection, session_id: int, orphans: int = 0) -> list[Problem]:
-    """Every invariant of one session (and `orphans`, transfers of no deal, said with it)."""
+    """Every invariant of one session (and `orphans`, transfers of no deal, said with it), in its game's words."""
     rows = audit.foreign_references(conn, session_id) + ([(None, "orphans", orphans)] if orphans else [])
     broken = invariants.references(session_id, rows)
     if broken:  # the rest would misread seats
         return broken
     try:
         session = read.session(conn, session_id)
-        return invariants.replay(session_id, session.tariff, len(session.players), read.deals(conn, session),
-                                 session.changes())
+        with in_words(session.tariff.words):  # each session's lines in its own game's words
+            return invariants.replay(session_id, session.tariff, len(session.players), read.deals(conn, session),
+                                     session.changes())
     except (sqlite3.Error, KeyboardInterrupt):
         raise
     except Exception as e:  # a damaged row the replay cannot read (`damaged` names it)

@@ -417,6 +417,8 @@ def _question(session: Session, values: Mapping[str, object], field: str, defaul
     f = BY_NAME["tricks_each" if field.startswith(EACH) else field]
     name = players[int(field[len(EACH):])] if field.startswith(EACH) else partner if field == "partner_tricks" \
         else declarer
+    if field == "honours" and partner is not None:  # the partners' honours are counted together
+        name = _("{declarer} and {partner} together", declarer=declarer, partner=partner)
 
     def ask(kind: str, choices: tuple[Choice, ...], default: str | None = default, nobody: str = "") -> Question:
         return Question(field, _(f.question, name=name, declarer=declarer, partner=partner),

@@ -73,10 +73,14 @@ FIELDS = (
     Field("contract", "contract", "CONTRACT",
           N_("A contract of the session's tariff (classic: junior, senior, solo, nine, misere, grand-misere, "
              "misere-ouvert, grand-misere-ouvert; american: five (boston), six ... thirteen (grand-slam), "
-             "little-misere, grand-misere, little-spread, grand-spread), or pass, or misdeal (classic: the deal "
-             "passed to the next player, a redeal by the same dealer is not entered; american: the same dealer "
-             "deals again); Russian names too. \"I pay\" (the adversaries concede, where the tariff has it): "
-             "entered as conceded instead of the tricks."), N_("Contract"), N_("Contract")),
+             "little-misere, grand-misere, little-spread, grand-spread; fontainebleau-foster, russian-foster: "
+             "american's with piccolissimo and spread-slam; french: simple, petite-independence, "
+             "grand-independence, petite-misere, grand-misere, misere-quatre-as, neuf, neuf-petite, neuf-belle, "
+             "petite-misere-sur-table, grand-misere-sur-table), or pass (french: thrown up), or misdeal (classic: "
+             "the deal passed to the next player, a redeal by the same dealer is not entered; american: the same "
+             "dealer deals again; french: the deal is lost, the next player deals); Russian names too. \"I pay\" "
+             "(the adversaries concede, where the tariff has it): entered as conceded instead of the tricks."),
+          N_("Contract"), N_("Contract")),
     Field("declarer", "player", "NAME", N_("Who bought the contract."), N_("Declarer"),
           N_("Declarer")),
     Field("partner", "player", "NAME", N_("Who supported the declarer (omit when alone)."),

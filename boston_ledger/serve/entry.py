@@ -195,13 +195,22 @@ class Entry:
         except LedgerError as e:
             return Response(status, entry_page.closed(place, [*notices, str(e)]).encode(), HTML)
         found = flow.step(session, answers, defaults)
-        if isinstance(found, flow.Question):
-            html = entry_page.question(place, found, answers, defaults, flow.answered(session, answers, defaults),
-                                       [*notices, *([error] if error else [])], correcting)
-        else:
-            shown = deals_app.preview(conn, session, found.deal) if correcting is None else \
-                deals_app.correction(conn, session, correcting, found.deal)
-            html = entry_page.confirmation(place, found, shown, answers, error)
+        if isinstance(found, flow.Ready):
+            try:
+                shown = deals_app.preview(conn, session, found.deal) if correcting is None else \
+                    deals_app.correction(conn, session, correcting, found.deal)
+            except LedgerError as e:  # what only the deals before it decide (a petite when the belle turned
+                if e.field is None or e.field not in answers:  # again): its question asked again, as at a terminal
+                    raise
+                answers, earlier = flow.change(session, answers, e.field)
+                defaults, error = defaults | earlier, str(e)
+                found = flow.step(session, answers, defaults)
+            else:
+                html = entry_page.confirmation(place, found, shown, answers, error)
+                return Response(status, html.encode(), HTML)
+        assert isinstance(found, flow.Question)  # flow.change took back the refused field's answer
+        html = entry_page.question(place, found, answers, defaults, flow.answered(session, answers, defaults),
+                                   [*notices, *([error] if error else [])], correcting)
         return Response(status, html.encode(), HTML)
 
 
