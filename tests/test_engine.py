@@ -263,6 +263,11 @@ def test_changes_of_the_table_one_after_another() -> None:
     assert shares == (20, 15) and after.basket == 48
     assert after.accounts == (0, 1, 5, 4) and after.away == ((2, 5), (3, -3))
     assert engine.reseated(state, []) == (state, ())
+    assert engine.reseated(state, [Change(3, 3)]) == (state, (0,))  # a substitute takes nothing
+    anna, share = engine.reseat(state, Change(0, 4))  # the first seat too
+    assert (anna.accounts, anna.away, share) == ((4, 1, 2, 3), ((0, -20),), 20)
+    back, share = engine.reseat(after, Change(2, 2))  # Vera comes back with what she took; Dasha (5) leaves
+    assert back.balances == (-40, -10, 5, 0) and back.away == ((3, -3), (5, 12)) and share == 12
     try:
         engine.reseat(state, Change(4, 5))
     except engine.SeatError as e:
@@ -298,4 +303,8 @@ def test_a_replay_from_the_middle_with_the_table_changed() -> None:
     whole = [Deal("solo", A, tricks=8), Deal("pass")]
     back = engine.replayed(CLASSIC, whole, {2: [Change(3, 4)], 3: [Change(3, 3)]})
     assert back.accounts == (0, 1, 2, 3) and back.seated == ()
+    assert engine.replayed(CLASSIC, whole, {2: [Change(3, 4)]}).accounts == (0, 1, 2, 4)
+    assert engine.replayed(CLASSIC, [], {1: [Change(3, 4)]}).accounts == (0, 1, 2, 4)
+    assert engine.replayed(CLASSIC, []) == State.start(4)
+    assert [s.scores for s in engine.replaying(CLASSIC, whole)] == [(16, 0, 0, 0), (16, 0, 0, 0)]
     assert engine.replayed(CLASSIC, whole) == list(engine.replaying(CLASSIC, whole))[-1].after

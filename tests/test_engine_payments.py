@@ -401,3 +401,26 @@ def test_samouchitel_points_each_writes_his_own() -> None:
     pair = engine.play(samouchitel, State.start(4), Deal("5", A, V, 4, 3, rank="second"))
     assert [tuple(t) for t in pair.transfers] == [*each(A, (B, G), 2, "contract"), *each(V, (B, G), 2, "contract")]
     assert pair.scores == (-2, 0, -2, 0)
+
+
+def test_an_overtrick_of_one_chip_and_shares_of_one_chip_are_paid() -> None:
+    """american five at 7 tricks: 13, paid as 12 and 1 over; misère partout at 1 a trick (a house
+    rate): Anna and Boris tied at 4 share Vera's 1 (Anna pays it, Boris nothing) and Gleb's 2."""
+    assert moved(load("american"), Deal("five", A, tricks=7))[4:6] == [(B, A, 12, "contract"), (B, A, 1, "overtricks")]
+    one = house("classic", lambda d: d["conditions"]["misere-partout"]["set"]["basket"].update(partout_per_trick=1),
+                ("misere-partout",))
+    state = State(balances=(0, 0, 0, 0), basket=40, deals=1, stake_due=False)
+    assert moved(one, Deal("pass", tricks_each=(4, 4, 3, 2)), state) == [
+        (A, V, 1, "misere-partout"), (A, G, 1, "misere-partout"), (B, G, 1, "misere-partout")]
+
+
+def test_foster_pool_shared_by_the_fewest_as_the_house_says() -> None:
+    """The remainder of a pool shared by three to the first of them (a house rule); a pool of 1
+    (a house stake of 1) shared by three gives nobody anything."""
+    state = State(balances=(-5, -5, -5, -5), basket=20, deals=4, stake_due=False)
+    first = house("fontainebleau-foster", lambda d: d["basket"].update(share_remainder="first"))
+    assert moved(first, Deal("pass", tricks_each=(4, 3, 3, 3)), state) == [
+        (A, POT, 5, "stake"), (POT, B, 9, "misere-partout"), (POT, V, 8, "misere-partout"),
+        (POT, G, 8, "misere-partout")]
+    small = house("fontainebleau-foster", lambda d: d["basket"].update(stake=1))
+    assert moved(small, Deal("pass", tricks_each=(4, 3, 3, 3))) == [(A, POT, 1, "stake")]

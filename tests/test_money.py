@@ -4,7 +4,7 @@ payment between people one currency's books have never met, and what `ledger` sh
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -170,6 +170,21 @@ def test_the_same_payment_again_is_doubted_with_the_one_it_repeats(evening) -> N
     evening("paid", "--cancel", "2")
     assert recorded(evening, "Vera", "Anna", "1") == "Recorded payment 3: Vera paid Anna 1.00."  # those no longer count
 
+
+
+@pytest.mark.parametrize("minutes_ago, doubted_again", [(2, True), (59, True), (61, False), (24 * 60, False)])
+def test_the_same_payment_is_doubted_within_the_hour_only(evening, isolated: Path, minutes_ago: int,
+                                                          doubted_again: bool) -> None:
+    """The same payment again is a doubt for an hour after the one it repeats; after that, a
+    second payment of the same is an ordinary one (the ledger allows it: Vera owes 4.00)."""
+    assert recorded(evening, "Vera", "Anna", "1") == "Recorded payment 1: Vera paid Anna 1.00."
+    then = (datetime.now(UTC) - timedelta(minutes=minutes_ago)).isoformat(timespec="seconds")
+    tamper(isolated, ("UPDATE payments SET paid_at = ? WHERE id = 1", (then,)))
+    if doubted_again:
+        assert doubted(evening, "Vera", "Anna", "1") == f"Vera paid Anna 1.00 already, at {shown_at(then)} (payment 1)"
+        assert payments(evening) == [(1, "Vera", "Anna", "1.00", "", False)]
+    else:
+        assert recorded(evening, "Vera", "Anna", "1") == "Recorded payment 2: Vera paid Anna 1.00."
 
 # ---- currencies ------------------------------------------------------------------------------
 

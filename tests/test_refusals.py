@@ -16,6 +16,7 @@ from boston_ledger.core import engine
 from boston_ledger.core.engine import Deal
 from boston_ledger.core.errors import DROP, GIVE, MEND
 from boston_ledger.core.fields import BY_NAME
+from boston_ledger.core.i18n import in_language
 from boston_ledger.core.tariff_files import load, parse
 
 TARIFFS = Path(__file__).resolve().parent.parent / "tariffs"
@@ -251,3 +252,21 @@ def test_a_house_tariff_with_fewer_honours_counts_to_its_own_highest() -> None:
 def test_the_command_line_prints_the_refusal_with_the_option(table, args: tuple[str, ...], said: str) -> None:
     assert table("deal", *args, code=2).stderr == f"boston-ledger: error: {said}\n"
     assert table.json("status")["deals"] == 0
+
+
+@pytest.mark.parametrize("table, deal, words", [
+    ("classic", Deal("junior", A, B, 8, 6), "играющий и вистующий взяли 8 + 6 — больше, чем 13 взяток в сдаче"),
+    ("classic+partout", Deal("pass"), "этот вечер играется с мизером-парту: когда все спасовали, сдача разыгрывается, "
+                                      "так что укажите взятки каждого игрока по порядку рассадки, всего 13 взяток"),
+    ("classic+partout", Deal("pass", tricks_each=(3, 3, 7)), "нужны взятки каждого игрока: 4 числа по порядку "
+                                                             "рассадки, а не 3"),
+    ("classic+partout", Deal("pass", tricks_each=(3, 3, 3, 3)), "взятки всех игроков в сумме должны дать 13 взяток "
+                                                                "сдачи, а не 12"),
+    ("classic", Deal("junior", A, B, team_tricks=1), "пара взяла вместе 1 взятку — меньше нужных 8, а тогда платит "
+                                                     "тот, кто недобрал своё: укажите взятки самого играющего"),
+])
+def test_a_refusal_in_russian(table: str, deal: Deal, words: str) -> None:
+    """The refusals whose count is always the deal's tricks or the table's seats, whose English
+    singular never shows: the Russian catalogue finds them by it."""
+    with in_language("ru"):
+        assert str(refusal(TABLES[table](), deal)) == words
