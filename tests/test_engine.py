@@ -145,7 +145,7 @@ def test_whether_a_deal_awards_the_basket_is_one_answer_for_the_engine_and_the_l
     """A house tariff whose lone purchase, made, leaves the basket where it is (`takes_basket =
     false`) and, failed, gives it to the opponents: the stake the next deal owes is the same
     whether the engine plays the deal or the ledger reads it back (`wins_basket`)."""
-    from boston_ledger.core.tariff_files import locate, parse
+    from boston_ledger.core.tariff_files import locate, parse, with_conditions
 
     text = locate("classic").read_text(encoding="utf-8").replace(
         'slam_against_undertricks = 5\nfailed_basket = "opponents"\n',
@@ -207,12 +207,17 @@ def test_which_fields_a_tariff_plays() -> None:
     assert played == {"classic": ["boston", *base], "fontainebleau": ["boston", "carte_blanche", *base],
                       "foster": ["honours", "tricks_each", *base], "remise": ["boston", "ace_turned", *base],
                       "partout": ["boston", "tricks_each", *base]}
-    from boston_ledger.core.tariff_files import locate, parse
+    from boston_ledger.core.tariff_files import locate, parse, with_conditions
 
     text = locate("classic").read_text(encoding="utf-8")
-    assert text.count("\namount = 2\n") == 1
-    one = parse(text.replace("\namount = 2\n", "\namount = 1\n"))
+    assert text.count("\namount = 2\n") == text.count("\nremise = 2\n") == 1
+    one = parse(text.replace("\namount = 2\n", "\namount = 1\n").replace("\nremise = 2\n", "\nremise = 1\n"))
     assert one.boston == 1 and engine.plays(one, "boston")
+    assert with_conditions(one, ["remise"]).basket.remise == 1
+    assert engine.plays(with_conditions(one, ["remise"]), "ace_turned")
+    text = locate("fontainebleau").read_text(encoding="utf-8")
+    assert text.count("\ncarte_blanche = 10\n") == 1
+    assert engine.plays(parse(text.replace("\ncarte_blanche = 10\n", "\ncarte_blanche = 1\n")), "carte_blanche")
 
 
 def test_the_pair_s_tricks_filled_in_from_what_the_table_said() -> None:

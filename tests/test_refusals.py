@@ -201,6 +201,8 @@ ACCEPTED = [
     ("classic", Deal("junior", A, B, 13, team_tricks=13)),
     ("classic", Deal("junior", A, B, partner_tricks=13, team_tricks=13)),
     ("classic", Deal("junior", A, B, 5, team_tricks=5)),
+    ("classic", Deal("junior", A, B, 5, 2, team_tricks=7)),  # all three said, adding up
+    ("classic", Deal("junior", A, B, 0, 7, team_tricks=7)),
     ("classic", Deal("junior", A, B, team_tricks=8)),  # made: who took how many pays nothing
     ("classic", Deal("junior", A, B, team_tricks=0, tricks=0)),
     ("classic", Deal("misere", A, tricks=1, boston=A)),
@@ -264,9 +266,17 @@ def test_the_command_line_prints_the_refusal_with_the_option(table, args: tuple[
                                                                 "сдачи, а не 12"),
     ("classic", Deal("junior", A, B, team_tricks=1), "пара взяла вместе 1 взятку — меньше нужных 8, а тогда платит "
                                                      "тот, кто недобрал своё: укажите взятки самого играющего"),
+    # contracts and ranks by their Russian names in the tariff file
+    ("classic", Deal("solo", A), "соло: нужны взятки самого играющего"),
+    ("classic", Deal("solo", A, B, 8, 1), "соло: игра без вистующего"),
+    ("classic", Deal("junior", A, tricks=5, rank="senior"),
+     "младшая не играется в масти «старшая»; допустимые масти: младшая"),
+    ("classic", Deal("misere", A, tricks=0, rank="junior"), "петит-мизер: игра без ранга"),
+    ("foster", Deal("seven", A, tricks=7), "семь: нужен ранг (трефы, пики, червы, бубны)"),
 ])
 def test_a_refusal_in_russian(table: str, deal: Deal, words: str) -> None:
     """The refusals whose count is always the deal's tricks or the table's seats, whose English
-    singular never shows: the Russian catalogue finds them by it."""
+    singular never shows (the Russian catalogue finds them by it), and those that name a contract
+    or a rank, in Russian by the tariff file's Russian name."""
     with in_language("ru"):
         assert str(refusal(TABLES[table](), deal)) == words
