@@ -145,7 +145,7 @@ def test_whether_a_deal_awards_the_basket_is_one_answer_for_the_engine_and_the_l
     """A house tariff whose lone purchase, made, leaves the basket where it is (`takes_basket =
     false`) and, failed, gives it to the opponents: the stake the next deal owes is the same
     whether the engine plays the deal or the ledger reads it back (`wins_basket`)."""
-    from boston_ledger.core.tariff_files import locate, parse, with_conditions
+    from boston_ledger.core.tariff_files import locate, parse
 
     text = locate("classic").read_text(encoding="utf-8").replace(
         'slam_against_undertricks = 5\nfailed_basket = "opponents"\n',
