@@ -346,5 +346,6 @@ def test_a_non_latin_code_an_earlier_version_kept_is_found_as_typed(table, isola
     table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
     tamper(isolated, ("UPDATE sessions SET currency = 'руб.'", ()))
     table("settle")
-    assert recorded(table, "Boris", "Anna", "1", "--currency", "руб.") == "Recorded payment 1: Boris paid Anna 1.00 руб.."
+    assert recorded(table, "Boris", "Anna", "1", "--currency", "руб.") == (
+        "Recorded payment 1: Boris paid Anna 1.00 руб..")
     assert [p[4] for p in payments(table)] == ["руб."]
