@@ -339,6 +339,7 @@ def test_an_evening_never_settled_and_the_demo_count_for_no_payment(cli) -> None
     cli("paid", "Boris", "Anna", "4")
     assert [paid_toward(cli, s) for s in (3, 4)] == [[("Boris", "Anna", "3.00", "4.00")],
                                                        [("Boris", "Anna", "1.00", "4.00")]]
+    assert ledger(cli)[0] == "Money, less 1 payment made: Anna 14.00, Boris -2.00, Gleb -6.00, Vera -6.00"
 
 
 def test_a_non_latin_code_an_earlier_version_kept_is_found_as_typed(table, isolated: Path) -> None:
@@ -349,3 +350,12 @@ def test_a_non_latin_code_an_earlier_version_kept_is_found_as_typed(table, isola
     assert recorded(table, "Boris", "Anna", "1", "--currency", "руб.") == (
         "Recorded payment 1: Boris paid Anna 1.00 руб..")
     assert [p[4] for p in payments(table)] == ["руб."]
+
+
+def test_more_than_was_owed_is_counted_whole_toward_the_evening(cli) -> None:
+    """Boris owed 3.00 and paid 4.00 (said sure): the evening shows the whole payment, and the
+    ledger that Anna owes him 1.00 now."""
+    wins(cli, "Anna")
+    cli("paid", "Boris", "Anna", "4", "--yes")
+    assert paid_toward(cli, 1) == [("Boris", "Anna", "4.00", "4.00")]
+    assert ledger(cli)[0] == "Money, less 1 payment made: Anna 5.00, Boris 1.00, Gleb -3.00, Vera -3.00"
