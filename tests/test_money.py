@@ -359,3 +359,11 @@ def test_more_than_was_owed_is_counted_whole_toward_the_evening(cli) -> None:
     cli("paid", "Boris", "Anna", "4", "--yes")
     assert paid_toward(cli, 1) == [("Boris", "Anna", "4.00", "4.00")]
     assert ledger(cli)[0] == "Money, less 1 payment made: Anna 5.00, Boris 1.00, Gleb -3.00, Vera -3.00"
+
+
+def test_payments_toward_an_evening_reopened_since_stay_in_the_books(cli) -> None:
+    """The only settled evening reopened: its results leave the books, the payment made stays."""
+    wins(cli, "Anna")
+    cli("paid", "Boris", "Anna", "3")
+    cli("reopen")
+    assert ledger(cli)[0] == "Money, less 1 payment made: Anna -3.00, Boris 3.00"
