@@ -424,3 +424,22 @@ def test_foster_pool_shared_by_the_fewest_as_the_house_says() -> None:
         (POT, G, 8, "misere-partout")]
     small = house("fontainebleau-foster", lambda d: d["basket"].update(stake=1))
     assert moved(small, Deal("pass", tricks_each=(4, 3, 3, 3))) == [(A, POT, 1, "stake")]
+
+
+def test_the_boston_house_rules_a_slam_for_anyone_and_the_declarer_paying_always() -> None:
+    """A house classic whose slam doubles anyone's boston (Boris's, an opponent's: 4 from each),
+    and whose failed misère's declarer pays the boston whoever held it (so nobody says who)."""
+    anyone = house("classic", lambda d: d["boston"].update(slam_multiplier=2, slam_for="anyone"))
+    assert moved(anyone, Deal("solo", A, tricks=13, boston=B))[-3:] == to(B, (A, V, G), 4, "boston")
+    always = house("classic", lambda d: d["contracts"]["misere"].update(boston_failed="declarer-pays"))
+    assert moved(always, Deal("misere", A, tricks=1))[-3:] == each(A, (B, V, G), 2, "boston")
+
+
+def test_one_point_lines_and_a_pool_of_one_chip_each() -> None:
+    """samouchitel's five of the third rank is worth 1 a player; Foster's first pool of 5 shared by
+    three who took the fewest: 1 each, 2 stay."""
+    samouchitel = load("samouchitel")
+    assert moved(samouchitel, Deal("5", A, tricks=5, rank="third")) == to(A, (B, V, G), 1, "contract")
+    assert moved(load("fontainebleau-foster"), Deal("pass", tricks_each=(4, 3, 3, 3))) == [
+        (A, POT, 5, "stake"), (POT, B, 1, "misere-partout"), (POT, V, 1, "misere-partout"),
+        (POT, G, 1, "misere-partout")]

@@ -268,6 +268,8 @@ def test_the_command_line_prints_the_refusal_with_the_option(table, args: tuple[
                                                      "тот, кто недобрал своё: укажите взятки самого играющего"),
     # contracts and ranks by their Russian names in the tariff file
     ("classic", Deal("solo", A), "соло: нужны взятки самого играющего"),
+    ("classic", Deal("solo", tricks=8), "соло: нужен играющий"),
+    ("classic", Deal("misere", A, tricks=0, boston=B), "петит-мизер: сыгранная игра бостона не платит"),
     ("classic", Deal("solo", A, B, 8, 1), "соло: игра без вистующего"),
     ("classic", Deal("junior", A, tricks=5, rank="senior"),
      "младшая не играется в масти «старшая»; допустимые масти: младшая"),
