@@ -4,7 +4,7 @@ payment between people one currency's books have never met, and what `ledger` sh
 
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import UTC, datetime, timedelta
 from pathlib import Path
 
 import pytest
@@ -173,6 +173,21 @@ def test_the_same_payment_again_is_doubted_with_the_one_it_repeats(evening) -> N
     assert recorded(evening, "Vera", "Anna", "1") == "Recorded payment 3: Vera paid Anna 1.00."  # those no longer count
 
 
+
+@pytest.mark.parametrize("minutes_ago, doubted_again", [(2, True), (59, True), (61, False), (24 * 60, False)])
+def test_the_same_payment_is_doubted_within_the_hour_only(evening, isolated: Path, minutes_ago: int,
+                                                          doubted_again: bool) -> None:
+    """The same payment again is a doubt for an hour after the one it repeats; after that, a
+    second payment of the same is an ordinary one (the ledger allows it: Vera owes 4.00)."""
+    assert recorded(evening, "Vera", "Anna", "1") == "Recorded payment 1: Vera paid Anna 1.00."
+    then = (datetime.now(UTC) - timedelta(minutes=minutes_ago)).isoformat(timespec="seconds")
+    tamper(isolated, ("UPDATE payments SET paid_at = ? WHERE id = 1", (then,)))
+    if doubted_again:
+        assert doubted(evening, "Vera", "Anna", "1") == f"Vera paid Anna 1.00 already, at {shown_at(then)} (payment 1)"
+        assert payments(evening) == [(1, "Vera", "Anna", "1.00", "", False)]
+    else:
+        assert recorded(evening, "Vera", "Anna", "1") == "Recorded payment 2: Vera paid Anna 1.00."
+
 # ---- currencies ------------------------------------------------------------------------------
 
 
@@ -277,3 +292,80 @@ def test_the_ledger_lists_people_alphabetically_whatever_their_case(cli) -> None
     assert ledger(cli) == ["Money: anna 9.00, Boris -3.00, gleb -3.00, Vera -3.00", "  Boris pays anna 3.00",
                            "  gleb pays anna 3.00", "  Vera pays anna 3.00"]
     assert list(cli.json("ledger")[""]["balances"]) == ["anna", "Boris", "gleb", "Vera"]
+
+
+# ---- which evening a payment paid off --------------------------------------------------------
+
+
+def paid_toward(cli, session: int) -> list[tuple[str, str, str, str]]:
+    """What `settle --session N` says was paid toward that evening: who, to whom, how much of how much."""
+    return [(p["from"], p["to"], p["amount"], p["payment_amount"])
+            for p in cli.json("settle", "--session", str(session))["paid_since"]]
+
+
+def wins(cli, who: str, session: int | None = None) -> None:
+    """An evening of the four that `who` wins alone (a solo of 9: 3.00 from each), settled; the
+    `session` it will be, where another evening is open."""
+    which = ("--session", str(session)) if session else ()
+    cli("new", *PLAYERS, "--chip-value", "0.10", "--yes")
+    cli("deal", "solo", "--declarer", who, "--tricks", "9", *which)
+    cli("settle", "--yes", *which)
+
+
+def test_part_of_a_debt_paid_is_counted_toward_the_first_evening_only(cli) -> None:
+    wins(cli, "Anna")
+    wins(cli, "Anna")
+    cli("paid", "Boris", "Anna", "1")
+    assert paid_toward(cli, 1) == [("Boris", "Anna", "1.00", "1.00")]
+    assert paid_toward(cli, 2) == []
+
+
+def test_a_payment_goes_toward_the_evening_where_the_payee_is_owed(cli) -> None:
+    """Vera won the first evening (Anna owes her), Anna the second: Boris's payment to Anna pays
+    off the second."""
+    wins(cli, "Vera")
+    wins(cli, "Anna")
+    cli("paid", "Boris", "Anna", "3")
+    assert paid_toward(cli, 1) == []
+    assert paid_toward(cli, 2) == [("Boris", "Anna", "3.00", "3.00")]
+
+
+def test_an_evening_never_settled_and_the_demo_count_for_no_payment(cli) -> None:
+    """An evening left open and the demo evening (its players are Anna, Boris, Vera and Gleb too,
+    and it is settled): payments go toward the real settled evenings only, the earliest first."""
+    cli("new", *PLAYERS, "--chip-value", "0.10")
+    cli("deal", "pass")
+    cli("demo")
+    wins(cli, "Anna", 3)
+    wins(cli, "Anna", 4)
+    cli("paid", "Boris", "Anna", "4")
+    assert [paid_toward(cli, s) for s in (3, 4)] == [[("Boris", "Anna", "3.00", "4.00")],
+                                                       [("Boris", "Anna", "1.00", "4.00")]]
+    assert ledger(cli)[0] == "Money, less 1 payment made: Anna 14.00, Boris -2.00, Gleb -6.00, Vera -6.00"
+
+
+def test_a_non_latin_code_an_earlier_version_kept_is_found_as_typed(table, isolated: Path) -> None:
+    """'руб.' (which `new` refuses today): the sessions' own code, typed as it is."""
+    table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
+    tamper(isolated, ("UPDATE sessions SET currency = 'руб.'", ()))
+    table("settle")
+    assert recorded(table, "Boris", "Anna", "1", "--currency", "руб.") == (
+        "Recorded payment 1: Boris paid Anna 1.00 руб..")
+    assert [p[4] for p in payments(table)] == ["руб."]
+
+
+def test_more_than_was_owed_is_counted_whole_toward_the_evening(cli) -> None:
+    """Boris owed 3.00 and paid 4.00 (said sure): the evening shows the whole payment, and the
+    ledger that Anna owes him 1.00 now."""
+    wins(cli, "Anna")
+    cli("paid", "Boris", "Anna", "4", "--yes")
+    assert paid_toward(cli, 1) == [("Boris", "Anna", "4.00", "4.00")]
+    assert ledger(cli)[0] == "Money, less 1 payment made: Anna 5.00, Boris 1.00, Gleb -3.00, Vera -3.00"
+
+
+def test_payments_toward_an_evening_reopened_since_stay_in_the_books(cli) -> None:
+    """The only settled evening reopened: its results leave the books, the payment made stays."""
+    wins(cli, "Anna")
+    cli("paid", "Boris", "Anna", "3")
+    cli("reopen")
+    assert ledger(cli)[0] == "Money, less 1 payment made: Anna -3.00, Boris 3.00"

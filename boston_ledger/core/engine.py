@@ -491,11 +491,10 @@ def taken(deal: Deal) -> int:
 
 
 def own_tricks(deal: Deal) -> dict[int | None, int | None]:
-    """Each member's own tricks, as far as they were said (or follow from the pair's together)."""
-    partner = deal.partner_tricks
-    if partner is None and deal.team_tricks is not None and deal.tricks is not None:
-        partner = deal.team_tricks - deal.tricks
-    return {deal.declarer: deal.tricks, deal.partner: partner}
+    """Each member's own tricks, as far as they were said (or follow from the pair's together and
+    the other's own, either way round)."""
+    full = filled(deal)
+    return {deal.declarer: full.tricks, deal.partner: full.partner_tricks}
 
 
 def wins_basket(tariff: Tariff, deal: Deal) -> bool | None:
