@@ -251,7 +251,8 @@ def test_made_and_the_basket_won() -> None:
         None, None, True, False, True]
     assert [engine.wins_basket(american, d) for d in (Deal("misdeal"), Deal("pass", tricks_each=(4, 3, 3, 3)),
                                                        Deal("five", A, tricks=6), Deal("seven", A, tricks=7),
-                                                       Deal("seven", A, tricks=6))] == [None, False, False, True, False]
+                                                       Deal("seven", A, tricks=6))] == [None, False, True, True, False]
+    assert not engine.wins_basket(american, Deal("five", A, conceded=True))  # "I pay": five takes no pool
     assert engine.wins_basket(CLASSIC, Deal("junior", A, tricks=4))  # to the opponents
     assert not engine.wins_basket(load("samouchitel"), Deal("7", A, tricks=8, rank="first"))  # no basket
 

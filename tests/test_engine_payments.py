@@ -214,10 +214,11 @@ def test_a_misdeal_moves_nothing_and_keeps_the_stake_due() -> None:
 
 
 def test_american_misdeal_fills_an_empty_pool_and_the_dealer_deals_again() -> None:
-    """American: each puts 10 into an empty pool, a misdeal too; the misdealer pays 10 and deals again."""
+    """American: a misdeal before the game's first deal puts in only its forfeit (the stakes come with
+    the first real deal); the misdealer pays 10 and deals again."""
     american = load("american")
     outcome = engine.play(american, State.start(4), Deal("misdeal"))
-    assert [tuple(t) for t in outcome.transfers] == [*STAKES, (A, POT, 10, "misdeal")]
+    assert [tuple(t) for t in outcome.transfers] == [(A, POT, 10, "misdeal")]
     assert (outcome.made, outcome.stake_next, outcome.redealt) == (None, True, True)
     full = State(balances=(-20, -10, -10, -10), basket=50, deals=1, stake_due=False, redeals=1)
     outcome = engine.play(american, full, Deal("misdeal"))
@@ -319,10 +320,14 @@ def test_american_pays_its_printed_table() -> None:
                                                            (A, POT, 40, "labet")]
 
 
-def test_american_five_is_too_low_to_take_the_pool() -> None:
-    outcome = engine.play(load("american"), State.start(4), Deal("five", B, tricks=5))
-    assert [tuple(t) for t in outcome.transfers] == [*STAKES, *to(B, (A, V, G), 12, "contract")]
-    assert (outcome.made, outcome.stake_next) == (True, False)
+def test_american_five_takes_the_pool_played_out_and_not_conceded() -> None:
+    """p. 173: a five played out takes the pool; "I pay" saves it (five is no pool bid)."""
+    played = engine.play(load("american"), State.start(4), Deal("five", B, tricks=5))
+    assert [tuple(t) for t in played.transfers] == [*STAKES, *to(B, (A, V, G), 12, "contract"), (POT, B, 40, "basket")]
+    assert (played.made, played.stake_next) == (True, True)
+    conceded = engine.play(load("american"), State.start(4), Deal("five", B, conceded=True))
+    assert [tuple(t) for t in conceded.transfers] == [*STAKES, *to(B, (A, V, G), 12, "contract")]
+    assert (conceded.made, conceded.stake_next) == (True, False)
 
 
 def test_american_pool_limit_a_win_takes_the_first_pool_and_a_labet_doubles_it() -> None:

@@ -257,24 +257,24 @@ def test_the_command_line_prints_the_refusal_with_the_option(table, args: tuple[
 
 
 @pytest.mark.parametrize("table, deal, words", [
-    ("classic", Deal("junior", A, B, 8, 6), "играющий и вистующий взяли 8 + 6 — больше, чем 13 взяток в сдаче"),
-    ("classic+partout", Deal("pass"), "этот вечер играется с мизером-парту: когда все спасовали, сдача разыгрывается, "
-                                      "так что укажите взятки каждого игрока по порядку рассадки, всего 13 взяток"),
+    ("classic", Deal("junior", A, B, 8, 6), "играющий и партнёр взяли 8 + 6\u00a0— больше, чем 13 взяток в сдаче"),
+    ("classic+partout", Deal("pass"), "в этом вечере условие «мизер-парту»: общий пас разыгрывается, поэтому укажите "
+                                      "взятки каждого игрока по порядку рассадки, всего 13 взяток"),
     ("classic+partout", Deal("pass", tricks_each=(3, 3, 7)), "нужны взятки каждого игрока: 4 числа по порядку "
                                                              "рассадки, а не 3"),
     ("classic+partout", Deal("pass", tricks_each=(3, 3, 3, 3)), "взятки всех игроков в сумме должны дать 13 взяток "
                                                                 "сдачи, а не 12"),
-    ("classic", Deal("junior", A, B, team_tricks=1), "пара взяла вместе 1 взятку — меньше нужных 8, а тогда платит "
-                                                     "тот, кто недобрал своё: укажите взятки самого играющего"),
+    ("classic", Deal("junior", A, B, team_tricks=1), "пара взяла вместе 1 из 8 нужных. Платит тот, кто недобрал "
+                                                     "своих взяток: укажите взятки самого играющего"),
     # contracts and ranks by their Russian names in the tariff file
     ("classic", Deal("solo", A), "соло: нужны взятки самого играющего"),
     ("classic", Deal("solo", tricks=8), "соло: нужен играющий"),
-    ("classic", Deal("misere", A, tricks=0, boston=B), "петит-мизер: сыгранная игра бостона не платит"),
-    ("classic", Deal("solo", A, B, 8, 1), "соло: игра без вистующего"),
+    ("classic", Deal("misere", A, tricks=0, boston=B), "мизер: сыгранная игра бостона не платит"),
+    ("classic", Deal("solo", A, B, 8, 1), "соло: игра без партнёра"),
     ("classic", Deal("junior", A, tricks=5, rank="senior"),
      "младшая не играется в масти «старшая»; допустимые масти: младшая"),
-    ("classic", Deal("misere", A, tricks=0, rank="junior"), "петит-мизер: игра без ранга"),
-    ("foster", Deal("seven", A, tricks=7), "семь: нужен ранг (трефы, пики, червы, бубны)"),
+    ("classic", Deal("misere", A, tricks=0, rank="junior"), "мизер: игра без ранга"),
+    ("foster", Deal("seven", A, tricks=7), "семь: укажите ранг (трефы, пики, червы, бубны)"),
 ])
 def test_a_refusal_in_russian(table: str, deal: Deal, words: str) -> None:
     """The refusals whose count is always the deal's tricks or the table's seats, whose English
