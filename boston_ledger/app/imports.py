@@ -14,21 +14,26 @@ says so, what it brought staying on record and left out by every reader.
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import tempfile
 from collections import Counter
 from collections.abc import Iterable
 from pathlib import Path
 from typing import NamedTuple
 
+from ..core import engine
 from ..core.engine import State
 from ..core.errors import LedgerError
 from ..core.i18n import _
 from ..store import merge, read, write
-from ..store.db import open_read_only, reading, writing
+from ..store import salvage as salvaging
+from ..store.db import create_ledger, open_db, open_read_only, reading, writing
 from ..store.merge import Brought, PaymentRow
 from ..store.records import Evening
 from .check import check_session
 from .inputs import clip, player_key
+from .sessions import settled_at
 
 
 class Side(NamedTuple):
@@ -93,10 +98,13 @@ def same_pairs(given: Iterable[str]) -> list[tuple[str, str]]:
     return out
 
 
-def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_run: bool = False) -> Done:
-    """Import the ledger at `path` into `conn`'s (`dry_run`: only say what would come in)."""
+def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_run: bool = False,
+          source: str | None = None) -> Done:
+    """Import the ledger at `path` into `conn`'s (`dry_run`: only say what would come in; `source`:
+    the file it is said to come from, when that is not `path`)."""
     pairs = same_pairs(same)
     other = open_read_only(path)
+    source = str(path) if source is None else source
     conn.execute("PRAGMA foreign_keys = OFF")  # the references are checked as a whole before the commit
     try:
         with merge.attached(conn, path), reading(other):  # `other`'s rows copied by SQLite (merge.copy)
@@ -105,18 +113,102 @@ def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_ru
             with (reading if dry_run else writing)(conn):
                 if merge.tables(conn) != shape:
                     raise LedgerError(_("{path} is a ledger whose tables differ from this one's; nothing was "
-                                        "imported", path=path))
-                plan, coming = _plan(conn, other, str(path), shape, their_payments, pairs)
+                                        "imported", path=source))
+                plan, coming = _plan(conn, other, source, shape, their_payments, pairs)
                 if dry_run or not (coming or plan.payments):
                     return Done(plan, None, ())
                 made = merge.copy(conn, shape, coming, dict(plan.renamed))
                 paid = merge.copy_payments(conn, plan.payments)
-                import_id = merge.record_import(conn, str(path), made, paid, pairs)
+                import_id = merge.record_import(conn, source, made, paid, pairs)
                 merge.check_references(conn)
                 return Done(plan, import_id, tuple(made))
     finally:
         conn.execute("PRAGMA foreign_keys = ON")
         other.close()
+
+
+def salvage(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (),
+            dry_run: bool = False) -> tuple[Done, list[str]]:
+    """Import a ledger written by hand (`import --salvage`): its rows read by plain SELECTs alone
+    (`store.salvage`), written into a clean ledger, every evening replayed there through the engine
+    (its transfers, balances and settlement played again, never read), an evening stopped at the
+    first deal the engine refuses; that clean ledger then imported as any other (`bring`). Also
+    what was left out, line by line."""
+    with tempfile.TemporaryDirectory() as folder:
+        staged = Path(folder) / "salvaged.db"
+        create_ledger(staged)
+        clean = open_db(staged)
+        try:
+            said = _salvaged(clean, salvaging.read_plainly(path, clean))
+        finally:
+            clean.close()
+        return bring(conn, staged, same, dry_run, source=str(path)), said
+
+
+def _salvaged(clean: sqlite3.Connection, plain: salvaging.Plain) -> list[str]:
+    """`plain`'s rows written into the empty ledger `clean` and replayed; what was left out."""
+    triggers = clean.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    said = list(plain.skipped)
+    clean.execute("PRAGMA foreign_keys = OFF")
+    try:
+        with writing(clean):
+            for name, __ in triggers:  # the history's own, made again below exactly as they were
+                clean.execute(f"DROP TRIGGER {name}")
+            lines, cuts = salvaging.stage(clean, plain)
+            said += lines
+            for session_id, deal_id in cuts:
+                salvaging.cut(clean, session_id, deal_id)
+            for session_id in [r[0] for r in clean.execute("SELECT id FROM sessions ORDER BY id")]:
+                while (stop := _replay_into(clean, session_id)) is not None:
+                    said.append(stop[1])
+                    if stop[0] is None:
+                        salvaging.forget(clean, session_id)
+                        break
+                    salvaging.cut(clean, session_id, stop[0])
+            for __, sql in triggers:
+                clean.execute(sql)
+            left = {r[0] for r in clean.execute("PRAGMA foreign_key_check")}
+            if left:
+                said.append(_("rows there that refer to rows not there were left out ({tables})",
+                              tables=", ".join(sorted(left))))
+    finally:
+        clean.execute("PRAGMA foreign_keys = ON")
+    return said
+
+
+def _replay_into(clean: sqlite3.Connection, session_id: int) -> tuple[int | None, str] | None:
+    """Evening `session_id` of the staging ledger replayed: each standing deal's transfers and
+    balances written as the engine plays them, its last settlement as settling the replay makes it.
+    None when all of it replays; else the deal where it stops (None: the evening itself cannot be
+    read), and why, in a line."""
+    clean.execute("DELETE FROM transfers WHERE deal_id IN (SELECT id FROM deals WHERE session_id = ?)",
+                  (session_id,))
+    standing = clean.execute(f"SELECT d.id, d.number FROM deals d WHERE d.session_id = ? AND {read.STANDING}"
+                             " ORDER BY d.id", (session_id,)).fetchall()
+    done = 0
+    try:
+        session = read.session(clean, session_id)
+        for step in engine.replaying(session.tariff, (r.deal for r in read.deals(clean, session, transfers=False)),
+                                     changes=session.changes()):
+            def account(seat: int | None, number: int = step.number) -> int | None:
+                return session.person_id(seat, number, account=True)
+
+            salvaging.write_replay(clean, standing[done][0], [(account(t.payer), account(t.payee), t.chips, t.reason)
+                                                              for t in step.outcome.transfers],
+                                   step.after.balances, step.after.basket)
+            done += 1
+        if session.settled:
+            state = read.state(clean, session)
+            result = settled_at(clean, session._replace(settled=False), state, empty=True)
+            salvaging.set_result(clean, session_id, json.dumps(result.record(), ensure_ascii=False))
+    except (sqlite3.Error, KeyboardInterrupt):
+        raise
+    except Exception as e:  # a row the engine refuses, or cannot read
+        if done < len(standing):
+            return standing[done][0], _("session {session} there stops before deal {number}: {e}",
+                                        session=session_id, number=standing[done][1], e=e)
+        return None, _("session {session} there was left out: {e}", session=session_id, e=e)
+    return None
 
 
 def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shape: dict[str, merge.Table],
