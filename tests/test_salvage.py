@@ -117,3 +117,15 @@ def test_a_view_in_a_table_s_place_is_never_read(cli, hand: Path, tmp_path: Path
 
 def test_salvage_takes_no_undo_or_list(cli, hand: Path) -> None:
     assert "take nothing else" in cli("import", "--list", "--salvage", code=2).stderr
+
+
+@pytest.mark.parametrize("kind", list(crafted.DAMAGED))
+def test_every_damaged_ledger_is_salvaged_or_refused_in_words(cli, hand: Path, tmp_path: Path, kind: str) -> None:
+    """Whatever the hand did to the rows, what comes in replays (check finds nothing), and what
+    was left out is said."""
+    crafted.damage(hand, kind)
+    clean = tmp_path / "clean.db"
+    done = cli.main("import", "--salvage", str(hand), "--db", str(clean), code=None)
+    assert done.exit_code in (0, 1, 2), done.stderr
+    if clean.exists() and done.exit_code != 2:
+        assert cli("check", "--all", "--db", str(clean)).stdout == ""

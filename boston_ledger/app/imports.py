@@ -158,19 +158,20 @@ def _salvaged(clean: sqlite3.Connection, plain: salvaging.Plain) -> list[str]:
             said += lines
             for session_id, deal_id in cuts:
                 salvaging.cut(clean, session_id, deal_id)
+            left = salvaging.dangling(clean)
+            if left:
+                said.append(_("rows there that refer to rows not there were left out ({tables})",
+                              tables=", ".join(sorted(left))))
             for session_id in [r[0] for r in clean.execute("SELECT id FROM sessions ORDER BY id")]:
                 while (stop := _replay_into(clean, session_id)) is not None:
                     said.append(stop[1])
                     if stop[0] is None:
                         salvaging.forget(clean, session_id)
                         break
-                    salvaging.cut(clean, session_id, stop[0])
+                    if stop[0] >= 0:  # -1: played again once its strays are gone
+                        salvaging.cut(clean, session_id, stop[0])
             for __, sql in triggers:
                 clean.execute(sql)
-            left = {r[0] for r in clean.execute("PRAGMA foreign_key_check")}
-            if left:
-                said.append(_("rows there that refer to rows not there were left out ({tables})",
-                              tables=", ".join(sorted(left))))
     finally:
         clean.execute("PRAGMA foreign_keys = ON")
     return said
@@ -180,7 +181,7 @@ def _replay_into(clean: sqlite3.Connection, session_id: int) -> tuple[int | None
     """Evening `session_id` of the staging ledger replayed: each standing deal's transfers and
     balances written as the engine plays them, its last settlement as settling the replay makes it.
     None when all of it replays; else the deal where it stops (None: the evening itself cannot be
-    read), and why, in a line."""
+    read; -1: replay it again, its players who never sat taken away), and why, in a line."""
     clean.execute("DELETE FROM transfers WHERE deal_id IN (SELECT id FROM deals WHERE session_id = ?)",
                   (session_id,))
     standing = clean.execute(f"SELECT d.id, d.number FROM deals d WHERE d.session_id = ? AND {read.STANDING}"
@@ -188,14 +189,20 @@ def _replay_into(clean: sqlite3.Connection, session_id: int) -> tuple[int | None
     done = 0
     try:
         session = read.session(clean, session_id)
+        if len(session.people) < session.tariff.players:
+            return None, _("session {session} there was left out: it has {count} players, its tariff is for {n}",
+                           session=session_id, count=len(session.people), n=session.tariff.players)
+        if salvaging.strays(clean, session_id, session.tariff.players):
+            return -1, _("session {session} there: a player who never sat at the table was left out",
+                         session=session_id)
         for step in engine.replaying(session.tariff, (r.deal for r in read.deals(clean, session, transfers=False)),
                                      changes=session.changes()):
             def account(seat: int | None, number: int = step.number) -> int | None:
                 return session.person_id(seat, number, account=True)
 
-            salvaging.write_replay(clean, standing[done][0], [(account(t.payer), account(t.payee), t.chips, t.reason)
-                                                              for t in step.outcome.transfers],
-                                   step.after.balances, step.after.basket)
+            salvaging.write_replay(clean, standing[done][0], step.number,
+                                   [(account(t.payer), account(t.payee), t.chips, t.reason)
+                                    for t in step.outcome.transfers], step.after.balances, step.after.basket)
             done += 1
         if session.settled:
             state = read.state(clean, session)
@@ -204,6 +211,8 @@ def _replay_into(clean: sqlite3.Connection, session_id: int) -> tuple[int | None
     except (sqlite3.Error, KeyboardInterrupt):
         raise
     except Exception as e:  # a row the engine refuses, or cannot read
+        if not isinstance(e, (LedgerError, engine.DealError)):
+            e = LedgerError(f"{type(e).__name__}: {e}")
         if done < len(standing):
             return standing[done][0], _("session {session} there stops before deal {number}: {e}",
                                         session=session_id, number=standing[done][1], e=e)

@@ -158,10 +158,33 @@ def set_result(conn: sqlite3.Connection, session_id: int, result: str) -> None:
                  " WHERE session_id = ?)", (result, session_id))
 
 
-def write_replay(conn: sqlite3.Connection, deal_id: int, transfers: list[tuple[int | None, int | None, int, str]],
-                 balances: tuple[int, ...], basket: int) -> None:
-    """A standing deal's transfers and the balances after it, as the engine played them."""
+def write_replay(conn: sqlite3.Connection, deal_id: int, number: int,
+                 transfers: list[tuple[int | None, int | None, int, str]], balances: tuple[int, ...],
+                 basket: int) -> None:
+    """A standing deal's number, its transfers and the balances after it, as the engine played them."""
     conn.executemany("INSERT INTO transfers (deal_id, payer, payee, chips, reason) VALUES (?, ?, ?, ?, ?)",
                      [(deal_id, *t) for t in transfers])
-    conn.execute("UPDATE deals SET balances = ?, basket = ? WHERE id = ?", (json.dumps(list(balances)), basket,
-                                                                            deal_id))
+    conn.execute("UPDATE deals SET number = ?, balances = ?, basket = ? WHERE id = ?",
+                 (number, json.dumps(list(balances)), basket, deal_id))
+
+
+def dangling(conn: sqlite3.Connection) -> set[str]:
+    """Rows that refer to rows not there, taken away (and those that referred to them, in turn; a
+    deal's evening stopped there: `cut`); the tables they were in."""
+    tables: set[str] = set()
+    while found := conn.execute("PRAGMA foreign_key_check").fetchall():
+        table, rowid = found[0][0], found[0][1]
+        tables.add(table)
+        if table == "deals":  # its evening stops there
+            cut(conn, conn.execute("SELECT session_id FROM deals WHERE id = ?", (rowid,)).fetchone()[0], rowid)
+        else:
+            conn.execute(f"DELETE FROM {table} WHERE rowid = ?", (rowid,))
+    return tables
+
+
+def strays(conn: sqlite3.Connection, session_id: int, seats: int) -> int:
+    """An evening's players who never sat at its table of `seats` (no seat of theirs, no change of
+    the table seats them) taken away; how many."""
+    return conn.execute("DELETE FROM players WHERE session_id = ? AND seat >= ? AND id NOT IN"
+                        " (SELECT sitter FROM seatings WHERE session_id = ?)",
+                        (session_id, seats, session_id)).rowcount
