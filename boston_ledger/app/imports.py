@@ -2,8 +2,10 @@
 
 The other ledger is opened only to read (`store.db.open_read_only`: it must be a ledger of ours,
 of this version). An evening is known by its identity (`evening_ids`): one already here, the same
-row for row, is left as it is; one here that differs was changed on both sides: a conflict, shown
-with both versions and left out, never resolved for the players. Every evening that would come in
+row for row, is left as it is; one there that is the one here continued (every row here is the row
+there at its place, and there are more) comes in whole, and the one here stays on record, counted
+no more (`read.WITHDRAWN`); one here that differs otherwise was changed on both sides: a conflict,
+shown with both versions and left out, never resolved for the players. Every evening that would come in
 is first replayed through the engine, as `check` does: one whose stored balances or transfers
 differ from the replay is refused, naming the deal where they part. Players are matched by name as
 everywhere (case and ё/е aside: `player_key`), and written as this ledger first wrote them;
@@ -74,6 +76,7 @@ class Plan(NamedTuple):
     payment_conflicts: tuple[PaymentRow, ...]  # cancelled there, standing here
     renamed: tuple[tuple[str, str], ...]  # a spelling there, the one it is written as here
     aliases: tuple[tuple[str, str], ...]  # joined by this import (--same)
+    continues: tuple[tuple[int, int], ...] = ()  # (session there, session here): continued there, brought whole
 
     @property
     def left_out(self) -> bool:
@@ -121,10 +124,23 @@ def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_ru
                 paid = merge.copy_payments(conn, plan.payments)
                 import_id = merge.record_import(conn, source, made, paid, pairs)
                 merge.check_references(conn)
+                _follow(conn, plan, coming, made)
                 return Done(plan, import_id, tuple(made))
     finally:
         conn.execute("PRAGMA foreign_keys = ON")
         other.close()
+
+
+def _follow(conn: sqlite3.Connection, plan: Plan, coming: list[int], made: list[int]) -> None:
+    """The current evening, when the import brought it continued, is its continuation."""
+    try:
+        current = read.current_session_id(conn)
+    except LedgerError:
+        return
+    here = {old_here: new for (there, old_here) in plan.continues for s, new in zip(coming, made, strict=True)
+            if s == there}
+    if current in here:
+        write.set_current(conn, here[current])
 
 
 def salvage(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (),
@@ -257,6 +273,7 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
     theirs = merge.sayings(other, rename)
     ours = merge.sayings(conn) if here_by_identity.keys() & there_by_identity.keys() else {}
     candidates: list[int] = []
+    continues: dict[int, int] = {}  # an evening there that continued one here: its number here
     conflicts: list[Conflict] = []
     already = 0
     for identity, session_id in sorted(there_by_identity.items(), key=lambda item: item[1]):
@@ -265,6 +282,9 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
             candidates.append(session_id)
         elif ours[found] == theirs[session_id]:
             already += 1
+        elif _continues(ours[found], theirs[session_id]):
+            candidates.append(session_id)
+            continues[session_id] = found
         else:
             conflicts.append(_conflict(conn, other, shape, found, session_id, ours[found], theirs[session_id]))
     refused: list[Refused] = []
@@ -288,8 +308,15 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
         evenings.append(evening)
     payments, here_count, payment_conflicts = _payments(conn, their_payments, rename)
     plan = Plan(source, tuple(evenings), already, tuple(conflicts), tuple(refused), tuple(payments), here_count,
-                tuple(payment_conflicts), tuple(renamed.items()), tuple(pairs))
+                tuple(payment_conflicts), tuple(renamed.items()), tuple(pairs),
+                tuple((s, continues[s]) for s in coming if s in continues))
     return plan, coming
+
+
+def _continues(mine: merge.Said, theirs: merge.Said) -> bool:
+    """Whether an evening there is the one here, continued: every row here is the row there at its
+    place (deals, undos, corrections, changes of the table, extensions, settlements after them)."""
+    return all(theirs[t][:len(mine[t])] == mine[t] for t in mine)
 
 
 def _replay(other: sqlite3.Connection, session_id: int) -> str | None:
