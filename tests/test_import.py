@@ -252,6 +252,10 @@ def test_an_evening_continued_there_is_brought_forward(cli, tmp_path: Path) -> N
     assert cli.json("status", "--db", str(here))["session"] == 3  # the current evening followed
     assert cli("check", "--all", "--db", str(here)).stdout == ""
     assert "1 evening is here already" in cli("import", str(there), "--db", str(here)).stdout
+    cli("reopen", "--session", "3", "--db", str(here))
+    cli("deal", "pass", "--session", "3", "--db", str(here))  # continued here since
+    assert "1 evening is here already, and continued here since." in cli("import", str(there), "--db",
+                                                                          str(here)).stdout
     cli("import", "--undo", "2", "--db", str(here))
     assert [s["id"] for s in cli.json("sessions", "--db", str(here))] == [1, 2]
     assert cli.json("ledger", "--db", str(here)) == before

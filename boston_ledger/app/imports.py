@@ -77,6 +77,7 @@ class Plan(NamedTuple):
     renamed: tuple[tuple[str, str], ...]  # a spelling there, the one it is written as here
     aliases: tuple[tuple[str, str], ...]  # joined by this import (--same)
     continues: tuple[tuple[int, int], ...] = ()  # (session there, session here): continued there, brought whole
+    behind: int = 0  # evenings here continued since: all of the other ledger's version is here
 
     @property
     def left_out(self) -> bool:
@@ -275,13 +276,15 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
     candidates: list[int] = []
     continues: dict[int, int] = {}  # an evening there that continued one here: its number here
     conflicts: list[Conflict] = []
-    already = 0
+    already = behind = 0
     for identity, session_id in sorted(there_by_identity.items(), key=lambda item: item[1]):
         found = here_by_identity.get(identity)
         if found is None:
             candidates.append(session_id)
         elif ours[found] == theirs[session_id]:
             already += 1
+        elif _continues(theirs[session_id], ours[found]):  # continued here: nothing there that is not here
+            behind += 1
         elif _continues(ours[found], theirs[session_id]):
             candidates.append(session_id)
             continues[session_id] = found
@@ -309,7 +312,7 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
     payments, here_count, payment_conflicts = _payments(conn, their_payments, rename)
     plan = Plan(source, tuple(evenings), already, tuple(conflicts), tuple(refused), tuple(payments), here_count,
                 tuple(payment_conflicts), tuple(renamed.items()), tuple(pairs),
-                tuple((s, continues[s]) for s in coming if s in continues))
+                tuple((s, continues[s]) for s in coming if s in continues), behind)
     return plan, coming
 
 

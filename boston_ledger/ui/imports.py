@@ -47,6 +47,9 @@ def lines(done: Done, dry_run: bool) -> list[str]:
     if plan.already:
         out.append(ngettext("{n} evening is here already, as it is there.",
                             "{n} evenings are here already, as they are there.", plan.already))
+    if plan.behind:
+        out.append(ngettext("{n} evening is here already, and continued here since.",
+                            "{n} evenings are here already, and continued here since.", plan.behind))
     if plan.payments_here:
         out.append(ngettext("{n} payment is here already.", "{n} payments are here already.", plan.payments_here))
     for c in plan.conflicts:
