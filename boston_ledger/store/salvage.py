@@ -1,8 +1,9 @@
 """A ledger written by hand, read only through plain SELECTs (`boston-ledger import --salvage`):
 nothing of its schema runs. Each table of an evening's history, and the payments, is read by its
-columns' names, and only when the file holds it as a plain table (sqlite_master says `table`): a
-view in its place is never read. The rows are written into a clean ledger made for them
-(`stage`), without their transfers and kept balances, which the replay writes again.
+columns' names, and only when the file holds it as a plain table (sqlite_master says `table`, and
+not a virtual one, whose module would run): a view in its place is never read. The rows are
+written into a clean ledger made for them (`stage`), without their transfers and kept balances,
+which the replay writes again.
 """
 
 from __future__ import annotations
@@ -46,8 +47,9 @@ def read_plainly(path: Path, ours: sqlite3.Connection) -> Plain:
     bound(conn, path)
     try:
         conn.execute("PRAGMA query_only = ON")
-        kinds = {str(name).lower(): kind for name, kind in
-                 conn.execute("SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view')")}
+        kinds = {str(name).lower(): "virtual table" if kind == "table" and virtual else kind for name, kind, virtual in
+                 conn.execute("SELECT name, type, upper(ltrim(sql)) LIKE 'CREATE VIRTUAL%' FROM sqlite_master"
+                              " WHERE type IN ('table', 'view')")}
         tables: dict[str, tuple[tuple[str, ...], list[tuple[Any, ...]]]] = {}
         skipped = []
         for name in READ:
