@@ -48,6 +48,7 @@ def test_a_trojan_ledger_is_salvaged_and_its_trigger_never_comes_along(cli, hand
     crafted.foreign(hand, "trojan trigger")
     refused = cli("status", code=2).stderr
     assert "import --salvage" in refused  # the way out, said where it is refused
+    assert "import --salvage" in cli("check", code=1).stdout  # and by check, after what is foreign
     clean = tmp_path / "clean.db"
     done = cli("import", "--salvage", str(hand), "--db", str(clean))
     assert "session 1 there: Anna, Boris, Vera, Gleb, 2 deals, settled → session 1 here" in done.stdout
