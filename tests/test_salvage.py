@@ -140,3 +140,21 @@ def test_a_virtual_table_in_a_table_s_place_is_never_read(cli, hand: Path, tmp_p
     said = cli("import", "--salvage", str(hand), "--db", str(tmp_path / "clean.db"), code=1).stdout
     assert "payments is not a plain table" in said and "(virtual table)" in said
     assert "2 deals, settled" in said  # the evening comes in all the same
+
+
+def test_an_evening_imported_before_is_here_already_when_salvaged(cli, table, isolated: Path, tmp_path: Path) -> None:
+    """The same evening, taken back, corrected and settled, imported from the sound file and then
+    salvaged from the file changed by hand: the replay writes what was written, so it is the one
+    evening, not a conflict."""
+    table("deal", "solo", "--declarer", "Vera", "--tricks", "8")
+    table("deal", "pass")
+    table("undo")
+    table("deal", "senior", "--declarer", "Anna", "--tricks", "6")
+    table("edit", "1", "--tricks", "9", "--reason", "nine")
+    table("settle", "--yes")
+    clean = tmp_path / "clean.db"
+    cli("new", "Dima", "Eva", "Fedor", "Gosha", "--db", str(clean), "--yes")
+    cli("import", str(isolated), "--db", str(clean))
+    crafted.foreign(isolated, "extra index")
+    again = cli("import", "--salvage", str(isolated), "--db", str(clean)).stdout
+    assert "1 evening is here already, as it is there." in again and "Conflict" not in again

@@ -201,6 +201,7 @@ def _replay_into(clean: sqlite3.Connection, session_id: int) -> tuple[int | None
     read; -1: replay it again, its players who never sat taken away), and why, in a line."""
     clean.execute("DELETE FROM transfers WHERE deal_id IN (SELECT id FROM deals WHERE session_id = ?)",
                   (session_id,))
+    salvaging.unkept(clean, session_id)
     standing = clean.execute(f"SELECT d.id, d.number FROM deals d WHERE d.session_id = ? AND {read.STANDING}"
                              " ORDER BY d.id", (session_id,)).fetchall()
     done = 0

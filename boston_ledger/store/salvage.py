@@ -2,8 +2,10 @@
 nothing of its schema runs. Each table of an evening's history, and the payments, is read by its
 columns' names, and only when the file holds it as a plain table (sqlite_master says `table`, and
 not a virtual one, whose module would run): a view in its place is never read. The rows are
-written into a clean ledger made for them (`stage`), without their transfers and kept balances,
-which the replay writes again.
+written into a clean ledger made for them (`stage`), without their transfers, which the replay
+writes again with every standing deal's balances (a deal undone or superseded keeps its own, as
+kept there, when they are a list of whole numbers: nothing counts them, and they say, as at
+import, that the evening is the same one).
 """
 
 from __future__ import annotations
@@ -25,7 +27,6 @@ from .merge import HISTORY
 READ = ("sessions", "evening_ids", "players", "corrections", "deals", "undos", "supersessions", "reopenings",
         "settlements", "extensions", "seatings", "seating_undos", "payments", "payment_cancellations")
 NEEDED = ("sessions", "players", "deals")  # without these there is no evening to salvage
-UNTRUSTED = {("deals", "balances"), ("deals", "basket")}  # derived: the replay writes them again
 
 
 class Plain(NamedTuple):
@@ -60,8 +61,7 @@ def read_plainly(path: Path, ours: sqlite3.Connection) -> Plain:
                                      table=name, path=path, kind=kind or _("missing")))
                 continue
             there = {r[1] for r in conn.execute(f"PRAGMA table_info({name})")}
-            columns = tuple(c for c in (r[1] for r in ours.execute(f"PRAGMA table_info({name})"))
-                            if c in there and (name, c) not in UNTRUSTED)
+            columns = tuple(c for c in (r[1] for r in ours.execute(f"PRAGMA table_info({name})")) if c in there)
             key = "deal_id" if name in ("undos", "supersessions") else "payment_id" \
                 if name == "payment_cancellations" else "seating_id" if name == "seating_undos" \
                 else "session_id" if name == "evening_ids" else "id"
@@ -152,6 +152,14 @@ def forget(conn: sqlite3.Connection, session_id: int) -> None:
             conn.execute("DELETE FROM sessions WHERE id = ?", (session_id,))
         else:
             conn.execute(f"DELETE FROM {name} WHERE session_id = ?", (session_id,))
+
+
+def unkept(conn: sqlite3.Connection, session_id: int) -> None:
+    """Balances kept with an evening's deals that are not a list of whole numbers (and a basket
+    not a whole number) dropped: the replay writes the standing deals' again."""
+    conn.execute("UPDATE deals SET balances = NULL, basket = NULL WHERE session_id = ? AND NOT ("
+                 " typeof(basket) = 'integer' AND json_valid(balances) AND json_type(balances) = 'array'"
+                 " AND NOT EXISTS (SELECT 1 FROM json_each(balances) WHERE type != 'integer'))", (session_id,))
 
 
 def set_result(conn: sqlite3.Connection, session_id: int, result: str) -> None:
