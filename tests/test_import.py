@@ -242,11 +242,13 @@ def test_an_evening_continued_there_is_brought_forward(cli, tmp_path: Path) -> N
     before = cli.json("ledger", "--db", str(here))
     cli("deal", "senior", "--declarer", "Anna", "--tricks", "6", "--db", str(there))
     cli("undo", "--db", str(there))
+    cli("seat", "Gleb", "Dima", "--own", "--db", str(there))
     cli("deal", "solo", "--declarer", "Vera", "--tricks", "8", "--db", str(there))
+    cli("edit", "1", "--tricks", "6", "--reason", "six", "--db", str(there))
     cli("settle", "--yes", "--db", str(there))
     done = cli("import", str(there), "--db", str(here))
-    assert ("session 1 there: Anna, Boris, Vera, Gleb, 2 deals, settled → session 3 here, continuing session 2 here"
-            in done.stdout) and "Conflict" not in done.stdout
+    assert ("session 1 there: Anna, Boris, Vera, Gleb, Dima, 2 deals, settled → session 3 here, continuing session 2"
+            " here" in done.stdout) and "Conflict" not in done.stdout
     assert cli.json("ledger", "--db", str(here)) == cli.json("ledger", "--db", str(there))
     assert [s["id"] for s in cli.json("sessions", "--db", str(here))] == [1, 3]
     assert cli.json("status", "--db", str(here))["session"] == 3  # the current evening followed
