@@ -13,6 +13,7 @@ import pytest
 import crafted
 from boston_ledger.store import db as storage
 from boston_ledger.store import salvage
+from conftest import FIXTURES
 
 
 @pytest.fixture
@@ -158,3 +159,26 @@ def test_an_evening_imported_before_is_here_already_when_salvaged(cli, table, is
     crafted.foreign(isolated, "extra index")
     again = cli("import", "--salvage", str(isolated), "--db", str(clean)).stdout
     assert "1 evening is here already, as it is there." in again and "Conflict" not in again
+
+
+def test_a_ledger_of_the_first_version_is_salvaged_as_its_migration_reads(cli, tmp_path: Path) -> None:
+    """A table a later version added is simply not there; what is there replays as the migrated
+    ledger says."""
+    old, migrated, clean = tmp_path / "v1.db", tmp_path / "migrated.db", tmp_path / "clean.db"
+    for path in (old, migrated):
+        conn = sqlite3.connect(path)
+        conn.executescript((FIXTURES / "ledger-v1.sql").read_text(encoding="utf-8"))
+        conn.close()
+    cli("status", "--db", str(migrated))  # brought up to date
+    done = cli("import", "--salvage", str(old), "--db", str(clean)).stdout
+    assert "Import 1 recorded: 2 evenings, 0 payments." in done
+    assert cli.json("ledger", "--db", str(clean)) == cli.json("ledger", "--db", str(migrated))
+    assert cli("check", "--all", "--db", str(clean)).stdout == ""
+
+
+def test_a_file_that_is_no_database_is_refused_in_one_line(cli, tmp_path: Path) -> None:
+    junk = tmp_path / "junk.db"
+    junk.write_text("not a database\n" * 100)
+    said = cli("import", "--salvage", str(junk), "--db", str(tmp_path / "clean.db"), code=2).stderr
+    assert said.strip() == f"boston-ledger: error: cannot read {junk}: file is not a database"
+    assert not (tmp_path / "clean.db").exists()  # nothing made

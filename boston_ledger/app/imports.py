@@ -20,7 +20,7 @@ import json
 import sqlite3
 import tempfile
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
@@ -144,13 +144,14 @@ def _follow(conn: sqlite3.Connection, plan: Plan, coming: list[int], made: list[
         write.set_current(conn, here[current])
 
 
-def salvage(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (),
+def salvage(target: Callable[[], sqlite3.Connection], path: Path, same: Iterable[str] = (),
             dry_run: bool = False) -> tuple[Done, list[str]]:
-    """Import a ledger written by hand (`import --salvage`): its rows read by plain SELECTs alone
-    (`store.salvage`), written into a clean ledger, every evening replayed there through the engine
-    (its transfers, balances and settlement played again, never read), an evening stopped at the
-    first deal the engine refuses; that clean ledger then imported as any other (`bring`). Also
-    what was left out, line by line."""
+    """Import a ledger written by hand (`import --salvage`) into the ledger `target()` opens (once
+    the file has been read: a file that cannot be leaves this ledger as it was, or unmade): its
+    rows read by plain SELECTs alone (`store.salvage`), written into a clean ledger, every evening
+    replayed there through the engine (its transfers, balances and settlement played again, never
+    read), an evening stopped at the first deal the engine refuses; that clean ledger then imported
+    as any other (`bring`). Also what was left out, line by line."""
     with tempfile.TemporaryDirectory() as folder:
         staged = Path(folder) / "salvaged.db"
         create_ledger(staged)
@@ -159,7 +160,7 @@ def salvage(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (),
             said = _salvaged(clean, salvaging.read_plainly(path, clean))
         finally:
             clean.close()
-        return bring(conn, staged, same, dry_run, source=str(path)), said
+        return bring(target(), staged, same, dry_run, source=str(path)), said
 
 
 def _salvaged(clean: sqlite3.Connection, plain: salvaging.Plain) -> list[str]:

@@ -748,9 +748,12 @@ def import_ledger(other: str | None = None, same: list[str] | None = None, dry_r
 
     said: list[str] = []
     if salvage:
-        if not dry_run:  # a clean ledger to copy into: made when there is none yet
-            opening.create(db, lambda conn: True, waiting, slow)
-        done, said = imports.salvage(connect(db), Path(other).expanduser(), same or (), dry_run)
+        def target() -> sqlite3.Connection:
+            if not dry_run:  # a clean ledger to copy into: made when there is none yet
+                opening.create(db, lambda conn: True, waiting, slow)
+            return connect(db)
+
+        done, said = imports.salvage(target, Path(other).expanduser(), same or (), dry_run)
     else:
         done = imports.bring(connect(db), Path(other).expanduser(), same or (), dry_run)
     for line in lines(done, dry_run):
