@@ -17,7 +17,9 @@ here's ledger each time; the median wall time, the median CPU time, the peak res
 - `import THERE` again, into a copy of here that has imported it already: nothing is added
   (target ≤ 2 s); the script checks that the ledger's rows are as many after it as before;
 - `check --all` on there, which replays every evening as the import does: a yardstick that moves
-  with the machine's load as the import does (the ratio of runs made in turn).
+  with the machine's load as the import does (the ratio of runs made in turn);
+- `import --salvage THERE` into here: the rows read by plain SELECTs, every evening replayed into a
+  clean ledger, which is then imported as above (no target; its ratio to the first import).
 """
 
 from __future__ import annotations
@@ -91,6 +93,10 @@ def main() -> None:
     done = subprocess.run([exe, *words], env=at_home(timer.fresh(again)), capture_output=True, text=True)
     added = rows(home_ledger(folder / "scratch")) - before
     print(f"again: rows added {added} (copy {after - before}); says {done.stdout.strip().splitlines()[-1]!r}")
+    # a ledger changed by hand: every row read by plain SELECTs, replayed into a clean ledger, then imported
+    (wall, cpu, peak, salvages), = timer.time([here], ["import", "--salvage", str(there)], writes=True)
+    row("import --salvage (first)", wall, cpu, peak,
+        f"salvage / import {statistics.median(a / b for a, b in zip(salvages, walls, strict=True)):.2f}")
     print(f"load average at the end: {' '.join(f'{x:.2f}' for x in os.getloadavg())}")
     if not args.keep:
         shutil.rmtree(folder, ignore_errors=True)

@@ -228,3 +228,48 @@ def test_the_phone_sees_an_imported_evening(cli, two: tuple[Path, Path]) -> None
     sheet = view(here).sheet
     assert deals_in(sheet) == 1
     assert balance_in(sheet, "Anna") == 54 and balance_in(sheet, "Алена") == -18  # a senior alone, one over
+
+
+def test_an_evening_continued_there_is_brought_forward(cli, tmp_path: Path) -> None:
+    """An evening imported, then played on and settled over there: the next import brings the rest
+    (the evening there, whole, in place of the one here), never a conflict; undone, the evening
+    here stands again as it was."""
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    evening(cli, there, ["Anna", "Boris", "Vera", "Gleb"], JUNIOR, settle=False)
+    cli("new", "Dima", "Eva", "Fedor", "Gosha", "--db", str(here), "--yes")
+    cli("import", str(there), "--db", str(here))
+    cli("use", "2", "--db", str(here))
+    before = cli.json("ledger", "--db", str(here))
+    cli("deal", "senior", "--declarer", "Anna", "--tricks", "6", "--db", str(there))
+    cli("undo", "--db", str(there))
+    cli("seat", "Gleb", "Dima", "--own", "--db", str(there))
+    cli("deal", "solo", "--declarer", "Vera", "--tricks", "8", "--db", str(there))
+    cli("edit", "1", "--tricks", "6", "--reason", "six", "--db", str(there))
+    cli("settle", "--yes", "--db", str(there))
+    done = cli("import", str(there), "--db", str(here))
+    assert ("session 1 there: Anna, Boris, Vera, Gleb, Dima, 2 deals, settled → session 3 here, continuing session 2"
+            " here" in done.stdout) and "Conflict" not in done.stdout
+    assert cli.json("ledger", "--db", str(here)) == cli.json("ledger", "--db", str(there))
+    assert [s["id"] for s in cli.json("sessions", "--db", str(here))] == [1, 3]
+    assert cli.json("status", "--db", str(here))["session"] == 3  # the current evening followed
+    assert cli("check", "--all", "--db", str(here)).stdout == ""
+    assert "1 evening is here already" in cli("import", str(there), "--db", str(here)).stdout
+    cli("reopen", "--session", "3", "--db", str(here))
+    cli("deal", "pass", "--session", "3", "--db", str(here))  # continued here since
+    assert "1 evening is here already, and continued here since." in cli("import", str(there), "--db",
+                                                                          str(here)).stdout
+    cli("import", "--undo", "2", "--db", str(here))
+    assert [s["id"] for s in cli.json("sessions", "--db", str(here))] == [1, 2]
+    assert cli.json("ledger", "--db", str(here)) == before
+
+
+def test_an_evening_continued_on_both_sides_is_a_conflict(cli, tmp_path: Path) -> None:
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    evening(cli, there, ["Anna", "Boris", "Vera", "Gleb"], JUNIOR, settle=False)
+    cli("new", "Dima", "Eva", "Fedor", "Gosha", "--db", str(here), "--yes")
+    cli("import", str(there), "--db", str(here))
+    cli("deal", "pass", "--session", "2", "--db", str(here))
+    cli("deal", "senior", "--declarer", "Anna", "--tricks", "6", "--db", str(there))
+    done = cli("import", str(there), "--db", str(here), code=1)
+    assert "Conflict, left out: session 2 here and session 1 there" in done.stdout
+    assert "they part at deal 2" in done.stdout

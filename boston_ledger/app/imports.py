@@ -2,8 +2,10 @@
 
 The other ledger is opened only to read (`store.db.open_read_only`: it must be a ledger of ours,
 of this version). An evening is known by its identity (`evening_ids`): one already here, the same
-row for row, is left as it is; one here that differs was changed on both sides: a conflict, shown
-with both versions and left out, never resolved for the players. Every evening that would come in
+row for row, is left as it is; one there that is the one here continued (every row here is the row
+there at its place, and there are more) comes in whole, and the one here stays on record, counted
+no more (`read.WITHDRAWN`); one here that differs otherwise was changed on both sides: a conflict,
+shown with both versions and left out, never resolved for the players. Every evening that would come in
 is first replayed through the engine, as `check` does: one whose stored balances or transfers
 differ from the replay is refused, naming the deal where they part. Players are matched by name as
 everywhere (case and ё/е aside: `player_key`), and written as this ledger first wrote them;
@@ -14,21 +16,26 @@ says so, what it brought staying on record and left out by every reader.
 
 from __future__ import annotations
 
+import json
 import sqlite3
+import tempfile
 from collections import Counter
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import NamedTuple
 
+from ..core import engine
 from ..core.engine import State
 from ..core.errors import LedgerError
 from ..core.i18n import _
 from ..store import merge, read, write
-from ..store.db import open_read_only, reading, writing
+from ..store import salvage as salvaging
+from ..store.db import create_ledger, open_db, open_read_only, reading, writing
 from ..store.merge import Brought, PaymentRow
 from ..store.records import Evening
 from .check import check_session
 from .inputs import clip, player_key
+from .sessions import settled_at
 
 
 class Side(NamedTuple):
@@ -69,6 +76,8 @@ class Plan(NamedTuple):
     payment_conflicts: tuple[PaymentRow, ...]  # cancelled there, standing here
     renamed: tuple[tuple[str, str], ...]  # a spelling there, the one it is written as here
     aliases: tuple[tuple[str, str], ...]  # joined by this import (--same)
+    continues: tuple[tuple[int, int], ...] = ()  # (session there, session here): continued there, brought whole
+    behind: int = 0  # evenings here continued since: all of the other ledger's version is here
 
     @property
     def left_out(self) -> bool:
@@ -93,10 +102,13 @@ def same_pairs(given: Iterable[str]) -> list[tuple[str, str]]:
     return out
 
 
-def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_run: bool = False) -> Done:
-    """Import the ledger at `path` into `conn`'s (`dry_run`: only say what would come in)."""
+def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_run: bool = False,
+          source: str | None = None) -> Done:
+    """Import the ledger at `path` into `conn`'s (`dry_run`: only say what would come in; `source`:
+    the file it is said to come from, when that is not `path`)."""
     pairs = same_pairs(same)
     other = open_read_only(path)
+    source = str(path) if source is None else source
     conn.execute("PRAGMA foreign_keys = OFF")  # the references are checked as a whole before the commit
     try:
         with merge.attached(conn, path), reading(other):  # `other`'s rows copied by SQLite (merge.copy)
@@ -105,18 +117,126 @@ def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_ru
             with (reading if dry_run else writing)(conn):
                 if merge.tables(conn) != shape:
                     raise LedgerError(_("{path} is a ledger whose tables differ from this one's; nothing was "
-                                        "imported", path=path))
-                plan, coming = _plan(conn, other, str(path), shape, their_payments, pairs)
+                                        "imported", path=source))
+                plan, coming = _plan(conn, other, source, shape, their_payments, pairs)
                 if dry_run or not (coming or plan.payments):
                     return Done(plan, None, ())
                 made = merge.copy(conn, shape, coming, dict(plan.renamed))
                 paid = merge.copy_payments(conn, plan.payments)
-                import_id = merge.record_import(conn, str(path), made, paid, pairs)
+                import_id = merge.record_import(conn, source, made, paid, pairs)
                 merge.check_references(conn)
+                _follow(conn, plan, coming, made)
                 return Done(plan, import_id, tuple(made))
     finally:
         conn.execute("PRAGMA foreign_keys = ON")
         other.close()
+
+
+def _follow(conn: sqlite3.Connection, plan: Plan, coming: list[int], made: list[int]) -> None:
+    """The current evening, when the import brought it continued, is its continuation."""
+    try:
+        current = read.current_session_id(conn)
+    except LedgerError:
+        return
+    here = {old_here: new for (there, old_here) in plan.continues for s, new in zip(coming, made, strict=True)
+            if s == there}
+    if current in here:
+        write.set_current(conn, here[current])
+
+
+def salvage(target: Callable[[], sqlite3.Connection], path: Path, same: Iterable[str] = (),
+            dry_run: bool = False) -> tuple[Done, list[str]]:
+    """Import a ledger written by hand (`import --salvage`) into the ledger `target()` opens (once
+    the file has been read: a file that cannot be leaves this ledger as it was, or unmade): its
+    rows read by plain SELECTs alone (`store.salvage`), written into a clean ledger, every evening
+    replayed there through the engine (its transfers, balances and settlement played again, never
+    read), an evening stopped at the first deal the engine refuses; that clean ledger then imported
+    as any other (`bring`). Also what was left out, line by line."""
+    with tempfile.TemporaryDirectory() as folder:
+        staged = Path(folder) / "salvaged.db"
+        create_ledger(staged)
+        clean = open_db(staged)
+        try:
+            said = _salvaged(clean, salvaging.read_plainly(path, clean))
+        finally:
+            clean.close()
+        return bring(target(), staged, same, dry_run, source=str(path)), said
+
+
+def _salvaged(clean: sqlite3.Connection, plain: salvaging.Plain) -> list[str]:
+    """`plain`'s rows written into the empty ledger `clean` and replayed; what was left out."""
+    triggers = clean.execute("SELECT name, sql FROM sqlite_master WHERE type = 'trigger'").fetchall()
+    said = list(plain.skipped)
+    clean.execute("PRAGMA foreign_keys = OFF")
+    try:
+        with writing(clean):
+            for name, __ in triggers:  # the history's own, made again below exactly as they were
+                clean.execute(f"DROP TRIGGER {name}")
+            lines, cuts = salvaging.stage(clean, plain)
+            said += lines
+            for session_id, deal_id in cuts:
+                salvaging.cut(clean, session_id, deal_id)
+            left = salvaging.dangling(clean)
+            if left:
+                said.append(_("rows there that refer to rows not there were left out ({tables})",
+                              tables=", ".join(sorted(left))))
+            for session_id in [r[0] for r in clean.execute("SELECT id FROM sessions ORDER BY id")]:
+                while (stop := _replay_into(clean, session_id)) is not None:
+                    said.append(stop[1])
+                    if stop[0] is None:
+                        salvaging.forget(clean, session_id)
+                        break
+                    if stop[0] >= 0:  # -1: played again once its strays are gone
+                        salvaging.cut(clean, session_id, stop[0])
+            for __, sql in triggers:
+                clean.execute(sql)
+    finally:
+        clean.execute("PRAGMA foreign_keys = ON")
+    return said
+
+
+def _replay_into(clean: sqlite3.Connection, session_id: int) -> tuple[int | None, str] | None:
+    """Evening `session_id` of the staging ledger replayed: each standing deal's transfers and
+    balances written as the engine plays them, its last settlement as settling the replay makes it.
+    None when all of it replays; else the deal where it stops (None: the evening itself cannot be
+    read; -1: replay it again, its players who never sat taken away), and why, in a line."""
+    clean.execute("DELETE FROM transfers WHERE deal_id IN (SELECT id FROM deals WHERE session_id = ?)",
+                  (session_id,))
+    salvaging.unkept(clean, session_id)
+    standing = clean.execute(f"SELECT d.id, d.number FROM deals d WHERE d.session_id = ? AND {read.STANDING}"
+                             " ORDER BY d.id", (session_id,)).fetchall()
+    done = 0
+    try:
+        session = read.session(clean, session_id)
+        if len(session.people) < session.tariff.players:
+            return None, _("session {session} there was left out: it has {count} players, its tariff is for {n}",
+                           session=session_id, count=len(session.people), n=session.tariff.players)
+        if salvaging.strays(clean, session_id, session.tariff.players):
+            return -1, _("session {session} there: a player who never sat at the table was left out",
+                         session=session_id)
+        for step in engine.replaying(session.tariff, (r.deal for r in read.deals(clean, session, transfers=False)),
+                                     changes=session.changes()):
+            def account(seat: int | None, number: int = step.number) -> int | None:
+                return session.person_id(seat, number, account=True)
+
+            salvaging.write_replay(clean, standing[done][0], step.number,
+                                   [(account(t.payer), account(t.payee), t.chips, t.reason)
+                                    for t in step.outcome.transfers], step.after.balances, step.after.basket)
+            done += 1
+        if session.settled:
+            state = read.state(clean, session)
+            result = settled_at(clean, session._replace(settled=False), state, empty=True)
+            salvaging.set_result(clean, session_id, json.dumps(result.record(), ensure_ascii=False))
+    except (sqlite3.Error, KeyboardInterrupt):
+        raise
+    except Exception as e:  # a row the engine refuses, or cannot read
+        if not isinstance(e, (LedgerError, engine.DealError)):
+            e = LedgerError(f"{type(e).__name__}: {e}")
+        if done < len(standing):
+            return standing[done][0], _("session {session} there stops before deal {number}: {e}",
+                                        session=session_id, number=standing[done][1], e=e)
+        return None, _("session {session} there was left out: {e}", session=session_id, e=e)
+    return None
 
 
 def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shape: dict[str, merge.Table],
@@ -156,14 +276,20 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
     theirs = merge.sayings(other, rename)
     ours = merge.sayings(conn) if here_by_identity.keys() & there_by_identity.keys() else {}
     candidates: list[int] = []
+    continues: dict[int, int] = {}  # an evening there that continued one here: its number here
     conflicts: list[Conflict] = []
-    already = 0
+    already = behind = 0
     for identity, session_id in sorted(there_by_identity.items(), key=lambda item: item[1]):
         found = here_by_identity.get(identity)
         if found is None:
             candidates.append(session_id)
         elif ours[found] == theirs[session_id]:
             already += 1
+        elif _continues(theirs[session_id], ours[found]):  # continued here: nothing there that is not here
+            behind += 1
+        elif _continues(ours[found], theirs[session_id]):
+            candidates.append(session_id)
+            continues[session_id] = found
         else:
             conflicts.append(_conflict(conn, other, shape, found, session_id, ours[found], theirs[session_id]))
     refused: list[Refused] = []
@@ -187,8 +313,15 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
         evenings.append(evening)
     payments, here_count, payment_conflicts = _payments(conn, their_payments, rename)
     plan = Plan(source, tuple(evenings), already, tuple(conflicts), tuple(refused), tuple(payments), here_count,
-                tuple(payment_conflicts), tuple(renamed.items()), tuple(pairs))
+                tuple(payment_conflicts), tuple(renamed.items()), tuple(pairs),
+                tuple((s, continues[s]) for s in coming if s in continues), behind)
     return plan, coming
+
+
+def _continues(mine: merge.Said, theirs: merge.Said) -> bool:
+    """Whether an evening there is the one here, continued: every row here is the row there at its
+    place (deals, undos, corrections, changes of the table, extensions, settlements after them)."""
+    return all(theirs[t][:len(mine[t])] == mine[t] for t in mine)
 
 
 def _replay(other: sqlite3.Connection, session_id: int) -> str | None:

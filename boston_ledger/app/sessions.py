@@ -19,7 +19,7 @@ from .deals import History, current, history, points_standing
 from .evenings import spoken
 from .inputs import table_names
 
-if TYPE_CHECKING:  # core.settlement is loaded when a settlement is made or read (`_settled`)
+if TYPE_CHECKING:  # core.settlement is loaded when a settlement is made or read (`settled_at`)
     from ..core.settlement import Settled
     from .money import Since
 
@@ -74,7 +74,7 @@ def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
     state = read.state(conn, session)
     held = state.balances if session.tariff.has_basket else points_standing(conn, session)
     return Status(session, state, held, engine.position(session.tariff, state.deals, state.redeals),
-                  _settled(conn, session, state) if state.deals else None, tuple(read.extensions(conn, session)))
+                  settled_at(conn, session, state) if state.deals else None, tuple(read.extensions(conn, session)))
 
 
 class Listed(NamedTuple):
@@ -120,7 +120,7 @@ def settle(conn: sqlite3.Connection, session_id: int | None = None, deals: int |
         session = current(conn, session_id)
         fresh = not session.settled
         if fresh:
-            result = _settled(conn, session, read.state(conn, session), empty=True)
+            result = settled_at(conn, session, read.state(conn, session), empty=True)
             if deals is not None and result.deals != deals:
                 raise LedgerError(_("session {id} changed meanwhile (it has {count} deals now, not {shown}); "
                                     "nothing was settled: settle it again", id=session.id, count=result.deals,
@@ -141,11 +141,11 @@ def settlement(conn: sqlite3.Connection, session_id: int | None = None,
     from .money import paid_since
 
     session = current(conn, session_id)
-    result = _settled(conn, session, read.state(conn, session), empty)
+    result = settled_at(conn, session, read.state(conn, session), empty)
     return session, result, paid_since(conn, session, result)
 
 
-def _settled(conn: sqlite3.Connection, session: Session, state: State, empty: bool = False) -> Settled:
+def settled_at(conn: sqlite3.Connection, session: Session, state: State, empty: bool = False) -> Settled:
     """The settlement as recorded when the session is settled, else what settling it at `state`
     would record (`empty`: also when it has no deals)."""
     from ..core.settlement import settled  # here: a plain deal needs none of it

@@ -511,6 +511,8 @@ def check(all_sessions: bool = False, db: str | None = None, as_json: bool = Fal
                 _say(found.words + ("" if found.text is None else ":"))
                 if found.text is not None:
                     _say("    " + " ".join(found.text.split()))
+            _say(_("`boston-ledger import --salvage {path} --db NEW.db` reads its rows by plain SELECTs alone, "
+                   "replays every evening and writes it into the clean ledger NEW.db.", path=e.path))
         return 1
     damaged = checks.damaged(conn)
     picked = None if all_sessions or chosen is None else [deals_app.current(conn, chosen, sound=False).id]
@@ -716,13 +718,15 @@ def payments(db: str | None = None, as_json: bool = False) -> None:
 
 
 def import_ledger(other: str | None = None, same: list[str] | None = None, dry_run: bool = False,
-                  undo: str | None = None, show_list: bool = False, db: str | None = None) -> int:
-    """Bring another ledger's evenings and payments into this one (`dry_run`: say what would come);
-    or take an import back (`undo`), or list the imports. Exit 1 when something was left out."""
+                  undo: str | None = None, show_list: bool = False, db: str | None = None,
+                  salvage: bool = False) -> int:
+    """Bring another ledger's evenings and payments into this one (`dry_run`: say what would come;
+    `salvage`: a ledger written by hand, read by plain SELECTs and replayed); or take an import back
+    (`undo`), or list the imports. Exit 1 when something was left out."""
     from ..app import imports
 
     if undo is not None or show_list:
-        if other is not None or same or dry_run or (undo is not None and show_list):
+        if other is not None or same or dry_run or salvage or (undo is not None and show_list):
             raise LedgerError(_("`import --undo ID` and `import --list` take nothing else"))
         conn = connect(db)
         if show_list:
@@ -742,10 +746,21 @@ def import_ledger(other: str | None = None, same: list[str] | None = None, dry_r
         raise LedgerError(_("import needs the ledger to bring in: `{prog} import OTHER.db`", prog=PROG))
     from ..ui.imports import lines
 
-    done = imports.bring(connect(db), Path(other).expanduser(), same or (), dry_run)
+    said: list[str] = []
+    if salvage:
+        def target() -> sqlite3.Connection:
+            if not dry_run:  # a clean ledger to copy into: made when there is none yet
+                opening.create(db, lambda conn: True, waiting, slow)
+            return connect(db)
+
+        done, said = imports.salvage(target, Path(other).expanduser(), same or (), dry_run)
+    else:
+        done = imports.bring(connect(db), Path(other).expanduser(), same or (), dry_run)
     for line in lines(done, dry_run):
         _say(line)
-    return 1 if done.plan.left_out else 0
+    for line in said:
+        _say(_("Left out in salvage: {what}", what=line))
+    return 1 if done.plan.left_out or said else 0
 
 
 def rescore(session_id: str, tariff: str | None = None, condition: list[str] | None = None,

@@ -268,7 +268,9 @@ class Untrusted(StorageError):
     def __init__(self, path: Path, found: list[Stranger]) -> None:
         more = len(found) - 1
         super().__init__(_("{path} is not opened: it holds {what}{more}; nothing in it was read or run. "
-                           "`boston-ledger check --db {path}` lists what is foreign", path=path, what=found[0].words,
+                           "`boston-ledger check --db {path}` lists what is foreign; `boston-ledger import --salvage "
+                           "{path} --db NEW.db` copies its evenings into a clean ledger", path=path,
+                           what=found[0].words,
                            more=ngettext(" (and {n} more thing)", " (and {n} more things)", more) if more else ""))
         self.path, self.found = path, found
 

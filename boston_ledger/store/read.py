@@ -27,7 +27,12 @@ if TYPE_CHECKING:  # loaded by the readers of settlements only: `deal` and `stat
     from ..core.settlement import Settled
 
 # What an import that was undone brought (`boston-ledger import --undo`): on record, left out by every reader.
-WITHDRAWN = "(SELECT i.session_id FROM imported_sessions i JOIN import_undos u ON u.import_id = i.import_id)"
+# An evening no reader counts: one brought by an import since undone, or one continued in another
+# ledger and brought from there whole by an import that stands (its later session has its identity)
+WITHDRAWN = ("(SELECT i.session_id FROM imported_sessions i JOIN import_undos u ON u.import_id = i.import_id"
+             " UNION SELECT e.session_id FROM evening_ids e JOIN evening_ids f ON f.identity = e.identity"
+             " AND f.session_id > e.session_id JOIN imported_sessions g ON g.session_id = f.session_id"
+             " WHERE g.import_id NOT IN (SELECT import_id FROM import_undos))")
 WITHDRAWN_PAYMENTS = "(SELECT i.payment_id FROM imported_payments i JOIN import_undos u ON u.import_id = i.import_id)"
 STANDING = ("NOT EXISTS (SELECT 1 FROM undos u WHERE u.deal_id = d.id)"
             " AND NOT EXISTS (SELECT 1 FROM supersessions s WHERE s.deal_id = d.id)")

@@ -30,10 +30,14 @@ def lines(done: Done, dry_run: bool) -> list[str]:
     out = [_("From {path}, an import would bring:", path=plan.source) if dry_run
            else _("From {path}:", path=plan.source)]
     made = dict(zip((e.id for e in plan.evenings), done.sessions, strict=False))
+    continues = dict(plan.continues)
     for e in plan.evenings:
         line = _("session {id} there: {evening}", id=e.id, evening=_evening_line(e.players, e.deals, e.settled))
         if e.id in made:
             line += _(" → session {id} here", id=made[e.id])
+        if e.id in continues:
+            line += _(", continuing session {id} here (which stays on record, no longer counted)",
+                      id=continues[e.id])
         out.append("  " + line)
     if plan.payments:
         out.append("  " + ngettext("{n} payment", "{n} payments", len(plan.payments)) + ": " + "; ".join(
@@ -43,6 +47,9 @@ def lines(done: Done, dry_run: bool) -> list[str]:
     if plan.already:
         out.append(ngettext("{n} evening is here already, as it is there.",
                             "{n} evenings are here already, as they are there.", plan.already))
+    if plan.behind:
+        out.append(ngettext("{n} evening is here already, and continued here since.",
+                            "{n} evenings are here already, and continued here since.", plan.behind))
     if plan.payments_here:
         out.append(ngettext("{n} payment is here already.", "{n} payments are here already.", plan.payments_here))
     for c in plan.conflicts:
