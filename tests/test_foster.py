@@ -373,7 +373,7 @@ def test_fontainebleau_asks_the_suit_in_russian_too(cli, isolated: Path) -> None
     finally:
         conn.close()
     out = cli("--lang", "ru", "deal", "девять", "--rank", "бубны", "--declarer", "Vera", "--tricks", "9").stdout
-    assert "девять в бубнах: Vera без партнёра — 9 взяток; игра сыграна" in out  # nine may take a partner
+    assert "девять в бубнах: Vera без партнёра — 9 взяток; сыграно" in out  # nine may take a partner
     refused = cli("deal", "nine", "--rank", "junior", "--declarer", "Vera", "--tricks", "9", code=2).stderr
     assert "--rank: no suit 'junior' here; choose one of clubs, spades, hearts, diamonds" in refused
 
