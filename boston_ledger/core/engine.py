@@ -6,7 +6,7 @@ Transfer between two parties, so balances plus basket always sum to zero.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from typing import NamedTuple
 
 from . import columns
@@ -266,9 +266,31 @@ def _validate_turned(tariff: Tariff, deal: Deal) -> None:
 def plays(tariff: Tariff, field: str) -> bool:
     """Whether deals under this tariff say `field` at all: who held the boston, the honours, a
     blank hand, an ace turned and every player's tricks only where the tariff pays for them."""
-    return {"boston": tariff.boston > 0, "honours": tariff.most_honours > 0, "carte_blanche": tariff.carte_blanche > 0,
-            "ace_turned": tariff.basket.remise > 0, "tricks_each": tariff.basket.partout, "turned": tariff.turns,
-            "jack": tariff.jack > 0, "conceded": tariff.basket.concede}.get(field, True)
+    said = PLAYS.get(field)
+    return True if said is None else said(tariff)
+
+
+PLAYS: dict[str, Callable[[Tariff], bool]] = {  # the fields only some tariffs play, and which
+    "boston": lambda t: t.boston > 0, "honours": lambda t: t.most_honours > 0,
+    "carte_blanche": lambda t: t.carte_blanche > 0, "ace_turned": lambda t: t.basket.remise > 0,
+    "tricks_each": lambda t: t.basket.partout, "turned": lambda t: t.turns, "jack": lambda t: t.jack > 0,
+    "conceded": lambda t: t.basket.concede}
+
+
+UNPLAYED = ("ace_turned", "carte_blanche", "boston", "honours", "conceded", "turned", "jack")  # said only where played
+
+
+def _unplayed(tariff: Tariff, field: str) -> str:
+    """Why a field the tariff does not play is refused (every player's tricks: _validate_partout)."""
+    return {
+        "ace_turned": lambda: _("an ace turned counts only with the remise condition, which this session does not "
+                                "play"),
+        "carte_blanche": lambda: _("the {name} tariff pays nothing for a blank hand", name=tariff_name(tariff)),
+        "boston": lambda: _("the {name} tariff pays no boston", name=tariff_name(tariff)),
+        "honours": lambda: _("the {name} tariff scores no honours", name=tariff_name(tariff)),
+        "conceded": lambda: _("the {name} tariff has no \"I pay\": enter the tricks taken", name=tariff_name(tariff)),
+        "turned": lambda: _("the {name} tariff pays by no suit turned up", name=tariff_name(tariff)),
+        "jack": lambda: _("the {name} tariff pays nothing for the diamond jack", name=tariff_name(tariff))}[field]()
 
 
 def _validate_table(tariff: Tariff, deal: Deal) -> None:
@@ -278,17 +300,9 @@ def _validate_table(tariff: Tariff, deal: Deal) -> None:
         seat = getattr(deal, field)
         if seat is not None and not 0 <= seat < n:
             raise DealError(_("seat {seat} is not at this table of {n}", seat=seat, n=n), field)
-    unplayed = {  # why each field the tariff does not play is refused (every player's tricks: _validate_partout)
-        "ace_turned": _("an ace turned counts only with the remise condition, which this session does not play"),
-        "carte_blanche": _("the {name} tariff pays nothing for a blank hand", name=tariff_name(tariff)),
-        "boston": _("the {name} tariff pays no boston", name=tariff_name(tariff)),
-        "honours": _("the {name} tariff scores no honours", name=tariff_name(tariff)),
-        "conceded": _("the {name} tariff has no \"I pay\": enter the tricks taken", name=tariff_name(tariff)),
-        "turned": _("the {name} tariff pays by no suit turned up", name=tariff_name(tariff)),
-        "jack": _("the {name} tariff pays nothing for the diamond jack", name=tariff_name(tariff))}
-    for field, why in unplayed.items():
-        if _given(deal, field) and not plays(tariff, field):
-            raise DealError(why, field, remedy=DROP)
+    refused = next((f for f in UNPLAYED if _given(deal, f) and not plays(tariff, f)), None)
+    if refused is not None:  # said only when refused: a replay of a club's season validates every deal
+        raise DealError(_unplayed(tariff, refused), refused, remedy=DROP)
     if deal.honours is not None and not 0 <= deal.honours <= tariff.most_honours:
         raise DealError(_("{n} is not a number of honours from 0 to {most}", n=deal.honours,
                           most=tariff.most_honours), "honours")
