@@ -175,3 +175,11 @@ def test_guided_entry_says_what_is_played_and_asks_yes_or_no_as_everywhere(cli) 
     assert "Общий пас: разыгрывается мизер-парту. Пётр, сколько взяток?" in out
     out = guided([*RU, "deal"], "соло\n1\n\n8\n\n\nотмена\n").output
     assert "Сдающий открыл козырем туза? [д/Н]" in out and "[нет]" not in out
+
+
+def test_the_misere_partout_line_says_each_count_with_its_word(cli) -> None:
+    """«мизер-парту: Пётр — 3 взятки, …»: a bare number after a name reads as a score."""
+    cli("new", *PLAYERS, "--condition", "мизер-парту")
+    line = cli(*RU, "deal", "пас", "--tricks-each", "3,4,5,1").stdout.splitlines()[1]
+    assert line == "мизер-парту: Пётр — 3 взятки, Ольга — 4 взятки, Никита — 5 взяток, Любовь — 1 взятка"
+    assert "misère partout: Пётр 3, Ольга 4, Никита 5, Любовь 1" in cli("history").stdout

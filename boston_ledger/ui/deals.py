@@ -41,8 +41,9 @@ def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | No
         return _("misdeal by {name}: {next} deals", name=name[dealer], next=name[(dealer + 1) % len(name)])
     if deal.contract == PASS:
         if deal.tricks_each is not None:
-            return _("misère partout: {tricks}", tricks=", ".join(
-                f"{who} {t}" for who, t in zip(name, deal.tricks_each, strict=True)))
+            counts = zip(name, deal.tricks_each, strict=True)  # each count with its word: a bare one reads as a score
+            return _("misère partout: {tricks}", tricks=", ".join(ngettext("{name} {n}", "{name} {n}", t, name=who)
+                                                                  for who, t in counts))
         return _("all pass") + turned(session, deal)
     assert deal.declarer is not None
     contract = session.tariff.contracts.get(deal.contract)
