@@ -224,9 +224,9 @@ def validate(tariff: Tariff, deal: Deal) -> None:
                           name=tariff_name(tariff), contract=contract_name(tariff, deal.contract),
                           names=contract_names(tariff)),
                         "contract", None)
-    name = contract_name(tariff, deal.contract)
     if deal.declarer is None:
-        raise DealError(_("{contract} needs its declarer", contract=name), "declarer", remedy=GIVE)
+        raise DealError(_("{contract} needs its declarer", contract=contract_name(tariff, deal.contract)), "declarer",
+                        remedy=GIVE)
     _validate_side(tariff, contract, deal)
     if deal.conceded:
         _validate_unplayed(deal, ("tricks", "partner_tricks", "team_tricks"),
@@ -246,11 +246,14 @@ def validate(tariff: Tariff, deal: Deal) -> None:
     if deal.honours is not None and not (schedule_of(contract, deal).kind == "tricks" and contract.ranks and made):
         raise DealError(_("honours count only for a trump contract made"), "honours", remedy=DROP)
     if deal.boston is not None and not takes_boston(contract):
-        raise DealError(_("{contract} is played without boston", contract=name), "boston", remedy=DROP)
+        raise DealError(_("{contract} is played without boston", contract=contract_name(tariff, deal.contract)),
+                        "boston", remedy=DROP)
     if deal.boston is not None and not holder_counts(contract, made):
-        raise DealError(_("{contract} made pays no boston", contract=name), "boston", remedy=DROP)
+        raise DealError(_("{contract} made pays no boston", contract=contract_name(tariff, deal.contract)), "boston",
+                        remedy=DROP)
     if deal.jack is not None and not contract.jack:
-        raise DealError(_("in {contract} the diamond jack has no value", contract=name), "jack", remedy=DROP)
+        raise DealError(_("in {contract} the diamond jack has no value", contract=contract_name(tariff, deal.contract)),
+                        "jack", remedy=DROP)
 
 
 def _validate_turned(tariff: Tariff, deal: Deal) -> None:
@@ -316,19 +319,21 @@ def _validate_unplayed(deal: Deal, fields: tuple[str, ...], why: str) -> None:
 
 
 def _validate_side(tariff: Tariff, contract: Contract, deal: Deal) -> None:
-    """The declaring side: alone or with a partner, as the contract is played."""
-    name = contract_name(tariff, deal.contract)
+    """The declaring side: alone or with a partner, as the contract is played (its name said only
+    when it is refused: a replay of a club's season validates every deal)."""
     if deal.partner is not None:
         if deal.partner == deal.declarer:
             raise DealError(_("the partner cannot be the declarer; choose another player"), "partner")
         if contract.with_partner is None:
-            raise DealError(_("{contract} is played alone", contract=name), "partner", remedy=DROP)
+            raise DealError(_("{contract} is played alone", contract=contract_name(tariff, deal.contract)), "partner",
+                            remedy=DROP)
         if deal.partner_tricks is None and deal.team_tricks is None and not deal.conceded:
             raise DealError(_("a deal with a partner needs the partner's own tricks, or the pair's together"),
                             "partner_tricks", remedy=GIVE)
         return
     if contract.alone is None:
-        raise DealError(_("{contract} is played with a partner", contract=name), "partner", remedy=GIVE)
+        raise DealError(_("{contract} is played with a partner", contract=contract_name(tariff, deal.contract)),
+                        "partner", remedy=GIVE)
     if deal.partner_tricks is not None:
         raise DealError(_("a declarer who plays alone has no partner's tricks"), "partner_tricks", remedy=DROP)
     if deal.team_tricks is not None:
@@ -366,16 +371,18 @@ def _validate_tricks(tariff: Tariff, deal: Deal) -> None:
 
 
 def _validate_rank(tariff: Tariff, contract: Contract, deal: Deal) -> None:
-    """The rank said is one the contract is played at; one is said where the contract has no default."""
-    name = contract_name(tariff, deal.contract)
-    allowed = ", ".join(rank_name(tariff, r) for r in contract.ranks)
+    """The rank said is one the contract is played at; one is said where the contract has no default
+    (the names said only when it is refused)."""
     if deal.rank is not None and deal.rank not in contract.ranks:
+        name = contract_name(tariff, deal.contract)
+        allowed = ", ".join(rank_name(tariff, r) for r in contract.ranks)
         if not allowed:
             raise DealError(_("{contract} is played without a rank", contract=name), "rank", remedy=DROP)
         raise DealError(_("{contract} has no rank {rank!r}; it is played as {allowed}", contract=name,
                           rank=rank_name(tariff, deal.rank), allowed=allowed), "rank")
     if deal.rank is None and contract.ranks and contract.default_rank is None:
-        raise DealError(_("{contract} needs its rank: {names}", contract=name, names=allowed), "rank", remedy=GIVE)
+        raise DealError(_("{contract} needs its rank: {names}", contract=contract_name(tariff, deal.contract),
+                          names=", ".join(rank_name(tariff, r) for r in contract.ranks)), "rank", remedy=GIVE)
 
 
 def split_decides(tariff: Tariff, contract: Contract, team: int, rank: str | None = None) -> bool:
