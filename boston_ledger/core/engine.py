@@ -303,9 +303,10 @@ def _validate_table(tariff: Tariff, deal: Deal) -> None:
         seat = getattr(deal, field)
         if seat is not None and not 0 <= seat < n:
             raise DealError(_("seat {seat} is not at this table of {n}", seat=seat, n=n), field)
-    refused = next((f for f in UNPLAYED if _given(deal, f) and not plays(tariff, f)), None)
-    if refused is not None:  # said only when refused: a replay of a club's season validates every deal
-        raise DealError(_unplayed(tariff, refused), refused, remedy=DROP)
+    for field in UNPLAYED:  # said only when refused: a replay of a club's season validates every deal
+        value = getattr(deal, field)
+        if value is not None and value is not False and not plays(tariff, field):
+            raise DealError(_unplayed(tariff, field), field, remedy=DROP)
     if deal.honours is not None and not 0 <= deal.honours <= tariff.most_honours:
         raise DealError(_("{n} is not a number of honours from 0 to {most}", n=deal.honours,
                           most=tariff.most_honours), "honours")
@@ -610,8 +611,9 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     # game's stake waits for its first deal)
     if stake_due(tariff, state) and (deal.contract != MISDEAL or (rules.stake_at == "empty" and state.basket == 0
                                                                   and not game_starts(tariff, state))):
+        chips = stake(tariff, pos)
         for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
-            move(seat, BASKET, stake(tariff, pos), "stake")
+            move(seat, BASKET, chips, "stake")
     belle = columns.belle(new_game(tariff, state), state.belle, deal.turned) if tariff.turns else None
     if deal.contract == MISDEAL:  # a house penalty aside, nothing more moves
         move(dealer, BASKET, rules.misdeal_penalty, "misdeal")
@@ -668,8 +670,9 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         scores[member] = total if made else -total
         for opponent in facing[member]:
             payer, payee = (opponent, member) if made else (member, opponent)
-            for reason, chips in pay:
-                move(payer, payee, chips * factor, reason)
+            for reason, chips in pay:  # as `move`, between two players: the basket is not touched
+                if chips * factor > 0:
+                    out.append(Transfer(payer, payee, chips * factor, reason))
     pair = schedule.pays == "beside"  # the pair divides the basket, and puts a failure's payment in once
     if made:
         stake_next = _awards(tariff, schedule, True, deal.conceded)

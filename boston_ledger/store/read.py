@@ -176,7 +176,7 @@ def deals(conn: sqlite3.Connection, session: Session, transfers: bool = True,
         cursor.row_factory = None  # plain tuples: a season's transfers are read by the hundred thousand
         pending_rows = cursor
     pending = next(pending_rows, None)
-    seat = session.seats()
+    seat, known = session.seat, session.seats()
     rows = conn.execute(f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d {where}"
                         f" ORDER BY d.id", span)
     rows.row_factory = None
@@ -184,9 +184,11 @@ def deals(conn: sqlite3.Connection, session: Session, transfers: bool = True,
         deal_id, number = r[0], r[1]
         own: list[Transfer] = []
         while pending is not None and pending[0] == deal_id:
-            own.append(Transfer(seat(pending[1], number, True), seat(pending[2], number, True), pending[3], pending[4]))
+            payer, payee = pending[1], pending[2]
+            own.append(Transfer(known[payer] if payer in known else seat(payer, number, True),
+                                known[payee] if payee in known else seat(payee, number, True), pending[3], pending[4]))
             pending = next(pending_rows, None)
-        yield Recorded(id=deal_id, number=number, entered_at=r[2], deal=stored_deal(session, number, r[5:], seat),
+        yield Recorded(id=deal_id, number=number, entered_at=r[2], deal=stored_deal(session, number, r[5:], known),
                        transfers=tuple(own), balances=kept_balances(r[3]), basket=r[4])
 
 

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from decimal import Decimal
 from typing import Any, NamedTuple
 
@@ -95,22 +94,15 @@ class Session(NamedTuple):
             return person
         return [seat[account] for seat in self.table(number)].index(person)
 
-    def seats(self) -> Callable[[int | None, int, bool], int | None]:
-        """`seat` for many rows of this session: in the usual evening (no change of the table)
-        a person's seat looked up by id; any other id, and every seat of a changed table, asked
-        of `seat` itself (the same seat, or the same ValueError)."""
+    def seats(self) -> dict[object, int | None]:
+        """`seat` by player id for many rows of this session: in the usual evening (no change of
+        the table) each player's seat; empty when the table changed. An id not in it is asked of
+        `seat` itself (the same seat, or the same ValueError)."""
         if self.seatings:
-            return self.seat
+            return {}
         known: dict[object, int | None] = {None: None}
         known.update((player_id, person) for person, player_id in enumerate(self.people_ids[:self.tariff.players]))
-        slow = self.seat
-
-        def seat(player_id: int | None, number: int, account: bool = False) -> int | None:
-            try:
-                return known[player_id]
-            except KeyError:
-                return slow(player_id, number, account)
-        return seat
+        return known
 
     def person_id(self, seat: int | None, number: int, account: bool = False) -> int | None:
         """The id of who sat in `seat` at deal `number` (`account`: whose money it played)."""
@@ -186,15 +178,15 @@ class PaymentRecord(NamedTuple):
 
 
 def stored_deal(session: Session, number: int, entry: tuple[Any, ...],
-                seat: Callable[[int | None, int, bool], int | None] | None = None) -> Deal:
+                seats: dict[object, int | None] | None = None) -> Deal:
     """The Deal `number` of an entry's columns (ENTRY, as stored): player ids read as the seats
     they sat in at that deal (an id not of this session raises ValueError), a flag as a bool, every
-    seat's tricks from their JSON. `seat`: the session's `seats()`, when many deals are read."""
-    seat = seat or session.seat
+    seat's tricks from their JSON. `seats`: the session's `seats()`, when many deals are read."""
+    known = seats or {}
     values: dict[str, Any] = {}  # by field, of the type its kind (core.fields) gives it
     for (name, kind), value in zip(_KINDS, entry, strict=True):
         if kind == "player":
-            value = seat(value, number, False)
+            value = known[value] if value in known else session.seat(value, number)
         elif kind == "flag":
             value = bool(value)
         elif kind == "tricks-each" and value is not None:
