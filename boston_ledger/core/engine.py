@@ -224,9 +224,9 @@ def validate(tariff: Tariff, deal: Deal) -> None:
                           name=tariff_name(tariff), contract=contract_name(tariff, deal.contract),
                           names=contract_names(tariff)),
                         "contract", None)
-    name = contract_name(tariff, deal.contract)
     if deal.declarer is None:
-        raise DealError(_("{contract} needs its declarer", contract=name), "declarer", remedy=GIVE)
+        raise DealError(_("{contract} needs its declarer", contract=contract_name(tariff, deal.contract)), "declarer",
+                        remedy=GIVE)
     _validate_side(tariff, contract, deal)
     if deal.conceded:
         _validate_unplayed(deal, ("tricks", "partner_tricks", "team_tricks"),
@@ -246,11 +246,14 @@ def validate(tariff: Tariff, deal: Deal) -> None:
     if deal.honours is not None and not (schedule_of(contract, deal).kind == "tricks" and contract.ranks and made):
         raise DealError(_("honours count only for a trump contract made"), "honours", remedy=DROP)
     if deal.boston is not None and not takes_boston(contract):
-        raise DealError(_("{contract} is played without boston", contract=name), "boston", remedy=DROP)
+        raise DealError(_("{contract} is played without boston", contract=contract_name(tariff, deal.contract)),
+                        "boston", remedy=DROP)
     if deal.boston is not None and not holder_counts(contract, made):
-        raise DealError(_("{contract} made pays no boston", contract=name), "boston", remedy=DROP)
+        raise DealError(_("{contract} made pays no boston", contract=contract_name(tariff, deal.contract)), "boston",
+                        remedy=DROP)
     if deal.jack is not None and not contract.jack:
-        raise DealError(_("in {contract} the diamond jack has no value", contract=name), "jack", remedy=DROP)
+        raise DealError(_("in {contract} the diamond jack has no value", contract=contract_name(tariff, deal.contract)),
+                        "jack", remedy=DROP)
 
 
 def _validate_turned(tariff: Tariff, deal: Deal) -> None:
@@ -300,9 +303,10 @@ def _validate_table(tariff: Tariff, deal: Deal) -> None:
         seat = getattr(deal, field)
         if seat is not None and not 0 <= seat < n:
             raise DealError(_("seat {seat} is not at this table of {n}", seat=seat, n=n), field)
-    refused = next((f for f in UNPLAYED if _given(deal, f) and not plays(tariff, f)), None)
-    if refused is not None:  # said only when refused: a replay of a club's season validates every deal
-        raise DealError(_unplayed(tariff, refused), refused, remedy=DROP)
+    for field in UNPLAYED:  # said only when refused: a replay of a club's season validates every deal
+        value = getattr(deal, field)
+        if value is not None and value is not False and not plays(tariff, field):
+            raise DealError(_unplayed(tariff, field), field, remedy=DROP)
     if deal.honours is not None and not 0 <= deal.honours <= tariff.most_honours:
         raise DealError(_("{n} is not a number of honours from 0 to {most}", n=deal.honours,
                           most=tariff.most_honours), "honours")
@@ -316,19 +320,21 @@ def _validate_unplayed(deal: Deal, fields: tuple[str, ...], why: str) -> None:
 
 
 def _validate_side(tariff: Tariff, contract: Contract, deal: Deal) -> None:
-    """The declaring side: alone or with a partner, as the contract is played."""
-    name = contract_name(tariff, deal.contract)
+    """The declaring side: alone or with a partner, as the contract is played (its name said only
+    when it is refused: a replay of a club's season validates every deal)."""
     if deal.partner is not None:
         if deal.partner == deal.declarer:
             raise DealError(_("the partner cannot be the declarer; choose another player"), "partner")
         if contract.with_partner is None:
-            raise DealError(_("{contract} is played alone", contract=name), "partner", remedy=DROP)
+            raise DealError(_("{contract} is played alone", contract=contract_name(tariff, deal.contract)), "partner",
+                            remedy=DROP)
         if deal.partner_tricks is None and deal.team_tricks is None and not deal.conceded:
             raise DealError(_("a deal with a partner needs the partner's own tricks, or the pair's together"),
                             "partner_tricks", remedy=GIVE)
         return
     if contract.alone is None:
-        raise DealError(_("{contract} is played with a partner", contract=name), "partner", remedy=GIVE)
+        raise DealError(_("{contract} is played with a partner", contract=contract_name(tariff, deal.contract)),
+                        "partner", remedy=GIVE)
     if deal.partner_tricks is not None:
         raise DealError(_("a declarer who plays alone has no partner's tricks"), "partner_tricks", remedy=DROP)
     if deal.team_tricks is not None:
@@ -366,16 +372,18 @@ def _validate_tricks(tariff: Tariff, deal: Deal) -> None:
 
 
 def _validate_rank(tariff: Tariff, contract: Contract, deal: Deal) -> None:
-    """The rank said is one the contract is played at; one is said where the contract has no default."""
-    name = contract_name(tariff, deal.contract)
-    allowed = ", ".join(rank_name(tariff, r) for r in contract.ranks)
+    """The rank said is one the contract is played at; one is said where the contract has no default
+    (the names said only when it is refused)."""
     if deal.rank is not None and deal.rank not in contract.ranks:
+        name = contract_name(tariff, deal.contract)
+        allowed = ", ".join(rank_name(tariff, r) for r in contract.ranks)
         if not allowed:
             raise DealError(_("{contract} is played without a rank", contract=name), "rank", remedy=DROP)
         raise DealError(_("{contract} has no rank {rank!r}; it is played as {allowed}", contract=name,
                           rank=rank_name(tariff, deal.rank), allowed=allowed), "rank")
     if deal.rank is None and contract.ranks and contract.default_rank is None:
-        raise DealError(_("{contract} needs its rank: {names}", contract=name, names=allowed), "rank", remedy=GIVE)
+        raise DealError(_("{contract} needs its rank: {names}", contract=contract_name(tariff, deal.contract),
+                          names=", ".join(rank_name(tariff, r) for r in contract.ranks)), "rank", remedy=GIVE)
 
 
 def split_decides(tariff: Tariff, contract: Contract, team: int, rank: str | None = None) -> bool:
@@ -603,8 +611,9 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     # game's stake waits for its first deal)
     if stake_due(tariff, state) and (deal.contract != MISDEAL or (rules.stake_at == "empty" and state.basket == 0
                                                                   and not game_starts(tariff, state))):
+        chips = stake(tariff, pos)
         for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
-            move(seat, BASKET, stake(tariff, pos), "stake")
+            move(seat, BASKET, chips, "stake")
     belle = columns.belle(new_game(tariff, state), state.belle, deal.turned) if tariff.turns else None
     if deal.contract == MISDEAL:  # a house penalty aside, nothing more moves
         move(dealer, BASKET, rules.misdeal_penalty, "misdeal")
@@ -661,8 +670,9 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         scores[member] = total if made else -total
         for opponent in facing[member]:
             payer, payee = (opponent, member) if made else (member, opponent)
-            for reason, chips in pay:
-                move(payer, payee, chips * factor, reason)
+            for reason, chips in pay:  # as `move`, between two players: the basket is not touched
+                if chips * factor > 0:
+                    out.append(Transfer(payer, payee, chips * factor, reason))
     pair = schedule.pays == "beside"  # the pair divides the basket, and puts a failure's payment in once
     if made:
         stake_next = _awards(tariff, schedule, True, deal.conceded)

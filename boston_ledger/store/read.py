@@ -168,20 +168,27 @@ def deals(conn: sqlite3.Connection, session: Session, transfers: bool = True,
                              f" LIMIT 1 OFFSET ?", (session.id, max(tail, 1) - 1)).fetchone()
         span = (session.id, (start[0] if start else 0) if tail > 0 else 2**63 - 1)
     where = f"WHERE d.session_id = ? AND d.id >= ? AND {STANDING}"
-    pending_rows = iter(())
+    pending_rows: Iterator[Any] = iter(())
     if transfers:  # ordered by d.id (= t.deal_id), which the deals_by_session index gives without a sort
-        pending_rows = conn.execute(
+        cursor = conn.execute(
             f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
             f" {where} ORDER BY d.id, t.id", span)
+        cursor.row_factory = None  # plain tuples: a season's transfers are read by the hundred thousand
+        pending_rows = cursor
     pending = next(pending_rows, None)
-    seat = session.seat
-    for r in conn.execute(f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d {where}"
-                          f" ORDER BY d.id", span):
+    seat, known = session.seat, session.seats()
+    rows = conn.execute(f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d {where}"
+                        f" ORDER BY d.id", span)
+    rows.row_factory = None
+    for r in rows:
+        deal_id, number = r[0], r[1]
         own: list[Transfer] = []
-        while pending is not None and pending[0] == r[0]:
-            own.append(Transfer(seat(pending[1], r[1], True), seat(pending[2], r[1], True), pending[3], pending[4]))
+        while pending is not None and pending[0] == deal_id:
+            payer, payee = pending[1], pending[2]
+            own.append(Transfer(known[payer] if payer in known else seat(payer, number, True),
+                                known[payee] if payee in known else seat(payee, number, True), pending[3], pending[4]))
             pending = next(pending_rows, None)
-        yield Recorded(id=r[0], number=r[1], entered_at=r[2], deal=stored_deal(session, r[1], tuple(r)[5:]),
+        yield Recorded(id=deal_id, number=number, entered_at=r[2], deal=stored_deal(session, number, r[5:], known),
                        transfers=tuple(own), balances=kept_balances(r[3]), basket=r[4])
 
 

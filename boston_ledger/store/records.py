@@ -94,6 +94,16 @@ class Session(NamedTuple):
             return person
         return [seat[account] for seat in self.table(number)].index(person)
 
+    def seats(self) -> dict[object, int | None]:
+        """`seat` by player id for many rows of this session: in the usual evening (no change of
+        the table) each player's seat; empty when the table changed. An id not in it is asked of
+        `seat` itself (the same seat, or the same ValueError)."""
+        if self.seatings:
+            return {}
+        known: dict[object, int | None] = {None: None}
+        known.update((player_id, person) for person, player_id in enumerate(self.people_ids[:self.tariff.players]))
+        return known
+
     def person_id(self, seat: int | None, number: int, account: bool = False) -> int | None:
         """The id of who sat in `seat` at deal `number` (`account`: whose money it played)."""
         if seat is None:
@@ -167,20 +177,25 @@ class PaymentRecord(NamedTuple):
     cancelled_at: str | None = None  # when `paid --cancel` took it back (it stays on record)
 
 
-def stored_deal(session: Session, number: int, entry: tuple[Any, ...]) -> Deal:
+def stored_deal(session: Session, number: int, entry: tuple[Any, ...],
+                seats: dict[object, int | None] | None = None) -> Deal:
     """The Deal `number` of an entry's columns (ENTRY, as stored): player ids read as the seats
     they sat in at that deal (an id not of this session raises ValueError), a flag as a bool, every
-    seat's tricks from their JSON."""
+    seat's tricks from their JSON. `seats`: the session's `seats()`, when many deals are read."""
+    known = seats or {}
     values: dict[str, Any] = {}  # by field, of the type its kind (core.fields) gives it
-    for f, value in zip(STORED, entry, strict=True):
-        if f.kind == "player":
-            value = session.seat(value, number)
-        elif f.kind == "flag":
+    for (name, kind), value in zip(_KINDS, entry, strict=True):
+        if kind == "player":
+            value = known[value] if value in known else session.seat(value, number)
+        elif kind == "flag":
             value = bool(value)
-        elif f.kind == "tricks-each" and value is not None:
+        elif kind == "tricks-each" and value is not None:
             value = tricks_each(value)
-        values[f.name] = value
+        values[name] = value
     return Deal(**values)
+
+
+_KINDS = tuple((f.name, f.kind) for f in STORED)  # each stored field's name and kind, read once per deal
 
 
 def entry_of(session: Session, number: int, deal: Deal) -> tuple[object, ...]:
