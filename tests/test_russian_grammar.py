@@ -144,6 +144,8 @@ def test_a_russian_table_sees_the_tariff_s_title_the_true_minus_and_its_dates(cl
     first = status.splitlines()[0]
     assert "Классический бостон" in first and "classic" not in first and not re.search(r"\([0-9a-f]{12}\)", first)
     assert "−" in status and not re.search(r"(?<![\w-])-\d", status)  # −96, never -96
+    chart = cli(*RU, "chart").stdout  # the terminal chart too, its scale said in words
+    assert "−" in chart and not re.search(r"(?<![\w-])-\d", chart) and "(шкала от −" in chart
     today = datetime.now().astimezone().strftime("%d.%m.%Y")
     sheet = cli(*RU, "sheet").stdout
     assert today in sheet and not re.search(r"\d{4}-\d\d-\d\d", sheet)
