@@ -429,7 +429,8 @@ def test_the_phone_enters_and_shows_an_american_evening(cli, isolated: Path) -> 
 
 @pytest.mark.parametrize("doc", ["rules.en.md", "rules.ru.md"])
 def test_the_rules_print_the_tables_the_program_plays(doc: str) -> None:
-    """docs/rules.*.md lay out each new tariff's table as `tariffs show` does, row for row."""
+    """docs/rules.*.md lay out each new tariff's table as `tariffs show` does, row for row (the Russian
+    one with the true minus)."""
     from boston_ledger.ui.tariff import schedule_row
 
     text = (Path(__file__).resolve().parent.parent / "docs" / doc).read_text(encoding="utf-8")
@@ -438,7 +439,7 @@ def test_the_rules_print_the_tables_the_program_plays(doc: str) -> None:
                           ("fontainebleau-foster", "`boston-ledger tariffs show fontainebleau-foster`")):
         tariff = load(name)
         block = text[text.index(heading):].split("\n\n")[1]
-        rows = {cells[0]: cells[1:] for cells in ([c.strip() for c in line.strip("|").split("|")]
+        rows = {cells[0]: cells[1:] for cells in ([c.strip().replace("−", "-") for c in line.strip("|").split("|")]
                                                   for line in block.splitlines()[2:])}
         expected = {}
         for key, contract in tariff.contracts.items():

@@ -144,6 +144,8 @@ def test_a_russian_table_sees_the_tariff_s_title_the_true_minus_and_its_dates(cl
     first = status.splitlines()[0]
     assert "Классический бостон" in first and "classic" not in first and not re.search(r"\([0-9a-f]{12}\)", first)
     assert "−" in status and not re.search(r"(?<![\w-])-\d", status)  # −96, never -96
+    chart = cli(*RU, "chart").stdout  # the terminal chart too, its scale said in words
+    assert "−" in chart and not re.search(r"(?<![\w-])-\d", chart) and "(шкала от −" in chart
     today = datetime.now().astimezone().strftime("%d.%m.%Y")
     sheet = cli(*RU, "sheet").stdout
     assert today in sheet and not re.search(r"\d{4}-\d\d-\d\d", sheet)
@@ -183,3 +185,14 @@ def test_the_misere_partout_line_says_each_count_with_its_word(cli) -> None:
     line = cli(*RU, "deal", "пас", "--tricks-each", "3,4,5,1").stdout.splitlines()[1]
     assert line == "мизер-парту: Пётр — 3 взятки, Ольга — 4 взятки, Никита — 5 взяток, Любовь — 1 взятка"
     assert "misère partout: Пётр 3, Ольга 4, Никита 5, Любовь 1" in cli("history").stdout
+
+
+def test_stats_since_takes_a_date_as_the_russian_screens_write_it(cli) -> None:
+    """The sheet says 05.12.2026; `stats --since` takes that form as well as 2026-12-05."""
+    cli(*RU, "new", *PLAYERS, "--chip-value", "0.10")
+    cli(*RU, "deal", "пас")
+    cli(*RU, "settle", "--yes")
+    today = datetime.now().astimezone()
+    assert "Пётр" in cli(*RU, "stats", "--since", today.strftime("%d.%m.%Y")).stdout
+    assert cli.json("stats", "--since", "01.01.2999")["players"] == {}
+    assert "31.01.2026" in cli(*RU, "stats", "--since", "31.02.2026", code=2).stderr

@@ -208,8 +208,10 @@ def money_amount(text: str) -> int:
 def since_date(text: str | None) -> date | None:
     if text is None:
         return None
+    word = text.strip()
+    day = re.fullmatch(r"(\d{1,2})\.(\d{1,2})\.(\d{4})", word)  # as Russian screens write a date
     try:
-        return date.fromisoformat(text.strip())
+        return date(int(day[3]), int(day[2]), int(day[1])) if day else date.fromisoformat(word)
     except ValueError:
         raise LedgerError(_("--since must be a date such as 2026-01-31, not {clip}", clip=clip(text))) from None
 

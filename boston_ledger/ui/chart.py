@@ -41,11 +41,11 @@ def terminal(names: Sequence[str], series: Sequence[Sequence[int]], width: int =
     lines = [*legend_lines(names, shown, width),
              f"{'':{pad}}  {_('now'):>6} {_('low'):>6} {_('high'):>6}  "
              + ngettext("running balance over {n} deal (scale {low} .. {high})",
-                        "running balance over {n} deals (scale {low} .. {high})", len(series[0]) - 1, low=low,
-                        high=high)]
+                        "running balance over {n} deals (scale {low} .. {high})", len(series[0]) - 1,
+                        low=number(low), high=number(high))]
     for name, values in zip(shown, series, strict=True):
-        lines.append(f"{name}{' ' * (pad - cell_len(visible(name)))}  {values[-1]:>6} {min(values):>6} "
-                     f"{max(values):>6}  {sparkline(values, low, high, line)}")
+        lines.append(f"{name}{' ' * (pad - cell_len(visible(name)))}  {number(values[-1]):>6} {number(min(values)):>6} "
+                     f"{number(max(values)):>6}  {sparkline(values, low, high, line)}")
     return lines
 
 
