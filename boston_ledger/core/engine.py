@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from . import columns
 from .errors import DROP, GIVE, MEND, LedgerError
-from .i18n import _, contract_name, contract_names, ngettext, rank_name, tariff_name
+from .i18n import N_, _, contract_name, contract_names, ngettext, rank_name, tariff_name
 from .tariff import MISDEAL, PASS, Contract, Schedule, Tariff
 
 BASKET = None  # the party that is the pool in the middle of the table
@@ -280,20 +280,16 @@ PLAYS: dict[str, Callable[[Tariff], bool]] = {  # the fields only some tariffs p
     "conceded": lambda t: t.basket.concede}
 
 
-UNPLAYED = ("ace_turned", "carte_blanche", "boston", "honours", "conceded", "turned", "jack")  # said only where played
-
-
-def _unplayed(tariff: Tariff, field: str) -> str:
-    """Why a field the tariff does not play is refused (every player's tricks: _validate_partout)."""
-    return {
-        "ace_turned": lambda: _("an ace turned counts only with the remise condition, which this session does not "
-                                "play"),
-        "carte_blanche": lambda: _("the {name} tariff pays nothing for a blank hand", name=tariff_name(tariff)),
-        "boston": lambda: _("the {name} tariff pays no boston", name=tariff_name(tariff)),
-        "honours": lambda: _("the {name} tariff scores no honours", name=tariff_name(tariff)),
-        "conceded": lambda: _("the {name} tariff has no \"I pay\": enter the tricks taken", name=tariff_name(tariff)),
-        "turned": lambda: _("the {name} tariff pays by no suit turned up", name=tariff_name(tariff)),
-        "jack": lambda: _("the {name} tariff pays nothing for the diamond jack", name=tariff_name(tariff))}[field]()
+# Why each field a tariff does not play is refused (every player's tricks: _validate_partout), said
+# only when refused: a replay of a club's season validates every deal.
+UNPLAYED = {
+    "ace_turned": N_("an ace turned counts only with the remise condition, which this session does not play"),
+    "carte_blanche": N_("the {name} tariff pays nothing for a blank hand"),
+    "boston": N_("the {name} tariff pays no boston"),
+    "honours": N_("the {name} tariff scores no honours"),
+    "conceded": N_("the {name} tariff has no \"I pay\": enter the tricks taken"),
+    "turned": N_("the {name} tariff pays by no suit turned up"),
+    "jack": N_("the {name} tariff pays nothing for the diamond jack")}
 
 
 def _validate_table(tariff: Tariff, deal: Deal) -> None:
@@ -303,10 +299,10 @@ def _validate_table(tariff: Tariff, deal: Deal) -> None:
         seat = getattr(deal, field)
         if seat is not None and not 0 <= seat < n:
             raise DealError(_("seat {seat} is not at this table of {n}", seat=seat, n=n), field)
-    for field in UNPLAYED:  # said only when refused: a replay of a club's season validates every deal
+    for field, why in UNPLAYED.items():
         value = getattr(deal, field)
         if value is not None and value is not False and not plays(tariff, field):
-            raise DealError(_unplayed(tariff, field), field, remedy=DROP)
+            raise DealError(_(why, name=tariff_name(tariff)), field, remedy=DROP)
     if deal.honours is not None and not 0 <= deal.honours <= tariff.most_honours:
         raise DealError(_("{n} is not a number of honours from 0 to {most}", n=deal.honours,
                           most=tariff.most_honours), "honours")
@@ -670,9 +666,8 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         scores[member] = total if made else -total
         for opponent in facing[member]:
             payer, payee = (opponent, member) if made else (member, opponent)
-            for reason, chips in pay:  # as `move`, between two players: the basket is not touched
-                if chips * factor > 0:
-                    out.append(Transfer(payer, payee, chips * factor, reason))
+            for reason, chips in pay:
+                move(payer, payee, chips * factor, reason)
     pair = schedule.pays == "beside"  # the pair divides the basket, and puts a failure's payment in once
     if made:
         stake_next = _awards(tariff, schedule, True, deal.conceded)
