@@ -19,6 +19,7 @@ from ..core.errors import LedgerError
 from ..core.i18n import _
 from ..core.tariff import MISDEAL, PASS, Tariff
 from ..core.tariff_files import parse
+from .merge import BY_SESSION, THROUGH
 
 MAX_NUMBER = 2**62  # every whole number of a ledger fits well within SQLite's (chips and their sums: db.MAX_CHIPS)
 TRICKS = ("tricks", "partner_tricks", "team_tricks")  # a player's or a pair's tricks: 0 to the tariff's
@@ -41,14 +42,11 @@ class Damage(NamedTuple):
 
 
 # The rows of one session, table by table (`scan(session=...)`): what a command that works on an
-# evening reads of it. The payments are the ledger's, of no evening.
-OF_SESSION = {"sessions": "id = ?", "players": "session_id = ?", "deals": "session_id = ?",
-              "settlements": "session_id = ?", "corrections": "session_id = ?", "reopenings": "session_id = ?",
-              "extensions": "session_id = ?", "seatings": "session_id = ?",
-              "transfers": "deal_id IN (SELECT id FROM deals WHERE session_id = ?)",
-              "undos": "deal_id IN (SELECT id FROM deals WHERE session_id = ?)",
-              "supersessions": "deal_id IN (SELECT id FROM deals WHERE session_id = ?)",
-              "seating_undos": "seating_id IN (SELECT id FROM seatings WHERE session_id = ?)"}
+# evening reads of it, found as an import finds an evening's history (merge.BY_SESSION, THROUGH).
+# The payments are the ledger's, of no evening.
+OF_SESSION = {**{t: "id = ?" if t == "sessions" else "session_id = ?" for t in BY_SESSION},
+              **{t: f"{column} IN (SELECT id FROM {parent} WHERE session_id = ?)"
+                 for t, (column, parent) in THROUGH.items()}}
 
 
 def scan(conn: sqlite3.Connection, first: bool = False, session: int | None = None) -> list[Damage]:
