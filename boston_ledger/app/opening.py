@@ -98,7 +98,10 @@ def failure(error: Exception, where: Path) -> str:
     if isinstance(error, sqlite3.Error):
         return _("the ledger database failed: {error}; nothing was recorded", error=error)
     said = damaged(where)
-    if said is not None:
-        return said
+    return said if said is not None else internal(error)
+
+
+def internal(error: Exception) -> str:
+    """What is said of a bug of ours: one line, and what was being written was rolled back."""
     return _("{prog}: internal error: {kind}: {error}. Please report it with the command you ran; "
              "`{prog} status` shows what is recorded.", prog="boston-ledger", kind=type(error).__name__, error=error)

@@ -17,7 +17,7 @@ from typing import Any, NoReturn
 
 from ..core.errors import DROP, GIVE, LedgerError
 from ..core.i18n import N_, _, strerror, translated
-from ..app.opening import close_all, commits, damaged, starting
+from ..app.opening import close_all, commits, damaged, internal, starting
 from ..ui.text import message as tell  # `message` and `said` are words of their own here
 
 PROG = "boston-ledger"
@@ -70,9 +70,7 @@ def guarded(run: Callable[[], Any], command_path: Callable[[], str] = lambda: PR
         if said is not None:
             fail(said)
         # a bug of ours: still one line, and the transaction was rolled back
-        tell(" ".join(_("{prog}: internal error: {kind}: {error}. Please report it with the command you ran; "
-                           "`{prog} status` shows what is recorded.", prog=PROG, kind=type(e).__name__,
-                           error=e).split()), err=True)
+        tell(" ".join(internal(e).split()), err=True)
         sys.exit(1)
     sys.exit(code if isinstance(code, int) else 0)
 
