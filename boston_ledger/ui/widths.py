@@ -139,20 +139,21 @@ def fit(table: Table, width: int) -> bool:
     is left is shared alike by the columns whose cells are still broken (not their heads: a row of
     names is broken all alike)."""
     console = _measuring()
-    for column in table.columns:  # as it would be laid out unbounded (a width of an earlier fit let go)
-        column.width = None
-    whole = Measurement.get(console, console.options, table)
-    if whole.maximum <= width:
-        return True
     spans = []
-    for column in table.columns:
+    for column in table.columns:  # each cell measured once: rich draws the columns at the widths given
         sizes = [Measurement.get(console, console.options, cell) for cell in (column.header, *column.cells)]
         high = max([m.maximum for m in sizes] + [column.min_width or 0])
         spans.append((high if column.no_wrap else max([m.minimum for m in sizes] + [column.min_width or 0]), high))
+        column.width = high  # as it would be laid out unbounded
+    whole = Measurement.get(console, console.options, table)  # with every width given: the frame added
+    if whole.maximum <= width:
+        return True
     frame = whole.maximum - sum(high for __, high in spans)  # the borders and the padding
     widths = [low for low, __ in spans]
     spare = width - frame - sum(widths)
     if spare < 0:
+        for column in table.columns:  # laid out as rich would, should it be drawn after all
+            column.width = None
         return False
     rows = list(zip(*([column.header, *column.cells] for column in table.columns), strict=True))
     while spare > 0:
