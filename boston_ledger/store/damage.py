@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import weakref
 from collections.abc import Callable
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
@@ -51,7 +52,34 @@ OF_SESSION = {**{t: "id = ?" if t == "sessions" else "session_id = ?" for t in B
 
 def scan(conn: sqlite3.Connection, first: bool = False, session: int | None = None) -> list[Damage]:
     """Every damaged row of the ledger, or of one session's rows (with `first`, at most the first
-    one found). A sound evening costs a few queries: the tables are looked at together."""
+    one found). A sound evening costs a few queries: the tables are looked at together, and once
+    found sound it is not looked at again on the same connection until something is written."""
+    moment = _moment(conn)
+    try:
+        sound = _SOUND.setdefault(conn, {})
+    except TypeError:  # a plain connection (a file being imported or salvaged): looked at each time
+        sound = {}
+    if sound.get((first, session)) == moment:
+        return []
+    found = _scan(conn, first, session)
+    if not found:
+        sound[first, session] = moment
+    return found
+
+
+# What was found sound on a connection (a command reads its evening more than once), with the
+# moment it was: this connection's changes, another's (data_version) and the schema's version.
+_SOUND: weakref.WeakKeyDictionary[sqlite3.Connection, dict[tuple[bool, int | None], tuple[int, int, int]]] = \
+    weakref.WeakKeyDictionary()
+
+
+def _moment(conn: sqlite3.Connection) -> tuple[int, int, int]:
+    """What changes when anything is written to the ledger, by this connection or any other."""
+    row = conn.execute("SELECT * FROM pragma_data_version, pragma_schema_version").fetchone()
+    return conn.total_changes, int(row[0]), int(row[1])
+
+
+def _scan(conn: sqlite3.Connection, first: bool, session: int | None) -> list[Damage]:
     shape = _shape(conn)
     suspect = _suspects(conn, session, shape)
     checks: tuple[Callable[[], list[Damage]], ...] = (
