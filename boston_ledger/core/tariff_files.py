@@ -89,6 +89,20 @@ def _read(path: Path) -> tuple[dict[str, Any], str]:
 
 
 def _toml(text: str, origin: str) -> dict[str, Any]:
+    """The TOML of a tariff's text, read once per process (a copy each time: a caller may change it)."""
+    found = _TOML.get(text)
+    if found is None:
+        found = _read_toml(text, origin)
+        if len(_TOML) >= 32:
+            _TOML.clear()
+        _TOML[text] = found
+    return copy.deepcopy(found)
+
+
+_TOML: dict[str, dict[str, Any]] = {}  # tariff texts as TOML reads them, by the text (a few at a time)
+
+
+def _read_toml(text: str, origin: str) -> dict[str, Any]:
     data: dict[str, Any] | None
     try:
         data = tomllib.loads(text)
