@@ -208,9 +208,18 @@ def objects(conn: sqlite3.Connection) -> Objects:
     """The schema's tables, indexes, triggers and views (not SQLite's own), their SQL with
     whitespace and quotes evened out; read as bytes, so that text which is not UTF-8 is simply
     different."""
-    rows = conn.execute("SELECT CAST(name AS BLOB), CAST(type AS BLOB), CAST(tbl_name AS BLOB), CAST(sql AS BLOB)"
-                        f" FROM sqlite_master WHERE {OURS}").fetchall()
-    return {name.decode("utf-8", "replace"): (kind, table, even(sql)) for name, kind, table, sql in rows}
+    rows = tuple(conn.execute("SELECT CAST(name AS BLOB), CAST(type AS BLOB), CAST(tbl_name AS BLOB),"
+                              f" CAST(sql AS BLOB) FROM sqlite_master WHERE {OURS}").fetchall())
+    found = _OBJECTS.get(rows)
+    if found is None:
+        found = {name.decode("utf-8", "replace"): (kind, table, even(sql)) for name, kind, table, sql in rows}
+        if len(_OBJECTS) >= 16:  # a handful of schemas in a process
+            _OBJECTS.clear()
+        _OBJECTS[rows] = found
+    return dict(found)
+
+
+_OBJECTS: dict[tuple[tuple[bytes, ...], ...], Objects] = {}  # schemas evened out, by their rows as stored
 
 
 def even(sql: bytes | None) -> bytes:
