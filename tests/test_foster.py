@@ -187,7 +187,7 @@ def test_a_misdeal_keeps_the_dealer_and_forfeits_a_red() -> None:
     dealers = []
     for deal in [Deal("five", A, conceded=True), Deal("misdeal"), Deal("misdeal"), Deal("six", B, tricks=6),
                  Deal("pass", tricks_each=(4, 3, 3, 3))]:
-        dealers.append(engine.position(AMERICAN, state.deals, state.redeals).dealer)
+        dealers.append(engine.position(AMERICAN, state).dealer)
         outcome = engine.play(AMERICAN, state, deal)
         if deal.contract == "misdeal":
             assert [(t.payer, t.payee, t.chips) for t in outcome.transfers] == [(B, BASKET, 10)]

@@ -264,6 +264,116 @@ def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -
     assert settled["net_chips"] == {"Anna": -88, "Boris": 464, "Vera": -106, "Gleb": -270}
 
 
+# ---- after the forty: the pool played for until won, then the next game's own forty ----------------
+
+
+def thrown(number: int, stake: int) -> tuple[int, ...]:
+    """A thrown-up deal `number` of the evening: its dealer (seat (number - 1) mod 4, the deal passing
+    every deal, no misdeal here) puts `stake` in the pool."""
+    moved = tuple(-stake if seat == (number - 1) % 4 else 0 for seat in range(4))
+    return (*moved, stake)
+
+
+def test_the_positions_of_a_game_played_on_for_its_pool_and_of_the_next_game() -> None:
+    """p. 179: forty deals, the last eight doubled; the pool then "played for until won"; the next
+    game's forty count from its own first deal, so its deals 33 to 40 are the doubles."""
+    deals = [Deal("pass", turned="spades")] * 41 + [Deal("simple", V, tricks=5, rank="belle", turned="clubs")] + \
+        [Deal("pass", turned="hearts")] * 40
+    steps = list(engine.replaying(FRENCH, deals))
+    at = {s.number: s.position for s in steps}
+    assert (at[40].partie, at[40].deal, at[40].multiplier, at[40].overtime) == (1, 40, 2, False)
+    assert (at[41].partie, at[41].deal, at[41].tour, at[41].multiplier, at[41].overtime) == (1, 41, 11, 1, True)
+    assert (at[42].partie, at[42].deal, at[42].overtime) == (1, 42, True)
+    assert (at[43].partie, at[43].deal, at[43].tour, at[43].dealer, at[43].overtime) == (2, 1, 1, V, False)
+    assert (at[74].partie, at[74].deal, at[74].multiplier) == (2, 32, 1)
+    assert (at[75].partie, at[75].deal, at[75].tour, at[75].multiplier) == (2, 33, 9, 2)
+    assert (at[82].partie, at[82].deal, at[82].multiplier) == (2, 40, 2)
+    assert steps[40].after.basket == 490 and steps[41].after.basket == 0  # deal 42 took the pool
+    assert (steps[41].after.overtime, steps[41].after.extra) == (2, 2)
+    assert (steps[42].after.overtime, steps[42].after.extra) == (2, 0)
+    assert steps[41].after.belle == "spades" and steps[42].after.belle == "hearts"  # game 2's own belle
+    assert engine.new_game(FRENCH, steps[41].after) and not engine.new_game(FRENCH, steps[40].after)
+    assert not engine.over(FRENCH, steps[79].after, 80) and engine.agreed_played(steps[79].after) == 78
+    # game 2's pool holds chips after its fortieth deal (record 82): played on for it in turn
+    assert engine.position(FRENCH, steps[81].after).overtime and not engine.over(FRENCH, steps[81].after, 80)
+    assert engine.over(FRENCH, steps[81].after._replace(basket=0), 80)
+    for step in steps:
+        assert sum(step.after.balances) + step.after.basket == 0
+
+
+def test_a_french_evening_plays_on_for_the_pool_then_counts_the_next_game_from_its_first_deal(cli) -> None:
+    """Game 1: forty deals thrown up (the dealer's 10, 20 in the last eight), its pool of 480 played for
+    until won: deal 41 thrown up, deal 42 Vera's simple in belle (spades, the suit of deal 1) takes it.
+    Game 2 opens at deal 43 with its own belle; its deal 32 (the evening's 74) is a simple, its deal 33
+    (the evening's 75) doubled: the same petite independence pays 12, then 24, from each."""
+    cli("new", *PLAYERS, "--tariff", "french", "--deals", "80")
+    balances = [0, 0, 0, 0, 0]
+    said: dict[int, str] = {}
+
+    def enter(number: int, args: list[str], moved: tuple[int, ...]) -> None:
+        said[number] = " ".join(cli("deal", *args).stdout.split())  # the words, however the terminal wrapped them
+        for i, chips in enumerate(moved):
+            balances[i] += chips
+        assert sum(moved) == 0
+
+    for number in range(1, 41):
+        turned = "spades" if number == 1 else "clubs"  # spades, the belle of game 1
+        enter(number, ["pass", "--turned", turned], thrown(number, 20 if number > 32 else 10))
+    assert balances == [-120, -120, -120, -120, 480]
+    assert "★ The rounds of game 1 are played and its pool holds 480 chips: it is played for until won, in simple " \
+        "deals, or divided if the table settles." in said[40]
+    status = " ".join(cli("status").stdout.split())
+    assert "next: deal 41, game 1 after its rounds: the pool played for until won (simple deals), dealer Anna" \
+        in status, status
+    assert "all 40 agreed deals are played" not in status and "40 of the 80 agreed deals left" in status
+    ru = " ".join(cli("--lang", "ru", "status").stdout.split())
+    assert "партия 1 после своих кругов: банк разыгрывается до выигрыша (простые сдачи)" in ru, ru
+    enter(41, ["pass", "--turned", "hearts"], thrown(41, 10))  # simples after the forty: the dealer's 10
+    # Boris deals 10; Vera's simple in belle, spades: 4 from each, and the pool of 490 + 10
+    enter(42, ["simple", "--rank", "belle", "--declarer", "Vera", "--tricks", "5", "--turned", "clubs"],
+          (-4, -14, 512, -4, -490))
+    assert balances == [-134, -134, 392, -124, 0]
+    assert "★ Game 1 ends with this deal; the next deal opens game 2." in said[42]
+    status = cli.json("status")
+    assert (status["partie"], status["tour"], status["dealer"], status["overtime"]) == (2, 1, "Vera", False)
+    assert status["deals_left"] == 40 and status["deals"] == 42
+    assert "next: deal 43, game 2, round 1 (simple round), dealer Vera" in cli("status").stdout
+    for number in range(43, 74):  # game 2's deals 1 to 31; deal 43 turns hearts, game 2's belle
+        enter(number, ["pass", "--turned", "hearts" if number == 43 else "clubs"], thrown(number, 10))
+    assert balances[4] == 310
+    assert "game 2, round 8 (simple round)" in cli("status").stdout
+    # deal 74, game 2's 32nd, Boris deals 10: Gleb's petite independence in clubs, 6 tricks: 12 from each, the pool
+    enter(74, ["petite-independence", "--rank", "clubs", "--declarer", "Gleb", "--tricks", "6", "--turned", "spades"],
+          (-12, -22, -12, 36 + 320, -310))
+    # deal 75, game 2's 33rd, the first double: Vera deals 20; the same bid pays 24 from each and the pool of 20
+    enter(75, ["petite-independence", "--rank", "clubs", "--declarer", "Gleb", "--tricks", "6", "--turned", "spades"],
+          (-24, -24, -44, 72 + 20, 0))
+    assert "★ The double rounds begin" in said[75] and "double round ×2" in said[75]
+    for number in range(76, 82):
+        enter(number, ["pass", "--turned", "clubs"], thrown(number, 20))
+    # deal 82, game 2's 40th, Boris deals 20: Anna's petite misère, diamonds turned: 48 doubled, and the pool of 140
+    enter(82, ["petite-misere", "--declarer", "Anna", "--tricks", "0", "--turned", "diamonds"],
+          (96 * 3 + 140, -96 - 20, -96, -96, -120))
+    assert "★ Game 2 ends with this deal" in said[82] and balances[4] == 0
+    assert "all 80 agreed deals are played; settle the session" in cli("status").stdout
+    history = cli.json("history", "--all")
+    assert [(d["deal"], d["partie"], d["overtime"]) for d in history if d["deal"] in (40, 41, 42, 43)] == [
+        (40, 1, False), (41, 1, True), (42, 1, True), (43, 2, False)]
+    assert [d["multiplier"] for d in history if d["deal"] in (74, 75)] == [1, 2]
+    for d in history:  # zero-sum after every deal, the pool included
+        assert sum(d["balances"].values()) + d["basket"] == 0, d["deal"]
+    assert [*history[-1]["balances"].values(), history[-1]["basket"]] == balances
+    sheet = " ".join(cli("history", "--all").stdout.split())
+    assert "game 1 after its rounds: the pool played for until won (simple deals)" in sheet
+    assert sheet.count("after its rounds") == 1  # one heading over the deals played on
+    tail = " ".join(cli("history", "--last", "41").stdout.split())  # from deal 42: read from where 41 left it
+    assert tail.count("game 1 after its rounds") == 1 and "game 2, round 1 (simple round)" in tail
+    assert [(d["deal"], d["partie"], d["tour"]) for d in cli.json("history", "--last", "41")[:2]] == [
+        (42, 1, 11), (43, 2, 1)]
+    assert cli("check").exit_code == 0
+    assert cli.json("settle", "--yes")["net_chips"] == dict(zip(PLAYERS, balances[:4], strict=True))
+
+
 # ---- entering ----------------------------------------------------------------------------------
 
 
