@@ -99,27 +99,27 @@ def test_a_petite_independence_in_clubs_with_two_extra_tricks_and_the_jack_is_22
 def test_a_forced_demander_winning_eight_in_belle_has_a_slam_48_from_each_and_the_pool() -> None:
     """p. 181: "He gets the pool plus 24 counters from each player in petite, 48 in belle, double in
     the last eight deals"; the slam is paid instead of the row (our reading)."""
-    belle = play(Deal("simple", A, tricks=8, rank="belle", turned="hearts"))
-    assert paid(belle, A) == [48, 48, 48] and into_basket(belle) == -30
-    assert paid(play(Deal("simple", A, tricks=8, rank="petite", turned="hearts")), A) == [24, 24, 24]
-    assert paid(play(Deal("simple", A, tricks=8, rank="belle", turned="hearts"), CALM._replace(deals=33)), A) == \
+    belle = play(Deal("simple", B, tricks=8, rank="belle", turned="hearts"))  # Boris deals: the fourth to speak
+    assert paid(belle, B) == [48, 48, 48] and into_basket(belle) == -30
+    assert paid(play(Deal("simple", B, tricks=8, rank="petite", turned="hearts")), B) == [24, 24, 24]
+    assert paid(play(Deal("simple", B, tricks=8, rank="belle", turned="hearts"), CALM._replace(deals=33)), B) == \
         [96, 96, 96]
     # seven in belle (diamonds): the row 12 and two extra tricks at 3
-    assert paid(play(Deal("simple", A, tricks=7, rank="belle", turned="hearts")), A) == [18, 18, 18]
+    assert paid(play(Deal("simple", B, tricks=7, rank="belle", turned="hearts")), B) == [18, 18, 18]
 
 
 def test_a_forced_demander_is_paid_as_rules_md_says_above_and_below_eight() -> None:
     """RULES.md: the forced demander plays for five; eight or more is the slam (the pool and 48 each
     in belle, instead of the row: honours add nothing, the jack is paid aside); short of five he pays
     each adversary the row and its rate a trick short, and doubles the pool."""
-    nine = play(Deal("simple", A, tricks=9, rank="belle", turned="hearts", honours=4, jack=B))
+    nine = play(Deal("simple", B, tricks=9, rank="belle", turned="hearts", honours=4, jack=A))
     assert {t.reason for t in nine.transfers} >= {"slam-value", "basket", "jack"}
     assert "honours" not in {t.reason for t in nine.transfers}
-    assert [sum(t.chips for t in nine.transfers if t.payer == s and t.reason == "slam-value") for s in (B, V, G)] \
+    assert [sum(t.chips for t in nine.transfers if t.payer == s and t.reason == "slam-value") for s in (A, V, G)] \
         == [48, 48, 48]
     assert into_basket(nine) == -30  # the dealer's 10 in, the pool of 40 out
-    failed = play(Deal("simple", A, tricks=4, rank="belle", turned="hearts"))
-    assert paid(failed, A) == [-15, -15, -15]  # belle diamonds: 12 and one trick short at 3
+    failed = play(Deal("simple", B, tricks=4, rank="belle", turned="hearts"))
+    assert paid(failed, B) == [-15, -15, -15]  # belle diamonds: 12 and one trick short at 3
     assert into_basket(failed) == 10 + 40  # the dealer's 10, and the pool of 40 doubled
 
 
@@ -160,7 +160,7 @@ def test_both_partners_short_each_pay_one_adversary_and_double_the_pool_together
 
 def test_the_belle_turned_again_leaves_no_petite_and_misères_ignore_the_jack() -> None:
     with pytest.raises(DealError, match="no petite"):
-        play(Deal("simple", A, tricks=5, rank="petite", turned="diamonds"))
+        play(Deal("simple", B, tricks=5, rank="petite", turned="diamonds"))
     assert paid(play(Deal("neuf-belle", A, tricks=9, turned="diamonds")), A) == [36, 36, 36]  # 24 + 12 (our reading)
     with pytest.raises(DealError, match="diamond jack has no value"):
         play(Deal("grand-misere", A, tricks=0, turned="hearts", jack=B))
@@ -194,9 +194,10 @@ DEALS: list[tuple[list[str], tuple[int, int, int, int, int]]] = [  # a deal, and
     # 4, Gleb: Anna's petite independence in clubs, two extra tricks, the jack: 22 from each and the pool
     (["petite-independence", "--rank", "clubs", "--declarer", "Anna", "--tricks", "8", "--jack", "Anna",
       "--turned", "hearts"], (76, -22, -22, -32, 0)),
-    # 5, Anna: Boris forced to play alone in belle (diamonds) wins eight: 48 from each and the pool
-    (["simple", "--rank", "belle", "--declarer", "Boris", "--tricks", "8", "--turned", "spades"],
-     (-58, 154, -48, -48, 0)),
+    # 5, Anna deals, and is the fourth to speak: forced to play alone in belle (diamonds), she wins eight:
+    # 48 from each and the pool of her 10
+    (["simple", "--rank", "belle", "--declarer", "Anna", "--tricks", "8", "--turned", "spades"],
+     (144, -48, -48, -48, 0)),
     # 6, Boris: Vera demands, Anna accepts, petite clubs; Vera 6, Anna 1: Anna pays both adversaries
     # 8 and one trick short at 2, and doubles the pool of 10
     (["simple", "--rank", "petite", "--declarer", "Vera", "--partner", "Anna", "--tricks", "6", "--partner-tricks",
@@ -209,9 +210,9 @@ DOUBLES: list[tuple[list[str], tuple[int, int, int, int, int]]] = [
     # 34, Boris deals 20: Gleb's petite independence in clubs, two extra tricks, the jack, doubled: 44 each
     (["petite-independence", "--rank", "clubs", "--declarer", "Gleb", "--tricks", "8", "--jack", "Gleb",
       "--turned", "diamonds"], (-44, -64, -44, 152, 0)),
-    # 35, Vera deals 20: Anna forced alone in belle wins eight, doubled: 96 from each and the pool
-    (["simple", "--rank", "belle", "--declarer", "Anna", "--tricks", "8", "--turned", "hearts"],
-     (308, -96, -116, -96, 0)),
+    # 35, Vera deals 20 and is forced alone in belle, wins eight, doubled: 96 from each and the pool of her 20
+    (["simple", "--rank", "belle", "--declarer", "Vera", "--tricks", "8", "--turned", "hearts"],
+     (-96, -96, 288, -96, 0)),
 ]
 
 
@@ -232,7 +233,7 @@ def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -
 
     for number, (args, moved) in enumerate(DEALS, 1):
         enter(args, moved, number)
-    refused = cli("deal", "simple", "--rank", "petite", "--declarer", "Anna", "--tricks", "5", "--turned", "diamonds",
+    refused = cli("deal", "simple", "--rank", "petite", "--declarer", "Vera", "--tricks", "5", "--turned", "diamonds",
                   code=2).stderr
     assert "the belle, diamonds, was turned again: this deal has no petite" in refused
     for number in range(7, 33):
@@ -244,12 +245,12 @@ def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -
         enter(args, moved, number)
     for number in range(36, 41):
         enter(["pass", "--turned", "clubs"], None, number)
-    assert balances == [-66, 486, -262, -258, 100]
+    assert balances == [-268, 284, 142, -258, 100]
     # the pool is played for until won (p. 179): simples, the dealer's 10, diamonds still the belle
     assert "all 40 agreed deals are played; the pool of 100 chips is played for until won" in cli("status").stdout
     enter(["pass", "--turned", "hearts"], None, 41)
-    enter(["simple", "--rank", "belle", "--declarer", "Vera", "--tricks", "5", "--turned", "hearts"],
-          (-12, -22, 36 + 120, -12, -110), 42)
+    enter(["simple", "--rank", "belle", "--declarer", "Boris", "--tricks", "5", "--turned", "hearts"],
+          (-12, -10 + 36 + 120, -12, -12, -110), 42)  # Boris deals, forced alone
     assert "agreed deals of session 1 are played" in cli("deal", "pass", "--turned", "clubs", code=2).stderr
     assert cli("check").exit_code == 0
     described = [d["description"] for d in cli.json("history")]
@@ -261,7 +262,7 @@ def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -
     assert "tricks_each" not in deals_csv.splitlines()[0]
     assert cli("stats").exit_code == 0 and "hearts turned" in cli("sheet").stdout
     settled = cli.json("settle", "--yes")  # the pool was won: nothing to divide
-    assert settled["net_chips"] == {"Anna": -88, "Boris": 464, "Vera": -106, "Gleb": -270}
+    assert settled["net_chips"] == {"Anna": -290, "Boris": 430, "Vera": 130, "Gleb": -270}
 
 
 # ---- after the forty: the pool played for until won, then the next game's own forty ----------------
@@ -277,7 +278,7 @@ def thrown(number: int, stake: int) -> tuple[int, ...]:
 def test_the_positions_of_a_game_played_on_for_its_pool_and_of_the_next_game() -> None:
     """p. 179: forty deals, the last eight doubled; the pool then "played for until won"; the next
     game's forty count from its own first deal, so its deals 33 to 40 are the doubles."""
-    deals = [Deal("pass", turned="spades")] * 41 + [Deal("simple", V, tricks=5, rank="belle", turned="clubs")] + \
+    deals = [Deal("pass", turned="spades")] * 41 + [Deal("simple", B, tricks=5, rank="belle", turned="clubs")] + \
         [Deal("pass", turned="hearts")] * 40
     steps = list(engine.replaying(FRENCH, deals))
     at = {s.number: s.position for s in steps}
@@ -303,7 +304,7 @@ def test_the_positions_of_a_game_played_on_for_its_pool_and_of_the_next_game() -
 
 def test_a_french_evening_plays_on_for_the_pool_then_counts_the_next_game_from_its_first_deal(cli) -> None:
     """Game 1: forty deals thrown up (the dealer's 10, 20 in the last eight), its pool of 480 played for
-    until won: deal 41 thrown up, deal 42 Vera's simple in belle (spades, the suit of deal 1) takes it.
+    until won: deal 41 thrown up, deal 42 Boris's simple in belle (spades, the suit of deal 1) takes it.
     Game 2 opens at deal 43 with its own belle; its deal 32 (the evening's 74) is a simple, its deal 33
     (the evening's 75) doubled: the same petite independence pays 12, then 24, from each."""
     cli("new", *PLAYERS, "--tariff", "french", "--deals", "80")
@@ -329,10 +330,10 @@ def test_a_french_evening_plays_on_for_the_pool_then_counts_the_next_game_from_i
     ru = " ".join(cli("--lang", "ru", "status").stdout.split())
     assert "партия 1 после своих кругов: банк разыгрывается до выигрыша (простые сдачи)" in ru, ru
     enter(41, ["pass", "--turned", "hearts"], thrown(41, 10))  # simples after the forty: the dealer's 10
-    # Boris deals 10; Vera's simple in belle, spades: 4 from each, and the pool of 490 + 10
-    enter(42, ["simple", "--rank", "belle", "--declarer", "Vera", "--tricks", "5", "--turned", "clubs"],
-          (-4, -14, 512, -4, -490))
-    assert balances == [-134, -134, 392, -124, 0]
+    # Boris deals 10, and is forced alone in belle, spades: 4 from each, and the pool of 490 + 10
+    enter(42, ["simple", "--rank", "belle", "--declarer", "Boris", "--tricks", "5", "--turned", "clubs"],
+          (-4, -10 + 12 + 500, -4, -4, -490))
+    assert balances == [-134, 382, -124, -124, 0]
     assert "★ Game 1 ends with this deal; the next deal opens game 2." in said[42]
     status = cli.json("status")
     assert (status["partie"], status["tour"], status["dealer"], status["overtime"]) == (2, 1, "Vera", False)
@@ -464,9 +465,9 @@ def test_a_newcomer_plays_on_in_the_game_s_belle(cli) -> None:
     cli("new", *PLAYERS, "--tariff", "french")
     cli("deal", "pass", "--turned", "diamonds")
     cli("seat", "Gleb", "Dasha", "--own")  # Gleb leaves with his 0 and a quarter of the pool (2)
-    cli("deal", "simple", "--rank", "belle", "--declarer", "Dasha", "--tricks", "5", "--turned", "hearts")
+    cli("deal", "neuf-belle", "--declarer", "Dasha", "--tricks", "9", "--turned", "hearts")
     status = cli.json("status")
-    assert status["balances"]["Dasha"] == 36 + 8 + 10  # diamonds 12 from each, the pool (8 and Boris's 10)
+    assert status["balances"]["Dasha"] == 108 + 8 + 10  # nine in diamonds, 36 from each; the pool (8, Boris's 10)
     assert sum(status["balances"].values()) + status["basket"] == -2  # the 2 Gleb took away
     assert cli("check").exit_code == 0
 
