@@ -335,6 +335,9 @@ def test_a_french_evening_plays_on_for_the_pool_then_counts_the_next_game_from_i
           (-4, -10 + 12 + 500, -4, -4, -490))
     assert balances == [-134, 382, -124, -124, 0]
     assert "★ Game 1 ends with this deal; the next deal opens game 2." in said[42]
+    cli("undo")  # taken back, the state is read again from the deals: game 1 played on, one deal after its forty
+    assert "next: deal 42, game 1 after its rounds" in " ".join(cli("status").stdout.split())
+    cli("deal", "simple", "--rank", "belle", "--declarer", "Boris", "--tricks", "5", "--turned", "clubs")
     status = cli.json("status")
     assert (status["partie"], status["tour"], status["dealer"], status["overtime"]) == (2, 1, "Vera", False)
     assert status["deals_left"] == 40 and status["deals"] == 42
@@ -371,6 +374,7 @@ def test_a_french_evening_plays_on_for_the_pool_then_counts_the_next_game_from_i
     assert tail.count("game 1 after its rounds") == 1 and "game 2, round 1 (simple round)" in tail
     assert [(d["deal"], d["partie"], d["tour"]) for d in cli.json("history", "--last", "41")[:2]] == [
         (42, 1, 11), (43, 2, 1)]
+    assert "game 1 after its rounds" in cli("sheet").stdout and "game 2, round 9 (double round ×2)" in cli("sheet").stdout
     assert cli("check").exit_code == 0
     assert cli.json("settle", "--yes")["net_chips"] == dict(zip(PLAYERS, balances[:4], strict=True))
 
