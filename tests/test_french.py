@@ -374,7 +374,8 @@ def test_a_french_evening_plays_on_for_the_pool_then_counts_the_next_game_from_i
     assert tail.count("game 1 after its rounds") == 1 and "game 2, round 1 (simple round)" in tail
     assert [(d["deal"], d["partie"], d["tour"]) for d in cli.json("history", "--last", "41")[:2]] == [
         (42, 1, 11), (43, 2, 1)]
-    assert "game 1 after its rounds" in cli("sheet").stdout and "game 2, round 9 (double round ×2)" in cli("sheet").stdout
+    printed = cli("sheet").stdout
+    assert "game 1 after its rounds" in printed and "game 2, round 9 (double round ×2)" in printed
     assert cli("check").exit_code == 0
     assert cli.json("settle", "--yes")["net_chips"] == dict(zip(PLAYERS, balances[:4], strict=True))
 
