@@ -201,16 +201,16 @@ def test_french_boston_s_simple_alone_is_the_dealer_s_only(cli) -> None:
     with pytest.raises(engine.DealError) as refused:
         engine.play(french, boris_deals, Deal("simple", A, tricks=5, rank="belle", turned="hearts"))
     assert (refused.value.field, refused.value.remedy, str(refused.value)) == (
-        "declarer", MEND, "simple is played alone only by the dealer, forced when nobody accepted his demand: name "
-        "the dealer as its declarer, or give the partner who accepted")
+        "declarer", MEND, "simple is played alone only by the dealer, forced to when nobody accepted the demand: "
+        "name the dealer as its declarer, or give the partner who accepted")
     assert engine.play(french, boris_deals, Deal("simple", B, tricks=5, rank="belle", turned="hearts")).made
     assert engine.play(french, boris_deals, Deal("simple", A, partner=V, tricks=5, partner_tricks=3, rank="belle",
                                                  turned="hearts")).made
     cli("new", "Anna", "Boris", "Vera", "Gleb", "--tariff", "french")
     said = cli("deal", "simple", "--rank", "belle", "--declarer", "Boris", "--tricks", "5", "--turned", "hearts",
                code=2).stderr
-    assert said == "boston-ledger: error: --declarer: simple is played alone only by the dealer, forced when nobody " \
-        "accepted his demand: name the dealer as its caller, or give the partner who accepted\n"
+    assert said == "boston-ledger: error: --declarer: simple is played alone only by the dealer, forced to when " \
+        "nobody accepted the demand: name the dealer as its caller, or give the partner who accepted\n"
     assert cli.json("status")["deals"] == 0  # nothing recorded
     cli("deal", "simple", "--rank", "belle", "--declarer", "Anna", "--tricks", "5", "--turned", "hearts")
 

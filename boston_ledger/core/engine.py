@@ -631,8 +631,8 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     dealer, multiplier = pos.dealer, pos.multiplier
     by = tariff.contracts[deal.contract].alone_by if deal.contract in tariff.contracts else ""
     if by == "dealer" and deal.partner is None and deal.declarer != dealer:
-        raise DealError(_("{contract} is played alone only by the dealer, forced when nobody accepted his demand: name "
-                          "the dealer as its declarer, or give the partner who accepted",
+        raise DealError(_("{contract} is played alone only by the dealer, forced to when nobody accepted the demand: "
+                          "name the dealer as its declarer, or give the partner who accepted",
                           contract=contract_name(tariff, deal.contract)), "declarer")
     rules = tariff.basket
     out: list[Transfer] = []
