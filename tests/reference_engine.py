@@ -14,7 +14,7 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     """The transfers of one deal. Raises DealError for a deal the tariff does not allow."""
     validate(tariff, deal)
     n = tariff.players
-    pos = position(tariff, state.deals)
+    pos = position(tariff, State(balances=(), deals=state.deals))
     out: list[Transfer] = []
     basket = state.basket
 

@@ -93,7 +93,7 @@ def test_misere_boston_rules() -> None:
 
 
 def test_positions_dealer_tours_and_parties() -> None:
-    positions = [engine.position(CLASSIC, k) for k in range(81)]
+    positions = [engine.position(CLASSIC, State((0,) * 4, deals=k)) for k in range(81)]
     assert [p.dealer for p in positions[:6]] == [0, 1, 2, 3, 0, 1]
     assert [p.tour for p in positions[:9]] == [1, 1, 1, 1, 2, 2, 2, 2, 3]
     assert all(p.multiplier == 1 for p in positions[:32])
@@ -175,11 +175,12 @@ def test_a_misdeal_dealt_again_by_the_same_dealer_is_not_a_turn() -> None:
     assert not engine.redeals(CLASSIC, Deal("misdeal"))
     classic = list(engine.replaying(CLASSIC, [Deal("misdeal"), Deal("pass")]))
     assert [s.position.dealer for s in classic] == [0, 1] and classic[-1].after.redeals == 0
-    assert engine.position(american, 5, 2) == engine.Position(number=6, dealer=3, partie=1, tour=1, multiplier=1)
+    assert engine.position(american, State((0,) * 4, deals=5, redeals=2)) == engine.Position(
+        number=6, dealer=3, partie=1, tour=1, multiplier=1, deal=4)
 
 
 def test_the_parties_and_tours_count_whole_deals() -> None:
-    positions = [engine.position(CLASSIC, k) for k in range(82)]
+    positions = [engine.position(CLASSIC, State((0,) * 4, deals=k)) for k in range(82)]
     assert [(p.partie, p.tour, p.dealer) for p in positions[39:42]] == [(1, 10, 3), (2, 1, 0), (2, 1, 1)]
     assert positions[41].partie == 2 and isinstance(positions[41].partie, int)
     assert positions[36].double and not positions[31].double

@@ -182,12 +182,32 @@ def test_each_puts_a_red_into_an_empty_pool_only() -> None:
     assert not [t for t in engine.play(AMERICAN, CALM, Deal("six", A, tricks=6)).transfers if t.reason == "stake"]
 
 
+def test_american_games_of_twelve_count_real_deals_only_and_never_play_on_for_the_pool() -> None:
+    """p. 173: the pool divided after every twelfth deal; a misdeal dealt again is no deal of the
+    game. Two games, each opening with a misdeal and its twelve fives failed (the pool doubled each
+    time): game 2 opens at the 13th real deal, the pool is divided at the end of each, and no deal
+    is ever played on after a game's twelve (that is French Boston's rule, not American)."""
+    game = [Deal("misdeal")] + [Deal("five", A, tricks=4)] * 12
+    steps = list(engine.replaying(AMERICAN, game + game))
+    at = [(s.number, s.position.partie, s.position.deal, s.position.overtime) for s in steps]
+    assert at[0] == (1, 1, 1, False) and at[1] == (2, 1, 1, False) and at[12] == (13, 1, 12, False)
+    assert at[13] == (14, 2, 1, False) and at[14] == (15, 2, 1, False) and at[25] == (26, 2, 12, False)
+    for number in (13, 26):  # the twelfth real deal of each game divides the pool, a remainder below 4 staying
+        step = steps[number - 1]
+        assert any(t.reason == "division" for t in step.outcome.transfers) and 0 <= step.after.basket < 4
+    assert all(s.after.overtime == 0 and s.after.extra == 0 for s in steps)
+    assert engine.agreed_played(steps[24].after) == 23 and not engine.over(AMERICAN, steps[24].after, 24)
+    assert engine.over(AMERICAN, steps[25].after, 24)
+    for step in steps:
+        assert sum(step.after.balances) + step.after.basket == 0
+
+
 def test_a_misdeal_keeps_the_dealer_and_forfeits_a_red() -> None:
     state = State.start(4)
     dealers = []
     for deal in [Deal("five", A, conceded=True), Deal("misdeal"), Deal("misdeal"), Deal("six", B, tricks=6),
                  Deal("pass", tricks_each=(4, 3, 3, 3))]:
-        dealers.append(engine.position(AMERICAN, state.deals, state.redeals).dealer)
+        dealers.append(engine.position(AMERICAN, state).dealer)
         outcome = engine.play(AMERICAN, state, deal)
         if deal.contract == "misdeal":
             assert [(t.payer, t.payee, t.chips) for t in outcome.transfers] == [(B, BASKET, 10)]

@@ -99,27 +99,27 @@ def test_a_petite_independence_in_clubs_with_two_extra_tricks_and_the_jack_is_22
 def test_a_forced_demander_winning_eight_in_belle_has_a_slam_48_from_each_and_the_pool() -> None:
     """p. 181: "He gets the pool plus 24 counters from each player in petite, 48 in belle, double in
     the last eight deals"; the slam is paid instead of the row (our reading)."""
-    belle = play(Deal("simple", A, tricks=8, rank="belle", turned="hearts"))
-    assert paid(belle, A) == [48, 48, 48] and into_basket(belle) == -30
-    assert paid(play(Deal("simple", A, tricks=8, rank="petite", turned="hearts")), A) == [24, 24, 24]
-    assert paid(play(Deal("simple", A, tricks=8, rank="belle", turned="hearts"), CALM._replace(deals=33)), A) == \
+    belle = play(Deal("simple", B, tricks=8, rank="belle", turned="hearts"))  # Boris deals: the fourth to speak
+    assert paid(belle, B) == [48, 48, 48] and into_basket(belle) == -30
+    assert paid(play(Deal("simple", B, tricks=8, rank="petite", turned="hearts")), B) == [24, 24, 24]
+    assert paid(play(Deal("simple", B, tricks=8, rank="belle", turned="hearts"), CALM._replace(deals=33)), B) == \
         [96, 96, 96]
     # seven in belle (diamonds): the row 12 and two extra tricks at 3
-    assert paid(play(Deal("simple", A, tricks=7, rank="belle", turned="hearts")), A) == [18, 18, 18]
+    assert paid(play(Deal("simple", B, tricks=7, rank="belle", turned="hearts")), B) == [18, 18, 18]
 
 
 def test_a_forced_demander_is_paid_as_rules_md_says_above_and_below_eight() -> None:
     """RULES.md: the forced demander plays for five; eight or more is the slam (the pool and 48 each
     in belle, instead of the row: honours add nothing, the jack is paid aside); short of five he pays
     each adversary the row and its rate a trick short, and doubles the pool."""
-    nine = play(Deal("simple", A, tricks=9, rank="belle", turned="hearts", honours=4, jack=B))
+    nine = play(Deal("simple", B, tricks=9, rank="belle", turned="hearts", honours=4, jack=A))
     assert {t.reason for t in nine.transfers} >= {"slam-value", "basket", "jack"}
     assert "honours" not in {t.reason for t in nine.transfers}
-    assert [sum(t.chips for t in nine.transfers if t.payer == s and t.reason == "slam-value") for s in (B, V, G)] \
+    assert [sum(t.chips for t in nine.transfers if t.payer == s and t.reason == "slam-value") for s in (A, V, G)] \
         == [48, 48, 48]
     assert into_basket(nine) == -30  # the dealer's 10 in, the pool of 40 out
-    failed = play(Deal("simple", A, tricks=4, rank="belle", turned="hearts"))
-    assert paid(failed, A) == [-15, -15, -15]  # belle diamonds: 12 and one trick short at 3
+    failed = play(Deal("simple", B, tricks=4, rank="belle", turned="hearts"))
+    assert paid(failed, B) == [-15, -15, -15]  # belle diamonds: 12 and one trick short at 3
     assert into_basket(failed) == 10 + 40  # the dealer's 10, and the pool of 40 doubled
 
 
@@ -160,7 +160,7 @@ def test_both_partners_short_each_pay_one_adversary_and_double_the_pool_together
 
 def test_the_belle_turned_again_leaves_no_petite_and_misères_ignore_the_jack() -> None:
     with pytest.raises(DealError, match="no petite"):
-        play(Deal("simple", A, tricks=5, rank="petite", turned="diamonds"))
+        play(Deal("simple", B, tricks=5, rank="petite", turned="diamonds"))
     assert paid(play(Deal("neuf-belle", A, tricks=9, turned="diamonds")), A) == [36, 36, 36]  # 24 + 12 (our reading)
     with pytest.raises(DealError, match="diamond jack has no value"):
         play(Deal("grand-misere", A, tricks=0, turned="hearts", jack=B))
@@ -194,9 +194,10 @@ DEALS: list[tuple[list[str], tuple[int, int, int, int, int]]] = [  # a deal, and
     # 4, Gleb: Anna's petite independence in clubs, two extra tricks, the jack: 22 from each and the pool
     (["petite-independence", "--rank", "clubs", "--declarer", "Anna", "--tricks", "8", "--jack", "Anna",
       "--turned", "hearts"], (76, -22, -22, -32, 0)),
-    # 5, Anna: Boris forced to play alone in belle (diamonds) wins eight: 48 from each and the pool
-    (["simple", "--rank", "belle", "--declarer", "Boris", "--tricks", "8", "--turned", "spades"],
-     (-58, 154, -48, -48, 0)),
+    # 5, Anna deals, and is the fourth to speak: forced to play alone in belle (diamonds), she wins eight:
+    # 48 from each and the pool of her 10
+    (["simple", "--rank", "belle", "--declarer", "Anna", "--tricks", "8", "--turned", "spades"],
+     (144, -48, -48, -48, 0)),
     # 6, Boris: Vera demands, Anna accepts, petite clubs; Vera 6, Anna 1: Anna pays both adversaries
     # 8 and one trick short at 2, and doubles the pool of 10
     (["simple", "--rank", "petite", "--declarer", "Vera", "--partner", "Anna", "--tricks", "6", "--partner-tricks",
@@ -209,9 +210,9 @@ DOUBLES: list[tuple[list[str], tuple[int, int, int, int, int]]] = [
     # 34, Boris deals 20: Gleb's petite independence in clubs, two extra tricks, the jack, doubled: 44 each
     (["petite-independence", "--rank", "clubs", "--declarer", "Gleb", "--tricks", "8", "--jack", "Gleb",
       "--turned", "diamonds"], (-44, -64, -44, 152, 0)),
-    # 35, Vera deals 20: Anna forced alone in belle wins eight, doubled: 96 from each and the pool
-    (["simple", "--rank", "belle", "--declarer", "Anna", "--tricks", "8", "--turned", "hearts"],
-     (308, -96, -116, -96, 0)),
+    # 35, Vera deals 20 and is forced alone in belle, wins eight, doubled: 96 from each and the pool of her 20
+    (["simple", "--rank", "belle", "--declarer", "Vera", "--tricks", "8", "--turned", "hearts"],
+     (-96, -96, 288, -96, 0)),
 ]
 
 
@@ -232,7 +233,7 @@ def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -
 
     for number, (args, moved) in enumerate(DEALS, 1):
         enter(args, moved, number)
-    refused = cli("deal", "simple", "--rank", "petite", "--declarer", "Anna", "--tricks", "5", "--turned", "diamonds",
+    refused = cli("deal", "simple", "--rank", "petite", "--declarer", "Vera", "--tricks", "5", "--turned", "diamonds",
                   code=2).stderr
     assert "the belle, diamonds, was turned again: this deal has no petite" in refused
     for number in range(7, 33):
@@ -244,12 +245,12 @@ def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -
         enter(args, moved, number)
     for number in range(36, 41):
         enter(["pass", "--turned", "clubs"], None, number)
-    assert balances == [-66, 486, -262, -258, 100]
+    assert balances == [-268, 284, 142, -258, 100]
     # the pool is played for until won (p. 179): simples, the dealer's 10, diamonds still the belle
     assert "all 40 agreed deals are played; the pool of 100 chips is played for until won" in cli("status").stdout
     enter(["pass", "--turned", "hearts"], None, 41)
-    enter(["simple", "--rank", "belle", "--declarer", "Vera", "--tricks", "5", "--turned", "hearts"],
-          (-12, -22, 36 + 120, -12, -110), 42)
+    enter(["simple", "--rank", "belle", "--declarer", "Boris", "--tricks", "5", "--turned", "hearts"],
+          (-12, -10 + 36 + 120, -12, -12, -110), 42)  # Boris deals, forced alone
     assert "agreed deals of session 1 are played" in cli("deal", "pass", "--turned", "clubs", code=2).stderr
     assert cli("check").exit_code == 0
     described = [d["description"] for d in cli.json("history")]
@@ -261,7 +262,122 @@ def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -
     assert "tricks_each" not in deals_csv.splitlines()[0]
     assert cli("stats").exit_code == 0 and "hearts turned" in cli("sheet").stdout
     settled = cli.json("settle", "--yes")  # the pool was won: nothing to divide
-    assert settled["net_chips"] == {"Anna": -88, "Boris": 464, "Vera": -106, "Gleb": -270}
+    assert settled["net_chips"] == {"Anna": -290, "Boris": 430, "Vera": 130, "Gleb": -270}
+
+
+# ---- after the forty: the pool played for until won, then the next game's own forty ----------------
+
+
+def thrown(number: int, stake: int) -> tuple[int, ...]:
+    """A thrown-up deal `number` of the evening: its dealer (seat (number - 1) mod 4, the deal passing
+    every deal, no misdeal here) puts `stake` in the pool."""
+    moved = tuple(-stake if seat == (number - 1) % 4 else 0 for seat in range(4))
+    return (*moved, stake)
+
+
+def test_the_positions_of_a_game_played_on_for_its_pool_and_of_the_next_game() -> None:
+    """p. 179: forty deals, the last eight doubled; the pool then "played for until won"; the next
+    game's forty count from its own first deal, so its deals 33 to 40 are the doubles."""
+    deals = [Deal("pass", turned="spades")] * 41 + [Deal("simple", B, tricks=5, rank="belle", turned="clubs")] + \
+        [Deal("pass", turned="hearts")] * 40
+    steps = list(engine.replaying(FRENCH, deals))
+    at = {s.number: s.position for s in steps}
+    assert (at[40].partie, at[40].deal, at[40].multiplier, at[40].overtime) == (1, 40, 2, False)
+    assert (at[41].partie, at[41].deal, at[41].tour, at[41].multiplier, at[41].overtime) == (1, 41, 11, 1, True)
+    assert (at[42].partie, at[42].deal, at[42].overtime) == (1, 42, True)
+    assert (at[43].partie, at[43].deal, at[43].tour, at[43].dealer, at[43].overtime) == (2, 1, 1, V, False)
+    assert (at[74].partie, at[74].deal, at[74].multiplier) == (2, 32, 1)
+    assert (at[75].partie, at[75].deal, at[75].tour, at[75].multiplier) == (2, 33, 9, 2)
+    assert (at[82].partie, at[82].deal, at[82].multiplier) == (2, 40, 2)
+    assert steps[40].after.basket == 490 and steps[41].after.basket == 0  # deal 42 took the pool
+    assert (steps[41].after.overtime, steps[41].after.extra) == (2, 2)
+    assert (steps[42].after.overtime, steps[42].after.extra) == (2, 0)
+    assert steps[41].after.belle == "spades" and steps[42].after.belle == "hearts"  # game 2's own belle
+    assert engine.new_game(FRENCH, steps[41].after) and not engine.new_game(FRENCH, steps[40].after)
+    assert not engine.over(FRENCH, steps[79].after, 80) and engine.agreed_played(steps[79].after) == 78
+    # game 2's pool holds chips after its fortieth deal (record 82): played on for it in turn
+    assert engine.position(FRENCH, steps[81].after).overtime and not engine.over(FRENCH, steps[81].after, 80)
+    assert engine.over(FRENCH, steps[81].after._replace(basket=0), 80)
+    for step in steps:
+        assert sum(step.after.balances) + step.after.basket == 0
+
+
+def test_a_french_evening_plays_on_for_the_pool_then_counts_the_next_game_from_its_first_deal(cli) -> None:
+    """Game 1: forty deals thrown up (the dealer's 10, 20 in the last eight), its pool of 480 played for
+    until won: deal 41 thrown up, deal 42 Boris's simple in belle (spades, the suit of deal 1) takes it.
+    Game 2 opens at deal 43 with its own belle; its deal 32 (the evening's 74) is a simple, its deal 33
+    (the evening's 75) doubled: the same petite independence pays 12, then 24, from each."""
+    cli("new", *PLAYERS, "--tariff", "french", "--deals", "80")
+    balances = [0, 0, 0, 0, 0]
+    said: dict[int, str] = {}
+
+    def enter(number: int, args: list[str], moved: tuple[int, ...]) -> None:
+        said[number] = " ".join(cli("deal", *args).stdout.split())  # the words, however the terminal wrapped them
+        for i, chips in enumerate(moved):
+            balances[i] += chips
+        assert sum(moved) == 0
+
+    for number in range(1, 41):
+        turned = "spades" if number == 1 else "clubs"  # spades, the belle of game 1
+        enter(number, ["pass", "--turned", turned], thrown(number, 20 if number > 32 else 10))
+    assert balances == [-120, -120, -120, -120, 480]
+    assert "★ The rounds of game 1 are played and its pool holds 480 chips: it is played for until won, in simple " \
+        "deals, or divided if the table settles." in said[40]
+    status = " ".join(cli("status").stdout.split())
+    assert "next: deal 41, game 1 after its rounds: the pool played for until won (simple deals), dealer Anna" \
+        in status, status
+    assert "all 40 agreed deals are played" not in status and "40 of the 80 agreed deals left" in status
+    ru = " ".join(cli("--lang", "ru", "status").stdout.split())
+    assert "партия 1 после своих кругов: банк разыгрывается до выигрыша (простые сдачи)" in ru, ru
+    enter(41, ["pass", "--turned", "hearts"], thrown(41, 10))  # simples after the forty: the dealer's 10
+    # Boris deals 10, and is forced alone in belle, spades: 4 from each, and the pool of 490 + 10
+    enter(42, ["simple", "--rank", "belle", "--declarer", "Boris", "--tricks", "5", "--turned", "clubs"],
+          (-4, -10 + 12 + 500, -4, -4, -490))
+    assert balances == [-134, 382, -124, -124, 0]
+    assert "★ Game 1 ends with this deal; the next deal opens game 2." in said[42]
+    cli("undo")  # taken back, the state is read again from the deals: game 1 played on, one deal after its forty
+    assert "next: deal 42, game 1 after its rounds" in " ".join(cli("status").stdout.split())
+    cli("deal", "simple", "--rank", "belle", "--declarer", "Boris", "--tricks", "5", "--turned", "clubs")
+    status = cli.json("status")
+    assert (status["partie"], status["tour"], status["dealer"], status["overtime"]) == (2, 1, "Vera", False)
+    assert status["deals_left"] == 40 and status["deals"] == 42
+    assert "next: deal 43, game 2, round 1 (simple round), dealer Vera" in cli("status").stdout
+    for number in range(43, 74):  # game 2's deals 1 to 31; deal 43 turns hearts, game 2's belle
+        enter(number, ["pass", "--turned", "hearts" if number == 43 else "clubs"], thrown(number, 10))
+    assert balances[4] == 310
+    assert "game 2, round 8 (simple round)" in cli("status").stdout
+    # deal 74, game 2's 32nd, Boris deals 10: Gleb's petite independence in clubs, 6 tricks: 12 from each, the pool
+    enter(74, ["petite-independence", "--rank", "clubs", "--declarer", "Gleb", "--tricks", "6", "--turned", "spades"],
+          (-12, -22, -12, 36 + 320, -310))
+    # deal 75, game 2's 33rd, the first double: Vera deals 20; the same bid pays 24 from each and the pool of 20
+    enter(75, ["petite-independence", "--rank", "clubs", "--declarer", "Gleb", "--tricks", "6", "--turned", "spades"],
+          (-24, -24, -44, 72 + 20, 0))
+    assert "★ The double rounds begin" in said[75] and "double round ×2" in said[75]
+    for number in range(76, 82):
+        enter(number, ["pass", "--turned", "clubs"], thrown(number, 20))
+    # deal 82, game 2's 40th, Boris deals 20: Anna's petite misère, diamonds turned: 48 doubled, and the pool of 140
+    enter(82, ["petite-misere", "--declarer", "Anna", "--tricks", "0", "--turned", "diamonds"],
+          (96 * 3 + 140, -96 - 20, -96, -96, -120))
+    assert "★ Game 2 ends with this deal" in said[82] and balances[4] == 0
+    assert "all 80 agreed deals are played; settle the session" in cli("status").stdout
+    history = cli.json("history", "--all")
+    assert [(d["deal"], d["partie"], d["overtime"]) for d in history if d["deal"] in (40, 41, 42, 43)] == [
+        (40, 1, False), (41, 1, True), (42, 1, True), (43, 2, False)]
+    assert [d["multiplier"] for d in history if d["deal"] in (74, 75)] == [1, 2]
+    for d in history:  # zero-sum after every deal, the pool included
+        assert sum(d["balances"].values()) + d["basket"] == 0, d["deal"]
+    assert [*history[-1]["balances"].values(), history[-1]["basket"]] == balances
+    sheet = " ".join(cli("history", "--all").stdout.split())
+    assert "game 1 after its rounds: the pool played for until won (simple deals)" in sheet
+    assert sheet.count("after its rounds") == 1  # one heading over the deals played on
+    tail = " ".join(cli("history", "--last", "41").stdout.split())  # from deal 42: read from where 41 left it
+    assert tail.count("game 1 after its rounds") == 1 and "game 2, round 1 (simple round)" in tail
+    assert [(d["deal"], d["partie"], d["tour"]) for d in cli.json("history", "--last", "41")[:2]] == [
+        (42, 1, 11), (43, 2, 1)]
+    printed = cli("sheet").stdout
+    assert "game 1 after its rounds" in printed and "game 2, round 9 (double round ×2)" in printed
+    assert cli("check").exit_code == 0
+    assert cli.json("settle", "--yes")["net_chips"] == dict(zip(PLAYERS, balances[:4], strict=True))
 
 
 # ---- entering ----------------------------------------------------------------------------------
@@ -354,9 +470,9 @@ def test_a_newcomer_plays_on_in_the_game_s_belle(cli) -> None:
     cli("new", *PLAYERS, "--tariff", "french")
     cli("deal", "pass", "--turned", "diamonds")
     cli("seat", "Gleb", "Dasha", "--own")  # Gleb leaves with his 0 and a quarter of the pool (2)
-    cli("deal", "simple", "--rank", "belle", "--declarer", "Dasha", "--tricks", "5", "--turned", "hearts")
+    cli("deal", "neuf-belle", "--declarer", "Dasha", "--tricks", "9", "--turned", "hearts")
     status = cli.json("status")
-    assert status["balances"]["Dasha"] == 36 + 8 + 10  # diamonds 12 from each, the pool (8 and Boris's 10)
+    assert status["balances"]["Dasha"] == 108 + 8 + 10  # nine in diamonds, 36 from each; the pool (8, Boris's 10)
     assert sum(status["balances"].values()) + status["basket"] == -2  # the 2 Gleb took away
     assert cli("check").exit_code == 0
 

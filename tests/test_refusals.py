@@ -192,6 +192,29 @@ def test_a_contract_played_without_boston_refuses_its_holder() -> None:
     assert (e.field, e.remedy, str(e)) == ("boston", DROP, "misere is played without boston")
 
 
+def test_french_boston_s_simple_alone_is_the_dealer_s_only(cli) -> None:
+    """Foster, p. 181: "If the fourth player demands, the other three having passed, and no one
+    accepts", he plays alone; the player on the dealer's right speaks first, so the fourth is the
+    dealer. Anyone else who demands has a partner."""
+    french = load("french")
+    boris_deals = engine.State.start(4)._replace(deals=1)
+    with pytest.raises(engine.DealError) as refused:
+        engine.play(french, boris_deals, Deal("simple", A, tricks=5, rank="belle", turned="hearts"))
+    assert (refused.value.field, refused.value.remedy, str(refused.value)) == (
+        "declarer", MEND, "simple is played alone only by the dealer, forced to when nobody accepted the demand: "
+        "name the dealer as its declarer, or give the partner who accepted")
+    assert engine.play(french, boris_deals, Deal("simple", B, tricks=5, rank="belle", turned="hearts")).made
+    assert engine.play(french, boris_deals, Deal("simple", A, partner=V, tricks=5, partner_tricks=3, rank="belle",
+                                                 turned="hearts")).made
+    cli("new", "Anna", "Boris", "Vera", "Gleb", "--tariff", "french")
+    said = cli("deal", "simple", "--rank", "belle", "--declarer", "Boris", "--tricks", "5", "--turned", "hearts",
+               code=2).stderr
+    assert said == "boston-ledger: error: --declarer: simple is played alone only by the dealer, forced to when " \
+        "nobody accepted the demand: name the dealer as its caller, or give the partner who accepted\n"
+    assert cli.json("status")["deals"] == 0  # nothing recorded
+    cli("deal", "simple", "--rank", "belle", "--declarer", "Anna", "--tricks", "5", "--turned", "hearts")
+
+
 # The deals at the very edge of what may be said, which score.
 ACCEPTED = [
     ("classic", Deal("solo", G, tricks=0)),

@@ -198,7 +198,7 @@ def test_with_purchase_has_no_partners(cli) -> None:
 def test_simple_game_stakes_four_at_every_deal() -> None:
     t = load("classic", ["простая игра"])  # its Russian title names it too
     assert t.applied == ("simple",)
-    assert engine.position(t, 32).multiplier == 2  # the double tours stay
+    assert engine.position(t, State((0,) * 4, deals=32)).multiplier == 2  # the double tours stay
     # a made pair takes the basket, yet the next deal stakes 4 each again, and so does an all-pass
     steps = list(engine.replaying(t, [Deal("junior", B, G, 5, 3), Deal("pass"), Deal("pass")]))
     state, outcomes = steps[-1].after, [s.outcome for s in steps]

@@ -200,7 +200,8 @@ def _verify(conn: sqlite3.Connection, session: Session, expected: State | None =
                           expected=expected))
     if before is not None and deal_id is not None:
         moved = Outcome(read.transfers_of(conn, session, deal_id), None, stored.stake_due,
-                        redealt=stored.redeals != before.redeals, belle=stored.belle)
+                        redealt=stored.redeals != before.redeals, belle=stored.belle,
+                        overtime=stored.overtime != before.overtime)
         if engine.advance(before, moved) != stored:
             problems.append("the stored transfers of the deal do not add up to the stored balances")
     if problems:
@@ -256,9 +257,9 @@ class Walked(NamedTuple):
     standing: tuple[int, ...]  # what each player stands at: the balance, or on points the score
 
 
-def walk(session: Session, recorded: Iterable[Recorded], redeals: int = 0) -> Iterator[Walked]:
-    """The recorded deals in order with their positions and the state after each (`redeals`: the
-    misdeals dealt again by the same dealer before the first of them, `read.redeals`).
+def walk(session: Session, recorded: Iterable[Recorded], before: State | None = None) -> Iterator[Walked]:
+    """The recorded deals in order with their positions and the state after each (`before`: where
+    the session stood before the first of them, `read.before`; the session's start when None).
 
     On chips the balances kept with each deal are read as they are (so a tail of a long session
     is enough); what each player of a points session has written is replayed through the engine from its first
@@ -266,13 +267,16 @@ def walk(session: Session, recorded: Iterable[Recorded], redeals: int = 0) -> It
     """
     t = session.tariff
     if t.has_basket:  # the balances after each deal are kept with it: no need to start from the first
+        state = before or State.start(t.players)
         for r in recorded:
-            pos = engine.position(t, r.number - 1, redeals)
+            pos = engine.position(t, state)
             redealt = engine.redeals(t, r.deal)
-            redeals += redealt
-            outcome = Outcome(r.transfers, made=engine.made(t, r.deal), stake_next=False, redealt=redealt)
-            after = State(balances=r.balances, basket=r.basket or 0, deals=r.number, redeals=redeals)
-            yield Walked(r, pos, outcome, after, r.balances)
+            overtime, extra = engine.carried(state, pos.overtime, redealt)
+            outcome = Outcome(r.transfers, made=engine.made(t, r.deal), stake_next=False, redealt=redealt,
+                              overtime=pos.overtime)
+            state = State(balances=r.balances, basket=r.basket or 0, deals=r.number,
+                          redeals=state.redeals + redealt, overtime=overtime, extra=extra)
+            yield Walked(r, pos, outcome, state, r.balances)
         return
     rows = list(recorded)  # a points session's points is replayed from its first deal
     for r, step in zip(rows, engine.replaying(t, (r.deal for r in rows), changes=session.changes()), strict=True):
@@ -319,7 +323,7 @@ def history(conn: sqlite3.Connection, last: int | None, session_id: int | None =
     session = current(conn, session_id)
     tail = None if last is None or not session.tariff.has_basket else last
     recorded = list(read.deals(conn, session, tail=tail))
-    rows = list(walk(session, recorded, read.redeals(conn, session, recorded[0].number) if recorded else 0))
+    rows = list(walk(session, recorded, read.before(conn, session, recorded[0].number) if recorded else None))
     if last is not None and len(rows) > last:
         rows = rows[-last:]
     state = read.state(conn, session)

@@ -73,7 +73,7 @@ def status(conn: sqlite3.Connection, session_id: int | None = None) -> Status:
     session = current(conn, session_id)
     state = read.state(conn, session)
     held = state.balances if session.tariff.has_basket else points_standing(conn, session)
-    return Status(session, state, held, engine.position(session.tariff, state.deals, state.redeals),
+    return Status(session, state, held, engine.position(session.tariff, state),
                   settled_at(conn, session, state) if state.deals else None, tuple(read.extensions(conn, session)))
 
 

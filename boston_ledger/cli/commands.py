@@ -232,7 +232,7 @@ def deal(db: str | None = None, session: str | None = None, **typed: str | bool 
                   if named else _("Deal {number} recorded.", number=entered.number))
     else:
         out.print(deal_table(entered, named))
-    for banner in banners(evening.tariff, entered.position, entered.outcome.redealt):
+    for banner in banners(evening.tariff, entered.position, entered.after, entered.outcome.redealt):
         out.print(banner, style="bold yellow")
     for line in next_lines(entered.session, entered.after):
         out.print(line)
@@ -834,7 +834,7 @@ def demo(db: str | None = None) -> None:
     out.print(_("Each line is what one player would type; notable deals show what moved and why.") + "\n")
     for entered, note in script.play(conn, session):
         command = script.command_line(session.players, entered.deal, session.tariff)
-        for banner in banners(session.tariff, entered.position, entered.outcome.redealt):
+        for banner in banners(session.tariff, entered.position, entered.after, entered.outcome.redealt):
             out.print(banner, style="bold yellow")
         if note:
             out.print()

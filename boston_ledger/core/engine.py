@@ -81,6 +81,10 @@ class State(NamedTuple):
     seated: tuple[int, ...] = ()  # each seat's account; () while each seat plays its first player's
     away: tuple[tuple[int, int], ...] = ()  # (account, chips) of those who left the table, by account
     belle: str | None = None  # the suit turned on the game's first deal, where ranks pay by it (core/columns)
+    # where a game's pool is played for until won after its agreed deals (`Tariff.until_pool_won`): the deals
+    # played after their games' agreed ones, in all, and in the game being played (0 once another opens)
+    overtime: int = 0
+    extra: int = 0
 
     @classmethod
     def start(cls, players: int) -> State:
@@ -108,13 +112,17 @@ class State(NamedTuple):
 
 
 class Position(NamedTuple):
-    """Where a deal falls: who deals, which tour of which partie, the payment multiplier."""
+    """Where a deal falls: who deals, which tour of which partie, the payment multiplier; its
+    number among the deals of its partie, and whether it comes after the partie's tours (its
+    basket played for until won: simple tours counted on after the last)."""
 
-    number: int  # 1-based deal number in the session
+    number: int  # 1-based deal number in the session (its record: misdeals counted)
     dealer: int
     partie: int
     tour: int
     multiplier: int
+    deal: int = 1  # 1-based number of the deal in its partie (misdeals dealt again not counted)
+    overtime: bool = False  # after the partie's agreed deals, the basket played for until won
 
     @property
     def double(self) -> bool:
@@ -128,35 +136,63 @@ class Outcome(NamedTuple):
     scores: tuple[int, ...] = ()  # what each seat writes on a points score sheet for this deal
     redealt: bool = False  # a misdeal after which the same dealer deals again
     belle: str | None = None  # the game's belle after this deal (core/columns)
+    overtime: bool = False  # the deal came after its partie's agreed deals (Position.overtime)
 
 
-def position(tariff: Tariff, deals_before: int, redeals: int = 0) -> Position:
-    """The position of the deal that follows `deals_before` deals, `redeals` of them misdeals
-    after which the same dealer dealt again (they do not pass the deal nor count in the tour)."""
+def position(tariff: Tariff, state: State) -> Position:
+    """The position of the deal that follows `state`. Misdeals after which the same dealer dealt
+    again neither pass the deal nor count in the tour; where the tariff plays a partie's basket
+    for until won, deals after the partie's agreed ones stay in it while the basket holds chips
+    (simple tours counted on), and the next partie counts its deals from its own first."""
     per_partie = tariff.deals_per_partie
-    turns = deals_before - redeals
-    in_partie = turns % per_partie
+    turns = state.played
+    regular = turns - state.overtime  # the deals played within their parties' agreed ones
+    dealer = turns % tariff.players
+    if tariff.until_pool_won and regular and regular % per_partie == 0 and state.basket > 0:
+        return Position(number=state.deals + 1, dealer=dealer, partie=regular // per_partie,
+                        tour=len(tariff.tours) + state.extra // tariff.players + 1, multiplier=1,
+                        deal=per_partie + state.extra + 1, overtime=True)
+    in_partie = regular % per_partie
     tour = in_partie // tariff.players
     return Position(
-        number=deals_before + 1,
-        dealer=turns % tariff.players,
-        partie=turns // per_partie + 1,
+        number=state.deals + 1,
+        dealer=dealer,
+        partie=regular // per_partie + 1,
         tour=tour + 1,
         multiplier=tariff.tours[tour],
+        deal=in_partie + 1,
     )
 
 
+def dealer(tariff: Tariff, deals_before: int, redeals: int = 0) -> int:
+    """Who deals after `deals_before` deals, `redeals` of them misdeals dealt again by the same dealer."""
+    return (deals_before - redeals) % tariff.players
+
+
+def carried(state: State, overtime: bool, redealt: bool) -> tuple[int, int]:
+    """The deals played after their parties' agreed ones (`State.overtime`, `State.extra`) once a
+    deal has been played at `state`, after them or not; a misdeal dealt again counts in neither."""
+    if redealt:
+        return state.overtime, state.extra
+    return state.overtime + overtime, state.extra + 1 if overtime else 0
+
+
 def new_game(tariff: Tariff, state: State) -> bool:
-    """Whether the deal after `state` opens a game: the first of its deals, unless the game before
-    goes on while its pool is played for until won."""
-    return state.played % tariff.deals_per_partie == 0 and not (
-        tariff.until_pool_won and state.played and state.basket > 0)
+    """Whether the deal after `state` opens a game: the first of its deals (a game whose pool is
+    played for until won goes on after its agreed deals while the pool holds chips)."""
+    return position(tariff, state).deal == 1
+
+
+def agreed_played(state: State) -> int:
+    """The deals played that count among the agreed ones: not a misdeal dealt again, nor a deal
+    after a partie's agreed ones while its basket was played for until won."""
+    return state.played - state.overtime
 
 
 def over(tariff: Tariff, state: State, agreed: int | None) -> bool:
     """Whether the `agreed` deals are played and no more are dealt: after them a pool played for until
     won is dealt for while it holds chips."""
-    return agreed is not None and state.played >= agreed and not (tariff.until_pool_won and state.basket > 0)
+    return agreed is not None and agreed_played(state) >= agreed and not (tariff.until_pool_won and state.basket > 0)
 
 
 def redeals(tariff: Tariff, deal: Deal) -> bool:
@@ -591,8 +627,13 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     """The transfers of one deal as it was played."""
     validate(tariff, deal)
     n = tariff.players
-    pos = position(tariff, state.deals, state.redeals)
+    pos = position(tariff, state)
     dealer, multiplier = pos.dealer, pos.multiplier
+    by = tariff.contracts[deal.contract].alone_by if deal.contract in tariff.contracts else ""
+    if by == "dealer" and deal.partner is None and deal.declarer != dealer:
+        raise DealError(_("{contract} is played alone only by the dealer, forced to when nobody accepted the demand: "
+                          "name the dealer as its declarer, or give the partner who accepted",
+                          contract=contract_name(tariff, deal.contract)), "declarer")
     rules = tariff.basket
     out: list[Transfer] = []
     basket = state.basket  # what the transfers so far have put into the basket or taken out
@@ -613,7 +654,7 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     belle = columns.belle(new_game(tariff, state), state.belle, deal.turned) if tariff.turns else None
     if deal.contract == MISDEAL:  # a house penalty aside, nothing more moves
         move(dealer, BASKET, rules.misdeal_penalty, "misdeal")
-        return Outcome(tuple(out), None, state.stake_due, (0,) * n, redeals(tariff, deal), belle)
+        return Outcome(tuple(out), None, state.stake_due, (0,) * n, redeals(tariff, deal), belle, pos.overtime)
     if deal.ace_turned:
         move(dealer, BASKET, rules.remise, "remise")
     if deal.carte_blanche is not None:
@@ -634,7 +675,7 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
                 if seat != odd:
                     move(seat, BASKET, content // n, "all-pass")
             move(odd, BASKET, content - content // n * (n - 1), "all-pass")
-        return Outcome(tuple(out), None, False, (0,) * n, belle=belle)
+        return Outcome(tuple(out), None, False, (0,) * n, belle=belle, overtime=pos.overtime)
 
     contract = tariff.contracts[deal.contract]
     schedule = schedule_of(contract, deal)
@@ -707,7 +748,7 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         for seat in range(n):
             if seat != deal.jack:
                 move(seat, deal.jack, tariff.jack * multiplier, "jack")
-    return Outcome(tuple(out), made, stake_next, tuple(scores), belle=belle)
+    return Outcome(tuple(out), made, stake_next, tuple(scores), belle=belle, overtime=pos.overtime)
 
 
 def moves(transfers: Iterable[Transfer], players: int) -> list[int]:
@@ -724,9 +765,10 @@ def advance(state: State, outcome: Outcome) -> State:
     """The state after a deal with this outcome."""
     n = len(state.balances)
     change = moves(outcome.transfers, n)
+    overtime, extra = carried(state, outcome.overtime, outcome.redealt)
     return state._replace(balances=tuple(map(int.__add__, state.balances, change[:n])),
                           basket=state.basket + change[n], deals=state.deals + 1, stake_due=outcome.stake_next,
-                          redeals=state.redeals + outcome.redealt, belle=outcome.belle)
+                          redeals=state.redeals + outcome.redealt, belle=outcome.belle, overtime=overtime, extra=extra)
 
 
 class Change(NamedTuple):
@@ -812,7 +854,7 @@ def replaying(tariff: Tariff, deals: Iterable[Deal], state: State | None = None,
             raise
         after = advance(state, outcome)
         written = tuple(map(int.__add__, written, outcome.scores))
-        yield Step(deal, position(tariff, state.deals, state.redeals), state, outcome, after, written,
+        yield Step(deal, position(tariff, state), state, outcome, after, written,
                    tuple(zip(made, shares, strict=True)))
         state = after
 

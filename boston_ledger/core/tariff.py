@@ -33,6 +33,7 @@ BOSTON_SLAM_FOR = ("anyone", "declaring-side")  # whose boston a slam multiplies
 ALL_PASS_REMAINDER = ("dealer", "eldest")  # who pays what does not divide when the basket doubles
 LABET_ODD_CHIP = ("declarer", "partner")  # who pays the odd chip of a labet split by two
 BASE_PAYMENT = ("consolation", "contract")  # the reason the base payment of a contract is recorded under
+ALONE_BY = ("dealer",)  # who alone may play a contract alone: the dealer (French Boston's forced demander)
 GENDERS = ("masculine", "feminine", "neuter")  # of a contract's shown Russian name: what its deal's verdict agrees with
 SHARE_REMAINDER = ("stays", "first")  # a basket share-out that does not divide: left in it, or to the first
 PAYS = ("each", "beside")  # a side's payments: every member with every opponent, or each with the one beside him
@@ -129,6 +130,7 @@ class Contract(NamedTuple):
     boston_failed: str
     jack: bool = True  # where the tariff pays the diamond jack (`[bonuses] jack`): its holder is paid in this contract
     gender: str = ""  # the grammatical gender of its first Russian name (GENDERS); "" unknown: the verdict names «игра»
+    alone_by: str = ""  # who may play it alone: "" anyone; "dealer" the dealer only (ALONE_BY)
 
 
 class Condition(NamedTuple):

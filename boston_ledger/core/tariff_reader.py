@@ -15,10 +15,10 @@ from functools import partial
 from typing import Any, TypeVar, overload
 
 from .i18n import FORMS, REASON_LABELS, SEED_WORDS, SEEDS, GameWords, Refused, _, ngettext
-from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, COLUMNS, DIVIDE_AMONG,
-                     FAILED_BASKET, GENDERS, LABET_ODD_CHIP, LIMIT, MISDEAL, MISDEAL_DEALER, PASS, PAYS, SCORING,
-                     SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule, Tariff,
-                     TariffError, folded)
+from .tariff import (ALL_PASS, ALL_PASS_REMAINDER, ALONE_BY, BASE_PAYMENT, BOSTON_RULES, BOSTON_SLAM_FOR, COLUMNS,
+                     DIVIDE_AMONG, FAILED_BASKET, GENDERS, LABET_ODD_CHIP, LIMIT, MISDEAL, MISDEAL_DEALER, PASS, PAYS,
+                     SCORING, SHARE_REMAINDER, STAKE_AT, STAKE_PAYERS, Basket, Condition, Contract, Rank, Schedule,
+                     Tariff, TariffError, folded)
 from .controls import CONTROL, CONTROL_IN_LINES
 
 T = TypeVar("T")
@@ -667,6 +667,7 @@ class _Reader:
             boston_failed=self.word(raw, "boston_failed", where, choices=BOSTON_RULES, default="holder"),
             jack=self.flag(raw, "jack", where, default=True),
             gender=self.word(raw, "gender", where, choices=GENDERS) if "gender" in raw else "",
+            alone_by=self.word(raw, "alone_by", where, choices=ALONE_BY) if "alone_by" in raw else "",
         )
 
     def condition(self, key: str, raw: Any) -> Condition:

@@ -66,7 +66,7 @@ class Entry:
     def _place(self, conn: sqlite3.Connection, lang: str) -> entry_page.Place:
         session = deals_app.current(conn, self.session_id)
         state = read.state(conn, session)
-        return entry_page.Place(session, state, engine.position(session.tariff, state.deals, state.redeals),
+        return entry_page.Place(session, state, engine.position(session.tariff, state),
                                 self.token, lang, self.view_token)
 
     # ---- the routes --------------------------------------------------------------------------

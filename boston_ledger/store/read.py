@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any
 
-from ..core import engine
+from ..core import columns, engine
 from ..core.controls import visible
 from ..core.engine import Deal, State, Transfer
 from ..core.fields import STORED
@@ -214,29 +214,41 @@ def state(conn: sqlite3.Connection, session: Session) -> State:
     last = next(deals(conn, session, transfers=False, tail=1), None)
     if last is None:
         return _reseated(conn, session, State.start(len(session.players)))
-    redealt = redeals(conn, session)
-    return _reseated(conn, session, State(balances=_balances(session, last), basket=last.basket or 0, deals=last.number,
-                                          stake_due=_stake_due(conn, session, last.deal),
-                                          redeals=redealt, belle=belle(conn, session, last.number, redealt)))
+    counted = _counted(conn, session, last.number)
+    return _reseated(conn, session, counted._replace(balances=_balances(session, last), basket=last.basket or 0,
+                                                     stake_due=_stake_due(conn, session, last.deal)))
 
 
-def belle(conn: sqlite3.Connection, session: Session, deals: int, redealt: int = 0) -> str | None:
-    """The belle of the game of the last of `deals` standing deals: the suit turned on its first deal
-    that turned one (core/columns); None where the tariff turns none."""
-    if not session.tariff.turns or deals - redealt <= 0:
-        return None
-    per_game = session.tariff.deals_per_partie
-    first = deals - (deals - redealt - 1) % per_game
-    while session.tariff.until_pool_won and first > per_game:  # a game whose pool is played for until won goes on
-        kept = conn.execute(f"SELECT d.basket FROM deals d WHERE d.session_id = ? AND d.number = ? AND {STANDING}",
-                            (session.id, first - 1)).fetchone()
-        if not kept or not kept[0]:
-            break
-        first -= per_game
-    row = conn.execute(f"SELECT d.turned FROM deals d WHERE d.session_id = ? AND d.number >= ? AND d.number <= ?"
-                       f" AND d.turned IS NOT NULL AND {STANDING} ORDER BY d.number LIMIT 1",
-                       (session.id, first, deals)).fetchone()
-    return row[0] if row else None
+def before(conn: sqlite3.Connection, session: Session, number: int) -> State:
+    """Where the session stood before its deal `number`: the deals before it as they count
+    (`_counted`) and the basket kept with the one before (no balances: where a deal falls needs none)."""
+    counted = _counted(conn, session, number - 1)
+    if number <= 1 or not session.tariff.has_basket:
+        return counted
+    row = conn.execute(f"SELECT d.basket FROM deals d WHERE d.session_id = ? AND d.number = ? AND {STANDING}",
+                       (session.id, number - 1)).fetchone()
+    return counted._replace(basket=(row[0] if row else 0) or 0)
+
+
+def _counted(conn: sqlite3.Connection, session: Session, through: int) -> State:
+    """The state's counts after the session's standing deals numbered up to `through` (no balances):
+    the deals, the misdeals dealt again, and where the tariff needs them the deals played after their
+    parties' agreed ones and the game's belle, replayed through the engine's own rules from each
+    deal's contract, kept basket and suit turned (a session of French Boston is a few dozen deals)."""
+    t = session.tariff
+    if not (t.until_pool_won or t.turns):
+        return State(balances=(), deals=through, redeals=redeals(conn, session, below=through + 1))
+    counted = State(balances=())
+    for number, contract, basket, turned in conn.execute(
+            f"SELECT d.number, d.contract, d.basket, d.turned FROM deals d WHERE d.session_id = ? AND d.number <= ?"
+            f" AND {STANDING} ORDER BY d.number", (session.id, through)).fetchall():
+        pos = engine.position(t, counted)
+        redealt = engine.redeals(t, Deal(contract))
+        overtime, extra = engine.carried(counted, pos.overtime, redealt)
+        counted = counted._replace(basket=basket or 0, deals=number, redeals=counted.redeals + redealt,
+                                   overtime=overtime, extra=extra,
+                                   belle=columns.belle(pos.deal == 1, counted.belle, turned) if t.turns else None)
+    return counted
 
 
 def _balances(session: Session, deal: Recorded) -> tuple[int, ...]:
@@ -288,7 +300,7 @@ def redeals(conn: sqlite3.Connection, session: Session, below: int | None = None
 
 def dealer_of(conn: sqlite3.Connection, session: Session, number: int) -> int:
     """The seat that dealt the session's deal `number` (the misdeals dealt again counted)."""
-    return engine.position(session.tariff, number - 1, redeals(conn, session, below=number)).dealer
+    return engine.dealer(session.tariff, number - 1, redeals(conn, session, below=number))
 
 
 def _stake_due(conn: sqlite3.Connection, session: Session, last: Deal) -> bool:

@@ -108,18 +108,23 @@ def correction_legend(corrected: Mapping[int, Correction], numbers: Iterable[int
     return [f"{MARK} {correction_note(corrected[n])}" for n in numbers if n in corrected]
 
 
-def banners(tariff: Tariff, pos: Position, redealt: bool = False) -> list[str]:
-    """What a table announces at this deal: the double tours begin, a partie ends (not at a
+def banners(tariff: Tariff, pos: Position, after: State, redealt: bool = False) -> list[str]:
+    """What a table announces at this deal (at `pos`, leaving `after`): the double tours begin, a
+    partie's tours are played and its basket is played for until won, a partie ends (not at a
     misdeal dealt again, which is no deal of the partie)."""
     out: list[str] = []
-    if redealt:
+    if redealt or len(tariff.tours) <= 1:
         return out
     first_double = next((i for i, m in enumerate(tariff.tours) if m > 1), None)
-    deal_in_partie = (pos.tour - 1) * tariff.players + pos.dealer  # misdeals dealt again not counted
-    if first_double is not None and len(tariff.tours) > 1 and deal_in_partie == first_double * tariff.players:
+    if first_double is not None and not pos.overtime and pos.deal == first_double * tariff.players + 1:
         out.append(_("★ The double tours begin: every payment between players is ×{multiplier} "
                      "until the partie ends.", multiplier=pos.multiplier))
-    if len(tariff.tours) > 1 and deal_in_partie == tariff.deals_per_partie - 1:
+    following = engine.position(tariff, after)
+    if following.overtime and not pos.overtime:
+        out.append(_("★ The tours of partie {partie} are played and its basket holds {chips}: it is played for "
+                     "until won, in simple deals, or divided if the table settles.", partie=pos.partie,
+                     chips=chip_count(after.basket)))
+    elif following.partie != pos.partie:
         out.append(_("★ Partie {partie} ends with this deal; the next deal opens partie {next}.",
                      partie=pos.partie, next=pos.partie + 1))
     return out
@@ -127,7 +132,10 @@ def banners(tariff: Tariff, pos: Position, redealt: bool = False) -> list[str]:
 
 def where(pos: Position, tours: Sequence[int]) -> str:
     """Partie and tour, and whether the tour is double (said only where some tour of the tariff's,
-    `tours`, is)."""
+    `tours`, is); after the partie's tours, that its basket is played for until won."""
+    if pos.overtime:
+        return _("partie {partie} after its tours: the basket played for until won (simple deals)",
+                 partie=pos.partie)
     if all(m == 1 for m in tours):
         return _("partie {partie}, tour {tour}", partie=pos.partie, tour=pos.tour)
     kind = _("double tour ×{multiplier}", multiplier=pos.multiplier) if pos.double else _("simple tour")
@@ -275,7 +283,7 @@ def session_name(session: Session | Evening) -> str | None:
 
 
 def status_lines(session: Session, state: State) -> list[str]:
-    pos = engine.position(session.tariff, state.deals, state.redeals)
+    pos = engine.position(session.tariff, state)
     t = session.tariff
     label = session_label(session)
     unit = _("chip") if t.has_basket else _("point")
@@ -301,7 +309,7 @@ def coming(session: Session, state: State) -> list[str]:
     if session.settled:
         return []
     t = session.tariff
-    pos = engine.position(t, state.deals, state.redeals)
+    pos = engine.position(t, state)
     lines = []
     if engine.stake_due(t, state) and t.basket.stake:
         if t.basket.stake_payer == "each":
@@ -324,7 +332,7 @@ def agreed_left(session: Session, state: State) -> str:
     """How many of the agreed deals remain ("" when the evening has no agreed number)."""
     if session.agreed_deals is None:
         return ""
-    left = session.agreed_deals - state.played
+    left = session.agreed_deals - engine.agreed_played(state)
     if left <= 0 and not engine.over(session.tariff, state, session.agreed_deals):
         return ngettext("the {n} agreed deal is played; the pool of {pool} is played for until won, or settle to "
                         "divide it", "all {n} agreed deals are played; the pool of {pool} is played for until won, "
@@ -350,7 +358,7 @@ def next_lines(session: Session, state: State) -> list[str]:
     if session.agreed_deals is not None and engine.over(session.tariff, state, session.agreed_deals):
         return [ngettext("That was the last of the {n} agreed deal: `boston-ledger settle`.",
                          "That was the last of the {n} agreed deals: `boston-ledger settle`.", session.agreed_deals)]
-    pos = engine.position(session.tariff, state.deals, state.redeals)
+    pos = engine.position(session.tariff, state)
     return [_("Next: deal {number}, dealt by {name}.", number=pos.number, name=session.players[pos.dealer])]
 
 
@@ -576,7 +584,7 @@ def tour_heading(session: Session, rows: Sequence[Walked]) -> list[str | None]:
     out: list[str | None] = []
     last = None
     for w in rows:
-        here = (w.position.partie, w.position.tour)
+        here = (w.position.partie, 0 if w.position.overtime else w.position.tour)  # after the tours: one heading
         out.append(where(w.position, session.tariff.tours) if here != last else None)
         last = here
     return out
