@@ -30,7 +30,8 @@ def states(tariff) -> st.SearchStrategy[State]:
     chips = st.integers(-10_000, 10_000)
     return st.builds(State, st.tuples(*[chips] * tariff.players), st.integers(0, 2_000) | st.sampled_from([0, 1, 3]),
                      st.integers(0, 500), st.booleans(), redeals=st.just(0),  # those tariffs never deal again
-                     seated=st.just(()), away=st.just(()))  # the earlier engine knew no change of the table
+                     seated=st.just(()), away=st.just(()),  # the earlier engine knew no change of the table
+                     overtime=st.just(0), extra=st.just(0))  # nor a basket played for after a partie
 
 
 def result(f, *args):
