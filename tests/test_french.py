@@ -7,6 +7,8 @@ cell by cell. The evening is computed by hand from it, deal by deal."""
 
 from __future__ import annotations
 
+import csv
+
 import json
 from pathlib import Path
 
@@ -302,7 +304,8 @@ def test_the_positions_of_a_game_played_on_for_its_pool_and_of_the_next_game() -
         assert sum(step.after.balances) + step.after.basket == 0
 
 
-def test_a_french_evening_plays_on_for_the_pool_then_counts_the_next_game_from_its_first_deal(cli) -> None:
+def test_a_french_evening_plays_on_for_the_pool_then_counts_the_next_game_from_its_first_deal(cli,
+                                                                                           isolated: Path) -> None:
     """Game 1: forty deals thrown up (the dealer's 10, 20 in the last eight), its pool of 480 played for
     until won: deal 41 thrown up, deal 42 Boris's simple in belle (spades, the suit of deal 1) takes it.
     Game 2 opens at deal 43 with its own belle; its deal 32 (the evening's 74) is a simple, its deal 33
@@ -377,6 +380,10 @@ def test_a_french_evening_plays_on_for_the_pool_then_counts_the_next_game_from_i
     printed = cli("sheet").stdout
     assert "game 1 after its rounds" in printed and "game 2, round 9 (double round ×2)" in printed
     assert cli("check").exit_code == 0
+    cli("export", str(isolated.parent / "out"))
+    rows = list(csv.DictReader((isolated.parent / "out" / "deals.csv").read_text(encoding="utf-8-sig").splitlines()))
+    assert [(r["deal"], r["partie"], r["tour"], r["overtime"]) for r in rows if r["deal"] in ("40", "41", "42", "43")] \
+        == [("40", "1", "10", ""), ("41", "1", "11", "yes"), ("42", "1", "11", "yes"), ("43", "2", "1", "")]
     assert cli.json("settle", "--yes")["net_chips"] == dict(zip(PLAYERS, balances[:4], strict=True))
 
 
