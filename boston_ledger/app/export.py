@@ -135,9 +135,11 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
         return "made" if w.outcome.made else "failed"
 
     overtime = session.tariff.until_pool_won  # a game played on for its pool after its agreed deals
+    deal_heads = ["deal", "partie", "tour", "multiplier", *(["overtime"] if overtime else []), "dealer"]
 
     deal_rows = ([w.recorded.number, w.position.partie, w.position.tour, w.position.multiplier,
-                  *(["yes" if w.position.overtime else ""] if overtime else []), session.sitting(w.recorded.number)[w.position.dealer],
+                  *(["yes" if w.position.overtime else ""] if overtime else []),
+                  session.sitting(w.recorded.number)[w.position.dealer],
                   *_entered(session, w.recorded.deal, w.recorded.number), result(w),
                   w.recorded.entered_at] for w in walked())
     transfer_rows = ([w.recorded.number, session.party_name(t.payer, w.recorded.number),
@@ -146,7 +148,7 @@ def write(conn: sqlite3.Connection, session: Session, directory: Path) -> list[P
     balance_rows = ([w.recorded.number, *w.standing, w.after.basket] for w in walked())
     entered = [f.name for f in _fields(session)]
     files: list[tuple[str, list[str], Iterable[Row]]] = [
-        ("deals.csv", ["deal", "partie", "tour", "multiplier", *(["overtime"] if overtime else []), "dealer", *entered, "result", "entered_at"], deal_rows),
+        ("deals.csv", [*deal_heads, *entered, "result", "entered_at"], deal_rows),
         ("transfers.csv", ["deal", "from", "to", "chips", "reason"], transfer_rows),
         ("balances.csv", ["deal", *names, "basket"], balance_rows),
     ]
