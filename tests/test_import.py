@@ -5,6 +5,7 @@ import, --dry-run writing nothing, all of it in one transaction."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -161,6 +162,10 @@ def test_a_tampered_evening_is_refused_at_the_deal_where_its_replay_parts(cli, t
            "stored balances after the deal [-30, 100, -30, -30]" in done.stdout
     assert "session 2 there: P, Q, R, S, 1 deal, settled → session 2 here" in done.stdout  # the sound one comes
     assert [s["players"][0] for s in cli.json("sessions", "--db", str(here))] == ["Anna", "P"]
+    again = json.loads(cli("import", str(there), "--json", "--db", str(here), code=1).stdout)
+    assert again["refused"] == [{"there": 1, "players": ["W", "X", "Y", "Z"], "problem": again["refused"][0]["problem"]}]
+    assert again["refused"][0]["problem"].startswith("session 1, deal 2: stored balances after the deal")
+    assert again["evenings"]["refused"] == 1 and again["evenings"]["already"] == 1 and again["left_out"] is True
 
 
 def test_dry_run_shows_what_would_come_and_writes_nothing(cli, two: tuple[Path, Path]) -> None:
@@ -273,3 +278,53 @@ def test_an_evening_continued_on_both_sides_is_a_conflict(cli, tmp_path: Path) -
     done = cli("import", str(there), "--db", str(here), code=1)
     assert "Conflict, left out: session 2 here and session 1 there" in done.stdout
     assert "they part at deal 2" in done.stdout
+
+
+def test_json_says_what_an_import_did_and_would_do(cli, two: tuple[Path, Path]) -> None:
+    here, there = two
+    before = counts(here)
+    would = cli.json("import", str(there), "--dry-run", "--db", str(here))
+    assert counts(here) == before
+    assert would["dry_run"] is True and would["import"] is None and would["source"] == str(there)
+    assert would["evenings"] == {"added": 1, "fast_forwarded": 0, "already": 0, "continued_here": 0,
+                                 "conflicts": 0, "refused": 0}
+    assert would["brought"] == [{"there": 1, "here": None, "name": None, "players": ["Anna", "Boris", "Vera", "Алена"],
+                                 "deals": 1, "settled": True, "continues": None}]
+    # алёна is Алена here; the other three had played here already; nobody is new
+    assert would["players"] == {"matched": ["Anna", "Boris", "Vera", "Алена"], "new": [],
+                                "written_as": {"алёна": "Алена"}, "same": []}
+    assert would["payments"]["added"] == 1 and would["payments"]["already"] == 0
+    assert [(p["from"], p["to"], p["amount"]) for p in would["payments"]["brought"]] == [("Boris", "Anna", "5.00")]
+    assert would["left_out"] is False
+
+    done = cli.json("import", str(there), "--db", str(here))
+    assert done["import"] == 1 and done["dry_run"] is False
+    assert done["brought"][0]["here"] == 3
+    again = cli.json("import", str(there), "--db", str(here))
+    assert again["import"] is None and again["brought"] == []
+    assert again["evenings"]["already"] == 1 and again["payments"] == {"added": 0, "already": 1, "brought": [],
+                                                                        "conflicts": []}
+    listed = cli.json("import", "--list", "--db", str(here))
+    assert [(i["id"], i["sessions"], i["undone_at"]) for i in listed] == [(1, [3], None)]
+    undone = cli.json("import", "--undo", "1", "--db", str(here))
+    assert undone["id"] == 1 and undone["sessions"] == [3] and undone["undone_at"] is not None
+
+
+def test_json_shows_a_conflict_and_an_alias(cli, tmp_path: Path) -> None:
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    evening(cli, here, ["Александр", "Boris", "Vera", "Gleb"], JUNIOR, settle=False)
+    shutil.copyfile(here, there)  # the same evening on both laptops, then a deal on each
+    cli("deal", "pass", "--db", str(here))
+    cli("deal", "senior", "--declarer", "Boris", "--tricks", "6", "--db", str(there))
+    cli("settle", "--yes", "--db", str(there))
+    evening(cli, there, ["Саша", "Zoe", "Vera", "Gleb"], ["deal", "pass"])
+    out = cli("import", str(there), "--same", "Саша=Александр", "--json", "--db", str(here), code=1).stdout
+    done = json.loads(out)
+    assert done["evenings"]["conflicts"] == 1 and done["left_out"] is True
+    conflict = done["conflicts"][0]
+    assert conflict["parts_at"] == 2 and conflict["here"]["session"] == 1 and conflict["there"]["deals"] == 2
+    assert list(conflict["here"]["balances"]) == ["Александр", "Boris", "Vera", "Gleb"]
+    assert conflict["there"]["settled"] is True and "deals" in conflict["differs"]
+    assert done["brought"][0]["players"] == ["Александр", "Zoe", "Vera", "Gleb"]
+    assert done["players"]["same"] == [{"there": "Саша", "here": "Александр"}]
+    assert done["players"]["written_as"] == {"Саша": "Александр"} and done["players"]["new"] == ["Zoe"]

@@ -78,6 +78,7 @@ class Plan(NamedTuple):
     aliases: tuple[tuple[str, str], ...]  # joined by this import (--same)
     continues: tuple[tuple[int, int], ...] = ()  # (session there, session here): continued there, brought whole
     behind: int = 0  # evenings here continued since: all of the other ledger's version is here
+    new_players: tuple[str, ...] = ()  # the names coming in (evenings, payments) that this ledger has not had
 
     @property
     def left_out(self) -> bool:
@@ -312,9 +313,12 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
         coming.append(session_id)
         evenings.append(evening)
     payments, here_count, payment_conflicts = _payments(conn, their_payments, rename)
+    known = {player_key(n) for n in names_here.values()}
+    coming_names = [*(n for e in evenings for n in e.players), *(n for p in payments for n in (p.payer, p.payee))]
+    new_players = tuple(dict.fromkeys(n for n in coming_names if player_key(n) not in known))
     plan = Plan(source, tuple(evenings), already, tuple(conflicts), tuple(refused), tuple(payments), here_count,
                 tuple(payment_conflicts), tuple(renamed.items()), tuple(pairs),
-                tuple((s, continues[s]) for s in coming if s in continues), behind)
+                tuple((s, continues[s]) for s in coming if s in continues), behind, new_players)
     return plan, coming
 
 

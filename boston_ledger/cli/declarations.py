@@ -463,6 +463,7 @@ def import_(
                           "replay every evening through the engine, and import what replays (this ledger is "
                           "made when there is none).")] = False,
     db: DbOption = None,
+    as_json: JsonOption = False,
 ) -> int:
     """Bring another ledger's evenings and payments into this one, each once.
 
@@ -471,7 +472,7 @@ def import_(
     Example: boston-ledger import table2.db --dry-run
     """  # noqa: E501 - typer keeps a help paragraph's line breaks: one line each
     return commands.import_ledger(other=other, same=same, dry_run=dry_run, undo=undo, show_list=show_list, db=db,
-                                  salvage=salvage)
+                                  salvage=salvage, as_json=as_json)
 
 
 @app.command()
