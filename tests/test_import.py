@@ -135,6 +135,67 @@ def test_another_spelling_is_joined_and_undone_with_its_import(cli, tmp_path: Pa
     assert apart["Александр"] == "-20.00" and apart["Саша"] == "54.00"
 
 
+def test_one_spelling_is_taken_back_and_the_evenings_stay(cli, tmp_path: Path) -> None:
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    evening(cli, here, ["Александр", "Boris", "Vera", "Gleb"], JUNIOR)
+    evening(cli, there, ["Саша", "Boris", "Vera", "Zoe"], ["deal", "senior", "--declarer", "Саша", "--tricks", "6"])
+    evening(cli, there, ["Саша", "Boris", "Vera", "Gleb"], ["deal", "pass"], settle=False)
+    cli("paid", "Саша", "Boris", "1.00", "--yes", "--db", str(there))
+    cli("import", str(there), "--same", "Саша=Александр", "--same", "Zoe=Gleb", "--db", str(here))
+    assert "Саша" not in cli.json("ledger", "--db", str(here))[""]["balances"]
+    cli("use", "3", "--db", str(here))  # the open evening brought
+
+    error = cli("import", "--undo-same", "Петя=Александр", "--db", str(here), code=2).stderr
+    assert "no standing import joined Петя=Александр" in error and error.count("\n") == 1
+    done = cli("import", "--undo-same", "саша=Александр", "--db", str(here))
+    assert "Import 1 undone, and its 2 evenings brought again as import 2: саша=Александр no longer joins." \
+        in done.stdout
+    # two players again: Александр -20 here; Саша +54 there (a senior made, Zoe written Gleb still), paid 1.00
+    book = cli.json("ledger", "--db", str(here))[""]
+    assert book["balances"]["Александр"] == "-20.00" and book["balances"]["Саша"] == "55.00"
+    assert "Zoe" not in book["balances"] and book["paid"] == 1
+    assert [s["players"][0] for s in cli.json("sessions", "--db", str(here))] == ["Александр", "Саша", "Саша"]
+    assert cli.json("status", "--db", str(here))["session"] == 5  # the open evening's new copy
+    assert [(i["id"], i["undone_at"] is None, i["same"]) for i in cli.json("import", "--list", "--db", str(here))] \
+        == [(1, False, [{"there": "Саша", "here": "Александр"}, {"there": "Zoe", "here": "Gleb"}]),
+            (2, True, [{"there": "Zoe", "here": "Gleb"}])]
+    assert cli("check", "--all", "--db", str(here)).stdout == ""
+    assert "Nothing new to import." in cli("import", str(there), "--db", str(here)).stdout
+    assert "no standing import joined" in cli("import", "--undo-same", "Саша=Александр", "--db", str(here),
+                                              code=2).stderr
+
+
+def test_a_spelling_is_not_taken_back_from_an_evening_continued_since(cli, tmp_path: Path) -> None:
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    evening(cli, here, ["Александр", "Boris", "Vera", "Gleb"], JUNIOR)
+    evening(cli, there, ["Саша", "Boris", "Vera", "Gleb"], ["deal", "pass"], settle=False)
+    cli("import", str(there), "--same", "Саша=Александр", "--db", str(here))
+    cli("deal", "pass", "--session", "2", "--db", str(here))  # the evening brought goes on here
+    before = counts(here)
+    error = cli("import", "--undo-same", "Саша=Александр", "--db", str(here), code=2).stderr
+    assert "no longer as they are in" in error and "nothing was changed" in error
+    assert counts(here) == before
+    moved = tmp_path / "gone.db"
+    there.rename(moved)
+    assert "which is not there" in cli("import", "--undo-same", "Саша=Александр", "--db", str(here), code=2).stderr
+    assert "takes nothing else" in cli("import", "--undo-same", "Саша=Александр", "--list", "--db", str(here),
+                                       code=2).stderr
+    assert counts(here) == before
+
+
+def test_a_spelling_is_not_taken_back_while_a_later_import_may_have_joined_it(cli, tmp_path: Path) -> None:
+    here, there, third = tmp_path / "here.db", tmp_path / "there.db", tmp_path / "third.db"
+    evening(cli, here, ["Александр", "Boris", "Vera", "Gleb"], JUNIOR)
+    evening(cli, there, ["Саша", "Boris", "Vera", "Gleb"], ["deal", "pass"])
+    evening(cli, third, ["Саша", "Anna", "Vera", "Gleb"], ["deal", "pass"])
+    cli("import", str(there), "--same", "Саша=Александр", "--db", str(here))
+    cli("import", str(third), "--db", str(here))  # the spelling joined there too, standing
+    before = counts(here)
+    error = cli("import", "--undo-same", "Саша=Александр", "--db", str(here), code=2).stderr
+    assert "import 2, made since, may have joined Саша=Александр too" in error
+    assert counts(here) == before
+
+
 def test_a_spelling_nobody_has_is_refused(cli, two: tuple[Path, Path]) -> None:
     here, there = two
     before = counts(here)
