@@ -402,8 +402,8 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
         coming.append(session_id)
         evenings.append(evening)
     payments, here_count, payment_conflicts = _payments(conn, their_payments, rename)
-    known = {player_key(n) for n in names_here.values()}
     coming_names = [*(n for e in evenings for n in e.players), *(n for p in payments for n in (p.payer, p.payee))]
+    known = {player_key(n) for n in names_here.values()} if coming_names else set()
     new_players = tuple(dict.fromkeys(n for n in coming_names if player_key(n) not in known))
     plan = Plan(source, tuple(evenings), already, tuple(conflicts), tuple(refused), tuple(payments), here_count,
                 tuple(payment_conflicts), tuple(renamed.items()), tuple(pairs),

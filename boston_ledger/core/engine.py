@@ -668,7 +668,7 @@ def _play(tariff: Tariff, state: State, deal: Deal, pos: Position) -> Outcome:
     failing = side if made or not schedule.shares else [
         s for s, share in zip(side, schedule.shares, strict=True) if (own[s] or 0) < share]
     facing = columns.faced(schedule, side, side if made else failing, opponents, n)
-    paid = [(reason, chips * factor) for reason, chips in pay if chips * factor > 0]  # as `move` would: seats only
+    paid = [(reason, chips * factor) for reason, chips in pay if chips * factor > 0]  # as `move` moves them
     for member in side if made else failing:
         scores[member] = total if made else -total
         for opponent in facing[member]:
