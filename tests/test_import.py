@@ -165,6 +165,17 @@ def test_one_spelling_is_taken_back_and_the_evenings_stay(cli, tmp_path: Path) -
                                               code=2).stderr
 
 
+def test_json_says_which_import_was_undone_and_which_brought_the_evenings_again(cli, tmp_path: Path) -> None:
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    evening(cli, here, ["Александр", "Boris", "Vera", "Gleb"], JUNIOR)
+    evening(cli, there, ["Саша", "Boris", "Vera", "Gleb"], ["deal", "pass"])
+    cli("import", str(there), "--same", "Саша=Александр", "--db", str(here))
+    done = cli.json("import", "--undo-same", "Саша=Александр", "--db", str(here))
+    assert done["undone"]["id"] == 1 and done["undone"]["undone_at"] is not None
+    assert done["again"]["import"] == 2 and done["again"]["brought"][0]["players"][0] == "Саша"
+    assert done["again"]["players"]["new"] == ["Саша"] and done["again"]["players"]["same"] == []
+
+
 def test_a_spelling_is_not_taken_back_from_an_evening_continued_since(cli, tmp_path: Path) -> None:
     here, there = tmp_path / "here.db", tmp_path / "there.db"
     evening(cli, here, ["Александр", "Boris", "Vera", "Gleb"], JUNIOR)
