@@ -5,6 +5,7 @@ import, --dry-run writing nothing, all of it in one transaction."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import sqlite3
 from pathlib import Path
@@ -134,6 +135,78 @@ def test_another_spelling_is_joined_and_undone_with_its_import(cli, tmp_path: Pa
     assert apart["Александр"] == "-20.00" and apart["Саша"] == "54.00"
 
 
+def test_one_spelling_is_taken_back_and_the_evenings_stay(cli, tmp_path: Path) -> None:
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    evening(cli, here, ["Александр", "Boris", "Vera", "Gleb"], JUNIOR)
+    evening(cli, there, ["Саша", "Boris", "Vera", "Zoe"], ["deal", "senior", "--declarer", "Саша", "--tricks", "6"])
+    evening(cli, there, ["Саша", "Boris", "Vera", "Gleb"], ["deal", "pass"], settle=False)
+    cli("paid", "Саша", "Boris", "1.00", "--yes", "--db", str(there))
+    cli("import", str(there), "--same", "Саша=Александр", "--same", "Zoe=Gleb", "--db", str(here))
+    assert "Саша" not in cli.json("ledger", "--db", str(here))[""]["balances"]
+    cli("use", "3", "--db", str(here))  # the open evening brought
+
+    error = cli("import", "--undo-same", "Петя=Александр", "--db", str(here), code=2).stderr
+    assert "no standing import joined Петя=Александр" in error and error.count("\n") == 1
+    done = cli("import", "--undo-same", "саша=Александр", "--db", str(here))
+    assert "Import 1 undone, and its 2 evenings brought again as import 2: саша=Александр no longer joins." \
+        in done.stdout
+    # two players again: Александр -20 here; Саша +54 there (a senior made, Zoe written Gleb still), paid 1.00
+    book = cli.json("ledger", "--db", str(here))[""]
+    assert book["balances"]["Александр"] == "-20.00" and book["balances"]["Саша"] == "55.00"
+    assert "Zoe" not in book["balances"] and book["paid"] == 1
+    assert [s["players"][0] for s in cli.json("sessions", "--db", str(here))] == ["Александр", "Саша", "Саша"]
+    assert cli.json("status", "--db", str(here))["session"] == 5  # the open evening's new copy
+    assert [(i["id"], i["undone_at"] is None, i["same"]) for i in cli.json("import", "--list", "--db", str(here))] \
+        == [(1, False, [{"there": "Саша", "here": "Александр"}, {"there": "Zoe", "here": "Gleb"}]),
+            (2, True, [{"there": "Zoe", "here": "Gleb"}])]
+    assert cli("check", "--all", "--db", str(here)).stdout == ""
+    assert "Nothing new to import." in cli("import", str(there), "--db", str(here)).stdout
+    assert "no standing import joined" in cli("import", "--undo-same", "Саша=Александр", "--db", str(here),
+                                              code=2).stderr
+
+
+def test_json_says_which_import_was_undone_and_which_brought_the_evenings_again(cli, tmp_path: Path) -> None:
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    evening(cli, here, ["Александр", "Boris", "Vera", "Gleb"], JUNIOR)
+    evening(cli, there, ["Саша", "Boris", "Vera", "Gleb"], ["deal", "pass"])
+    cli("import", str(there), "--same", "Саша=Александр", "--db", str(here))
+    done = cli.json("import", "--undo-same", "Саша=Александр", "--db", str(here))
+    assert done["undone"]["id"] == 1 and done["undone"]["undone_at"] is not None
+    assert done["again"]["import"] == 2 and done["again"]["brought"][0]["players"][0] == "Саша"
+    assert done["again"]["players"]["new"] == ["Саша"] and done["again"]["players"]["same"] == []
+
+
+def test_a_spelling_is_not_taken_back_from_an_evening_continued_since(cli, tmp_path: Path) -> None:
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    evening(cli, here, ["Александр", "Boris", "Vera", "Gleb"], JUNIOR)
+    evening(cli, there, ["Саша", "Boris", "Vera", "Gleb"], ["deal", "pass"], settle=False)
+    cli("import", str(there), "--same", "Саша=Александр", "--db", str(here))
+    cli("deal", "pass", "--session", "2", "--db", str(here))  # the evening brought goes on here
+    before = counts(here)
+    error = cli("import", "--undo-same", "Саша=Александр", "--db", str(here), code=2).stderr
+    assert "no longer as they are in" in error and "nothing was changed" in error
+    assert counts(here) == before
+    moved = tmp_path / "gone.db"
+    there.rename(moved)
+    assert "which is not there" in cli("import", "--undo-same", "Саша=Александр", "--db", str(here), code=2).stderr
+    assert "takes nothing else" in cli("import", "--undo-same", "Саша=Александр", "--list", "--db", str(here),
+                                       code=2).stderr
+    assert counts(here) == before
+
+
+def test_a_spelling_is_not_taken_back_while_a_later_import_may_have_joined_it(cli, tmp_path: Path) -> None:
+    here, there, third = tmp_path / "here.db", tmp_path / "there.db", tmp_path / "third.db"
+    evening(cli, here, ["Александр", "Boris", "Vera", "Gleb"], JUNIOR)
+    evening(cli, there, ["Саша", "Boris", "Vera", "Gleb"], ["deal", "pass"])
+    evening(cli, third, ["Саша", "Anna", "Vera", "Gleb"], ["deal", "pass"])
+    cli("import", str(there), "--same", "Саша=Александр", "--db", str(here))
+    cli("import", str(third), "--db", str(here))  # the spelling joined there too, standing
+    before = counts(here)
+    error = cli("import", "--undo-same", "Саша=Александр", "--db", str(here), code=2).stderr
+    assert "import 2, made since, may have joined Саша=Александр too" in error
+    assert counts(here) == before
+
+
 def test_a_spelling_nobody_has_is_refused(cli, two: tuple[Path, Path]) -> None:
     here, there = two
     before = counts(here)
@@ -161,6 +234,11 @@ def test_a_tampered_evening_is_refused_at_the_deal_where_its_replay_parts(cli, t
            "stored balances after the deal [-30, 100, -30, -30]" in done.stdout
     assert "session 2 there: P, Q, R, S, 1 deal, settled → session 2 here" in done.stdout  # the sound one comes
     assert [s["players"][0] for s in cli.json("sessions", "--db", str(here))] == ["Anna", "P"]
+    again = json.loads(cli("import", str(there), "--json", "--db", str(here), code=1).stdout)
+    (refused,) = again["refused"]
+    assert refused["there"] == 1 and refused["players"] == ["W", "X", "Y", "Z"]
+    assert refused["problem"].startswith("session 1, deal 2: stored balances after the deal")
+    assert again["evenings"]["refused"] == 1 and again["evenings"]["already"] == 1 and again["left_out"] is True
 
 
 def test_dry_run_shows_what_would_come_and_writes_nothing(cli, two: tuple[Path, Path]) -> None:
@@ -273,3 +351,53 @@ def test_an_evening_continued_on_both_sides_is_a_conflict(cli, tmp_path: Path) -
     done = cli("import", str(there), "--db", str(here), code=1)
     assert "Conflict, left out: session 2 here and session 1 there" in done.stdout
     assert "they part at deal 2" in done.stdout
+
+
+def test_json_says_what_an_import_did_and_would_do(cli, two: tuple[Path, Path]) -> None:
+    here, there = two
+    before = counts(here)
+    would = cli.json("import", str(there), "--dry-run", "--db", str(here))
+    assert counts(here) == before
+    assert would["dry_run"] is True and would["import"] is None and would["source"] == str(there)
+    assert would["evenings"] == {"added": 1, "fast_forwarded": 0, "already": 0, "continued_here": 0,
+                                 "conflicts": 0, "refused": 0}
+    assert would["brought"] == [{"there": 1, "here": None, "name": None, "players": ["Anna", "Boris", "Vera", "Алена"],
+                                 "deals": 1, "settled": True, "continues": None}]
+    # алёна is Алена here; the other three had played here already; nobody is new
+    assert would["players"] == {"matched": ["Anna", "Boris", "Vera", "Алена"], "new": [],
+                                "written_as": {"алёна": "Алена"}, "same": []}
+    assert would["payments"]["added"] == 1 and would["payments"]["already"] == 0
+    assert [(p["from"], p["to"], p["amount"]) for p in would["payments"]["brought"]] == [("Boris", "Anna", "5.00")]
+    assert would["left_out"] is False
+
+    done = cli.json("import", str(there), "--db", str(here))
+    assert done["import"] == 1 and done["dry_run"] is False
+    assert done["brought"][0]["here"] == 3
+    again = cli.json("import", str(there), "--db", str(here))
+    assert again["import"] is None and again["brought"] == []
+    assert again["evenings"]["already"] == 1 and again["payments"] == {"added": 0, "already": 1, "brought": [],
+                                                                        "conflicts": []}
+    listed = cli.json("import", "--list", "--db", str(here))
+    assert [(i["id"], i["sessions"], i["undone_at"]) for i in listed] == [(1, [3], None)]
+    undone = cli.json("import", "--undo", "1", "--db", str(here))
+    assert undone["id"] == 1 and undone["sessions"] == [3] and undone["undone_at"] is not None
+
+
+def test_json_shows_a_conflict_and_an_alias(cli, tmp_path: Path) -> None:
+    here, there = tmp_path / "here.db", tmp_path / "there.db"
+    evening(cli, here, ["Александр", "Boris", "Vera", "Gleb"], JUNIOR, settle=False)
+    shutil.copyfile(here, there)  # the same evening on both laptops, then a deal on each
+    cli("deal", "pass", "--db", str(here))
+    cli("deal", "senior", "--declarer", "Boris", "--tricks", "6", "--db", str(there))
+    cli("settle", "--yes", "--db", str(there))
+    evening(cli, there, ["Саша", "Zoe", "Vera", "Gleb"], ["deal", "pass"])
+    out = cli("import", str(there), "--same", "Саша=Александр", "--json", "--db", str(here), code=1).stdout
+    done = json.loads(out)
+    assert done["evenings"]["conflicts"] == 1 and done["left_out"] is True
+    conflict = done["conflicts"][0]
+    assert conflict["parts_at"] == 2 and conflict["here"]["session"] == 1 and conflict["there"]["deals"] == 2
+    assert list(conflict["here"]["balances"]) == ["Александр", "Boris", "Vera", "Gleb"]
+    assert conflict["there"]["settled"] is True and "deals" in conflict["differs"]
+    assert done["brought"][0]["players"] == ["Александр", "Zoe", "Vera", "Gleb"]
+    assert done["players"]["same"] == [{"there": "Саша", "here": "Александр"}]
+    assert done["players"]["written_as"] == {"Саша": "Александр"} and done["players"]["new"] == ["Zoe"]

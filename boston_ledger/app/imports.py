@@ -78,6 +78,7 @@ class Plan(NamedTuple):
     aliases: tuple[tuple[str, str], ...]  # joined by this import (--same)
     continues: tuple[tuple[int, int], ...] = ()  # (session there, session here): continued there, brought whole
     behind: int = 0  # evenings here continued since: all of the other ledger's version is here
+    new_players: tuple[str, ...] = ()  # the names coming in (evenings, payments) that this ledger has not had
 
     @property
     def left_out(self) -> bool:
@@ -103,9 +104,10 @@ def same_pairs(given: Iterable[str]) -> list[tuple[str, str]]:
 
 
 def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_run: bool = False,
-          source: str | None = None) -> Done:
+          source: str | None = None, instead: Brought | None = None) -> Done:
     """Import the ledger at `path` into `conn`'s (`dry_run`: only say what would come in; `source`:
-    the file it is said to come from, when that is not `path`)."""
+    the file it is said to come from, when that is not `path`; `instead`: a standing import of that
+    file, taken back in the same transaction, whose evenings, and only they, come in again)."""
     pairs = same_pairs(same)
     other = open_read_only(path)
     source = str(path) if source is None else source
@@ -118,7 +120,11 @@ def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_ru
                 if merge.tables(conn) != shape:
                     raise LedgerError(_("{path} is a ledger whose tables differ from this one's; nothing was "
                                         "imported", path=source))
-                plan, coming = _plan(conn, other, source, shape, their_payments, pairs)
+                only = None if instead is None else _withdrawn(conn, other, source, shape, their_payments, instead)
+                plan, coming = _plan(conn, other, source, shape, their_payments, pairs,
+                                     None if only is None else set(only))
+                if instead is not None and (len(coming) != len(instead.sessions) or plan.left_out):
+                    raise _changed_since(instead)
                 if dry_run or not (coming or plan.payments):
                     return Done(plan, None, ())
                 made = merge.copy(conn, shape, coming, dict(plan.renamed))
@@ -126,10 +132,93 @@ def bring(conn: sqlite3.Connection, path: Path, same: Iterable[str] = (), dry_ru
                 import_id = merge.record_import(conn, source, made, paid, pairs)
                 merge.check_references(conn)
                 _follow(conn, plan, coming, made)
+                if instead is not None:
+                    _follow_again(conn, other, only or {}, coming, made)
                 return Done(plan, import_id, tuple(made))
     finally:
         conn.execute("PRAGMA foreign_keys = ON")
         other.close()
+
+
+class Respelt(NamedTuple):
+    """A `--same` spelling taken back: the import that joined it, undone, and its evenings brought again."""
+
+    undone: Brought
+    again: Done
+
+
+def undo_same(conn: sqlite3.Connection, text: str) -> Respelt:
+    """Take back one spelling a standing import joined (`--same "Саша=Александр"`), its evenings
+    staying. The import copied them with the joined names written as this ledger writes them, and
+    kept no other record of who was spelt how: so it is undone (a row, as `--undo` adds), and the
+    file it came from imported again in the same transaction, its evenings and only they, with its
+    other spellings and without this one. Refused, changing nothing, when that file is not there
+    or its evenings and payments are no longer the ones the import brought (changed here or there
+    since), and when an import made since may have joined the spelling too (the name here plays in
+    what it brought)."""
+    (there, here), = same_pairs([text])
+    pair = (player_key(there), player_key(here))
+    with reading(conn):
+        standing = [b for b in merge.imports(conn) if b.undone_at is None]
+        joined = [b for b in standing if pair in {(player_key(a), player_key(h)) for a, h in b.aliases}]
+        if len(joined) != 1:
+            raise LedgerError(_("no standing import joined {there}={here}; `boston-ledger import --list` lists them",
+                                there=there, here=here) if not joined else
+                              _("imports {ids} joined {there}={here}: take back all but one with `boston-ledger "
+                                "import --undo ID` first", ids=", ".join(str(b.id) for b in joined), there=there,
+                                here=here))
+        brought = joined[0]
+        paying = merge.payment_rows(conn)
+        since = [b.id for b in standing if b.id > brought.id and (
+            any(pair[1] in {player_key(n) for n in read.evening(conn, s).players} for s in b.sessions)
+            or any(pair[1] in (player_key(paying[p].payer), player_key(paying[p].payee)) for p in b.payments
+                   if p in paying))]
+    if since:
+        raise LedgerError(_("import {ids}, made since, may have joined {there}={here} too ({here} plays in what "
+                            "it brought): take it back with `boston-ledger import --undo ID` first, and import its "
+                            "file again afterwards", ids=", ".join(map(str, since)), there=there, here=here))
+    if not Path(brought.source).is_file():
+        raise LedgerError(_("import {id} came from {path}, which is not there: the spelling can be taken back only "
+                            "with the evenings as they are there; nothing was changed", id=brought.id,
+                            path=brought.source))
+    keep = [f"{a}={h}" for a, h in brought.aliases if (player_key(a), player_key(h)) != pair]
+    again = bring(conn, Path(brought.source), keep, source=brought.source, instead=brought)
+    with reading(conn):
+        return Respelt(next(b for b in merge.imports(conn) if b.id == brought.id), again)
+
+
+def _withdrawn(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shape: dict[str, merge.Table],
+               their_payments: dict[int, PaymentRow], brought: Brought) -> dict[str, int]:
+    """Import `brought` taken back, inside the caller's transaction, once its evenings are checked to be
+    here as they are in `other`, and nothing else there new (the import machinery's own comparison, with
+    the spellings that stand): its evenings' identities and their numbers here."""
+    ids = {i: s for i, s in merge.identities(conn).items() if s in set(brought.sessions)}
+    now, __ = _plan(conn, other, source, shape, their_payments, [], set(ids))
+    if len(ids) != len(brought.sessions) or now.already != len(ids) or now.evenings or now.behind or now.payments \
+            or now.left_out:
+        raise _changed_since(brought)
+    merge.record_undo(conn, brought.id)
+    return ids
+
+
+def _changed_since(brought: Brought) -> LedgerError:
+    return LedgerError(_("the evenings and payments import {id} brought are no longer as they are in {path} "
+                         "(changed here or there since); nothing was changed: `boston-ledger import --undo {id}` "
+                         "takes the whole import back", id=brought.id, path=brought.source))
+
+
+def _follow_again(conn: sqlite3.Connection, other: sqlite3.Connection, ids: dict[str, int], coming: list[int],
+                  made: list[int]) -> None:
+    """The current evening, when it was one of those brought again, is its new copy."""
+    try:
+        current = read.current_session_id(conn)
+    except LedgerError:
+        current = None
+    there = merge.identities(other)
+    new = dict(zip(coming, made, strict=True))
+    for identity, here in ids.items():
+        if here == current and there.get(identity) in new:
+            write.set_current(conn, new[there[identity]])
 
 
 def _follow(conn: sqlite3.Connection, plan: Plan, coming: list[int], made: list[int]) -> None:
@@ -240,9 +329,10 @@ def _replay_into(clean: sqlite3.Connection, session_id: int) -> tuple[int | None
 
 
 def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shape: dict[str, merge.Table],
-          their_payments: dict[int, PaymentRow],
-          pairs: list[tuple[str, str]]) -> tuple[Plan, list[int]]:
-    """What would come in (and the evenings that would, by their numbers there)."""
+          their_payments: dict[int, PaymentRow], pairs: list[tuple[str, str]],
+          only: set[str] | None = None) -> tuple[Plan, list[int]]:
+    """What would come in (and the evenings that would, by their numbers there; `only`: of the evenings
+    there, those of these identities)."""
     names_there = {player_key(n) for n in read.names_by_id(other).values()}
     names_here = read.names_by_id(conn)
     people: dict[str, str] = {}  # by player_key: the name as this ledger first wrote it (then as the other did)
@@ -272,7 +362,7 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
         return people[key]
 
     here_by_identity = merge.identities(conn)
-    there_by_identity = merge.identities(other)
+    there_by_identity = {i: s for i, s in merge.identities(other).items() if only is None or i in only}
     theirs = merge.sayings(other, rename)
     ours = merge.sayings(conn) if here_by_identity.keys() & there_by_identity.keys() else {}
     candidates: list[int] = []
@@ -312,9 +402,12 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
         coming.append(session_id)
         evenings.append(evening)
     payments, here_count, payment_conflicts = _payments(conn, their_payments, rename)
+    coming_names = [*(n for e in evenings for n in e.players), *(n for p in payments for n in (p.payer, p.payee))]
+    known = {player_key(n) for n in names_here.values()} if coming_names else set()
+    new_players = tuple(dict.fromkeys(n for n in coming_names if player_key(n) not in known))
     plan = Plan(source, tuple(evenings), already, tuple(conflicts), tuple(refused), tuple(payments), here_count,
                 tuple(payment_conflicts), tuple(renamed.items()), tuple(pairs),
-                tuple((s, continues[s]) for s in coming if s in continues), behind)
+                tuple((s, continues[s]) for s in coming if s in continues), behind, new_players)
     return plan, coming
 
 

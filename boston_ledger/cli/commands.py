@@ -719,17 +719,38 @@ def payments(db: str | None = None, as_json: bool = False) -> None:
 
 def import_ledger(other: str | None = None, same: list[str] | None = None, dry_run: bool = False,
                   undo: str | None = None, show_list: bool = False, db: str | None = None,
-                  salvage: bool = False) -> int:
+                  salvage: bool = False, as_json: bool = False, undo_same: str | None = None) -> int:
     """Bring another ledger's evenings and payments into this one (`dry_run`: say what would come;
     `salvage`: a ledger written by hand, read by plain SELECTs and replayed); or take an import back
-    (`undo`), or list the imports. Exit 1 when something was left out."""
+    (`undo`), or one spelling it joined (`undo_same`), or list the imports (`as_json`: as JSON). Exit 1
+    when something was left out."""
     from ..app import imports
 
+    if undo_same is not None:
+        if other is not None or same or dry_run or salvage or undo is not None or show_list:
+            raise LedgerError(_("`import --undo-same THERE=HERE` takes nothing else"))
+        respelt = imports.undo_same(connect(db), undo_same)
+        if as_json:
+            from ..ui import data
+
+            _json({"undone": data.imports([respelt.undone])[0], "again": data.imported(respelt.again, False)})
+            return 0
+        _say(ngettext("Import {id} undone, and its {n} evening brought again as import {again}: {spelling} no "
+                      "longer joins.",
+                      "Import {id} undone, and its {n} evenings brought again as import {again}: {spelling} no "
+                      "longer joins.", len(respelt.again.sessions), id=respelt.undone.id,
+                      again=respelt.again.import_id, spelling=undo_same.strip()))
+        return 0
     if undo is not None or show_list:
         if other is not None or same or dry_run or salvage or (undo is not None and show_list):
             raise LedgerError(_("`import --undo ID` and `import --list` take nothing else"))
         conn = connect(db)
         if show_list:
+            if as_json:
+                from ..ui import data
+
+                _json(data.imports(imports.listing(conn)))
+                return 0
             from ..ui.tables import imports_table
 
             _console().print(imports_table(imports.listing(conn)))
@@ -737,6 +758,11 @@ def import_ledger(other: str | None = None, same: list[str] | None = None, dry_r
         n = whole(undo, "--undo", 1, 10**9)
         assert n is not None
         brought = imports.undo(conn, n)
+        if as_json:
+            from ..ui import data
+
+            _json(data.imports([brought])[0])
+            return 0
         _console().print(ngettext(
             "Import {id} undone: its {n} evening and its payments stay on record, and no longer count.",
             "Import {id} undone: its {n} evenings and its payments stay on record, and no longer count.",
@@ -756,6 +782,11 @@ def import_ledger(other: str | None = None, same: list[str] | None = None, dry_r
         done, said = imports.salvage(target, Path(other).expanduser(), same or (), dry_run)
     else:
         done = imports.bring(connect(db), Path(other).expanduser(), same or (), dry_run)
+    if as_json:
+        from ..ui import data
+
+        _json(data.imported(done, dry_run, said))
+        return 1 if done.plan.left_out or said else 0
     for line in lines(done, dry_run):
         _say(line)
     for line in said:

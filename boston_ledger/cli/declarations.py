@@ -457,12 +457,17 @@ def import_(
     undo: Annotated[str | None, typer.Option(
         "--undo", metavar="ID", help="Take import ID back as a whole: it stays on record, its evenings and "
                                      "payments no longer count.")] = None,
+    undo_same: Annotated[str | None, typer.Option(
+        "--undo-same", metavar="THERE=HERE", help="Take back one spelling an import joined with --same, its evenings "
+                                                  "staying: the import is undone and its file imported again, "
+                                                  "its evenings only, without that spelling.")] = None,
     show_list: Annotated[bool, typer.Option("--list", help="List the imports of this ledger.")] = False,
     salvage: Annotated[bool, typer.Option(
         "--salvage", help="OTHER.db was changed by hand (refused at open): read its rows by plain SELECTs alone, "
                           "replay every evening through the engine, and import what replays (this ledger is "
                           "made when there is none).")] = False,
     db: DbOption = None,
+    as_json: JsonOption = False,
 ) -> int:
     """Bring another ledger's evenings and payments into this one, each once.
 
@@ -471,7 +476,7 @@ def import_(
     Example: boston-ledger import table2.db --dry-run
     """  # noqa: E501 - typer keeps a help paragraph's line breaks: one line each
     return commands.import_ledger(other=other, same=same, dry_run=dry_run, undo=undo, show_list=show_list, db=db,
-                                  salvage=salvage)
+                                  salvage=salvage, as_json=as_json, undo_same=undo_same)
 
 
 @app.command()

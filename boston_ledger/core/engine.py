@@ -271,7 +271,7 @@ def validate(tariff: Tariff, deal: Deal) -> None:
         _validate_tricks(tariff, deal)
     _validate_rank(tariff, contract, deal)
     _validate_turned(tariff, deal)
-    made = lines(schedule_of(contract, deal), counted(tariff, deal), tariff.tricks, rank_of(contract, deal))[0]
+    made = is_made(schedule_of(contract, deal), counted(tariff, deal))
     if deal.partner is not None and deal.tricks is None and deal.partner_tricks is None and not deal.conceded and \
             split_decides(tariff, contract, taken(deal), deal.rank):
         raise DealError(ngettext("the pair took {n} trick together, fewer than the {bar} they needed, so who took "
@@ -473,8 +473,9 @@ def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,
     line for them. A printed table (`table`) pays its value for the tricks taken, shown as the
     value at the bar and the over-tricks beyond it, or its value for the tricks short.
     """
+    made = is_made(schedule, taken)
     if schedule.kind == "table":
-        if taken < schedule.bar:
+        if not made:
             return False, [("undertricks", schedule.failed_table[schedule.bar - taken - 1])]
         value, at_bar = schedule.made_table[taken - schedule.bar], schedule.made_table[0]
         return True, [line for line in (("contract", at_bar), ("overtricks", value - at_bar)) if line[1] > 0]
@@ -482,8 +483,7 @@ def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,
     if schedule.kind == "null":
         if taken and schedule.failed_per_trick:
             return False, [("misere-tricks", base * taken)]
-        return taken == schedule.takes, [(base_reason, base)]
-    made = taken >= schedule.bar
+        return made, [(base_reason, base)]
     if not made:
         base = schedule.failed_base(rank)
     if made:
@@ -499,6 +499,13 @@ def lines(schedule: Schedule, taken: int, tricks: int, rank: str | None = None,
         out.append(("slam", (base + count * per) * (slam - 1)))
     out.append(("premium", schedule.premium))
     return made, [line for line in out if line[1] > 0]
+
+
+def is_made(schedule: Schedule, taken: int) -> bool:
+    """Whether a contract of this schedule is made with `taken` tricks (`lines` says what it pays)."""
+    if schedule.kind == "null":
+        return not (taken and schedule.failed_per_trick) and taken == schedule.takes
+    return taken >= schedule.bar
 
 
 HOLDER_COUNTS = ("holder", "declarer-pays-unless-holder")  # the boston rules under which its holder matters
@@ -526,7 +533,7 @@ def made(tariff: Tariff, deal: Deal) -> bool | None:
     if deal.contract in (PASS, MISDEAL):
         return None
     contract = tariff.contracts[deal.contract]
-    return lines(schedule_of(contract, deal), counted(tariff, deal), tariff.tricks, rank_of(contract, deal))[0]
+    return is_made(schedule_of(contract, deal), counted(tariff, deal))
 
 
 def counted(tariff: Tariff, deal: Deal) -> int:
@@ -606,10 +613,10 @@ def _partout_pool(tariff: Tariff, taken: tuple[int, ...], basket: int) -> list[T
             if share > 0]
 
 
-def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
+def play(tariff: Tariff, state: State, deal: Deal, pos: Position | None = None) -> Outcome:
     """The transfers of one deal, and the basket's division when it ends a game. Raises DealError
-    for a deal the tariff does not allow."""
-    outcome = _play(tariff, state, deal)
+    for a deal the tariff does not allow. `pos`: the deal's position, when the caller has it."""
+    outcome = _play(tariff, state, deal, position(tariff, state) if pos is None else pos)
     every = tariff.basket.divide_every
     if not every or redeals(tariff, deal) or (state.played + 1) % every:
         return outcome
@@ -623,11 +630,10 @@ def play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     return outcome._replace(transfers=outcome.transfers + tuple(division))
 
 
-def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
-    """The transfers of one deal as it was played."""
+def _play(tariff: Tariff, state: State, deal: Deal, pos: Position) -> Outcome:
+    """The transfers of one deal as it was played, at `pos`."""
     validate(tariff, deal)
     n = tariff.players
-    pos = position(tariff, state)
     dealer, multiplier = pos.dealer, pos.multiplier
     by = tariff.contracts[deal.contract].alone_by if deal.contract in tariff.contracts else ""
     if by == "dealer" and deal.partner is None and deal.declarer != dealer:
@@ -651,7 +657,7 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
         chips = stake(tariff, pos)
         for seat in (range(n) if rules.stake_payer == "each" else [dealer]):
             move(seat, BASKET, chips, "stake")
-    belle = columns.belle(new_game(tariff, state), state.belle, deal.turned) if tariff.turns else None
+    belle = columns.belle(pos.deal == 1, state.belle, deal.turned) if tariff.turns else None
     if deal.contract == MISDEAL:  # a house penalty aside, nothing more moves
         move(dealer, BASKET, rules.misdeal_penalty, "misdeal")
         return Outcome(tuple(out), None, state.stake_due, (0,) * n, redeals(tariff, deal), belle, pos.overtime)
@@ -703,12 +709,12 @@ def _play(tariff: Tariff, state: State, deal: Deal) -> Outcome:
     failing = side if made or not schedule.shares else [
         s for s, share in zip(side, schedule.shares, strict=True) if (own[s] or 0) < share]
     facing = columns.faced(schedule, side, side if made else failing, opponents, n)
+    paid = [(reason, chips * factor) for reason, chips in pay if chips * factor > 0]  # as `move` moves them
     for member in side if made else failing:
         scores[member] = total if made else -total
         for opponent in facing[member]:
             payer, payee = (opponent, member) if made else (member, opponent)
-            for reason, chips in pay:
-                move(payer, payee, chips * factor, reason)
+            out.extend([Transfer(payer, payee, chips, reason) for reason, chips in paid])
     pair = schedule.pays == "beside"  # the pair divides the basket, and puts a failure's payment in once
     if made:
         stake_next = _awards(tariff, schedule, True, deal.conceded)
@@ -846,16 +852,16 @@ def replaying(tariff: Tariff, deals: Iterable[Deal], state: State | None = None,
     written = tuple(scores) if scores is not None else (0,) * tariff.players
     for deal in deals:
         made = (changes or {}).get(state.deals + 1, ())
-        state, shares = reseated(state, made)
+        state, shares = reseated(state, made) if made else (state, ())
+        pos = position(tariff, state)
         try:
-            outcome = play(tariff, state, deal)
+            outcome = play(tariff, state, deal, pos)
         except DealError as e:
             e.number = state.deals + 1
             raise
         after = advance(state, outcome)
         written = tuple(map(int.__add__, written, outcome.scores))
-        yield Step(deal, position(tariff, state), state, outcome, after, written,
-                   tuple(zip(made, shares, strict=True)))
+        yield Step(deal, pos, state, outcome, after, written, tuple(zip(made, shares, strict=True)))
         state = after
 
 

@@ -10,10 +10,12 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping
 from types import MappingProxyType
-from typing import NamedTuple
+from typing import Any, NamedTuple, TypeVar
 
 from .errors import LedgerError
 from .i18n import SEEDS, SOURCE, GameWords, _, language
+
+T = TypeVar("T")
 
 PASS = "pass"
 MISDEAL = "misdeal"  # the dealer misdealt and the deal passes to the next player: no card is played
@@ -186,6 +188,26 @@ class Basket(NamedTuple):
         return [self.pool_limit] * full + ([rest] if rest else [])
 
 
+_DERIVED: dict[tuple[int, str], tuple[object, Any]] = {}  # (id of a tariff, what): (that tariff, its value)
+
+
+def _derived(tariff: Tariff, what: str, compute: Callable[[Tariff], T]) -> T:
+    """What `compute` derives from a tariff's tables, worked out once per tariff (held by identity: a
+    tariff is never changed, and a replay asks it of every deal)."""
+    key = (id(tariff), what)
+    hit = _DERIVED.get(key)
+    if hit is None or hit[0] is not tariff:
+        if len(_DERIVED) >= 256:  # a few tariffs in any one run; a test that makes thousands keeps no more
+            _DERIVED.clear()
+        hit = _DERIVED[key] = (tariff, compute(tariff))
+    return hit[1]
+
+
+def _most_honours(tariff: Tariff) -> int:
+    own = max((len(s.honours) for s in tariff.schedules.values()), default=0)
+    return max(len(tariff.honours), own) - 1 if tariff.honours or own else 0
+
+
 class Tariff(NamedTuple):
     name: str
     title: str
@@ -224,13 +246,12 @@ class Tariff(NamedTuple):
     @property
     def turns(self) -> bool:
         """Whether a deal says the suit turned up: some rank pays by it (core/columns.py)."""
-        return any(r.column for r in self.ranks.values())
+        return _derived(self, "turns", lambda t: any(r.column for r in t.ranks.values()))
 
     @property
     def most_honours(self) -> int:
         """The most honours a deal may say (0: the tariff scores none)."""
-        own = max((len(s.honours) for s in self.schedules.values()), default=0)
-        return max(len(self.honours), own) - 1 if self.honours or own else 0
+        return _derived(self, "most_honours", _most_honours)
 
     @property
     def digest(self) -> str:

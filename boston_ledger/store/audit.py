@@ -13,18 +13,21 @@ PLAYERS = ", ".join(f"d.{f.name}" for f in STORED if f.kind == "player")  # a de
 def foreign_references(conn: sqlite3.Connection, session_id: int) -> list[Reference]:
     """Rows of a session that point outside it, as (deal number, what, other session): deals
     and transfers naming a player of another session ("deal", "transfer"), corrections crossing
-    sessions ("correction", "superseded deal")."""
+    sessions ("correction", "superseded deal"). A transfer is looked up among all players only when
+    it names one not of its session's (a season's transfers are many, its players few)."""
     rows = conn.execute(
         f"""
         SELECT d.number, 'deal' AS what, p.session_id
           FROM deals d JOIN players p ON p.id IN ({PLAYERS})
-         WHERE d.session_id = ? AND p.session_id != d.session_id
+         WHERE d.session_id = ?1 AND p.session_id != d.session_id
         UNION ALL
         SELECT d.number, 'transfer', p.session_id
           FROM transfers t JOIN deals d ON d.id = t.deal_id
           JOIN players p ON p.id IN (t.payer, t.payee)
-         WHERE d.session_id = ? AND p.session_id != d.session_id
-        """, (session_id, session_id)).fetchall()
+         WHERE d.session_id = ?1 AND p.session_id != d.session_id
+           AND (t.payer NOT IN (SELECT id FROM players WHERE session_id = ?1)
+                OR t.payee NOT IN (SELECT id FROM players WHERE session_id = ?1))
+        """, (session_id,)).fetchall()
     rows += conn.execute(
         """
         SELECT c.number, 'correction', NULL FROM corrections c JOIN deals d ON d.id = c.old_deal

@@ -153,6 +153,7 @@ def copy(conn: sqlite3.Connection, shape: Mapping[str, Table], sessions: Sequenc
     they had there), every reference made to point at the new rows, players' names written as
     `renamed` says; the new sessions' numbers. In SQLite, a statement a table, inside the caller's
     transaction, whose references are checked as a whole before it commits (`check_references`)."""
+    pointed = {parent for t in shape.values() for parent in t.refs.values()}  # the tables other rows point into
     for name in shape:
         conn.execute(f"DROP TABLE IF EXISTS temp.new_{name}")
         conn.execute(f"CREATE TEMP TABLE new_{name} (old INTEGER PRIMARY KEY, new INTEGER NOT NULL)")
@@ -164,7 +165,7 @@ def copy(conn: sqlite3.Connection, shape: Mapping[str, Table], sessions: Sequenc
     conn.executemany("INSERT INTO temp.new_sessions VALUES (?, ?)", zip(sessions, made, strict=True))
     for name in [*BY_SESSION, *THROUGH]:  # a row's evening: its session's, or its parent's (mapped first)
         t = shape[name]
-        if name == "sessions" or not t.numbered:
+        if name == "sessions" or not t.numbered or name not in pointed:  # no row points at it: numbered as copied
             continue
         via, parent = THROUGH.get(name, ("session_id", "sessions"))
         top = conn.execute(f"SELECT COALESCE(MAX({t.key}), 0) FROM main.{name}").fetchone()[0]
@@ -172,19 +173,26 @@ def copy(conn: sqlite3.Connection, shape: Mapping[str, Table], sessions: Sequenc
                      f" (ORDER BY t.{t.key}) FROM other.{name} t"
                      f" WHERE t.{via} IN (SELECT old FROM temp.new_{parent})")
     for name, t in shape.items():
-        values = []
+        # a table no row points at (transfers) needs no mapping of its own: its rows are found through their
+        # parent's, and SQLite numbers them after its largest, in the order of the SELECT
+        direct = t.numbered and name != "sessions" and name not in pointed
+        via, parent = THROUGH.get(name, ("session_id", "sessions"))
+        mapped, on = (parent, via) if direct else (name, t.key) if t.numbered else (t.refs[t.key], t.key)
+        values, joins = [], [f" JOIN temp.new_{mapped} m ON m.old = t.{on}"]
         for c in t.columns:
-            if t.numbered and c == t.key:
+            if c == t.key and t.numbered:
+                values.append("NULL" if direct else "m.new")
+            elif c == on:
                 values.append("m.new")
-            elif c in t.refs:
-                values.append(f"(SELECT new FROM temp.new_{t.refs[c]} WHERE old = t.{c})")
+            elif c in t.refs:  # a join, not a subquery a row: SQLite steps through transfers by the hundred thousand
+                values.append(f"r_{c}.new")
+                joins.append(f" LEFT JOIN temp.new_{t.refs[c]} r_{c} ON r_{c}.old = t.{c}")
             elif (name, c) == ("players", "name"):
-                values.append("COALESCE((SELECT new FROM temp.new_names WHERE old = t.name), t.name)")
+                values.append("COALESCE(r_name.new, t.name)")
+                joins.append(" LEFT JOIN temp.new_names r_name ON r_name.old = t.name")
             else:
                 values.append(f"t.{c}")
-        mapped = name if t.numbered else t.refs[t.key]
-        select = (f"SELECT {', '.join(values)} FROM other.{name} t JOIN temp.new_{mapped} m ON m.old = t.{t.key}"
-                  f" ORDER BY t.{t.key}")
+        select = f"SELECT {', '.join(values)} FROM other.{name} t{''.join(joins)} ORDER BY t.{t.key}"
         if name == "settlements":  # the names a settlement keeps, in its JSON
             at = t.columns.index("result")
             rows = [(*r[:at], _renamed_result(r[at], lambda n: renamed.get(n, n)), *r[at + 1:])

@@ -11,6 +11,8 @@ import json
 import sqlite3
 from collections.abc import Iterator
 from decimal import Decimal
+from itertools import groupby
+from operator import itemgetter
 from typing import TYPE_CHECKING, Any
 
 from ..core import columns, engine
@@ -168,28 +170,29 @@ def deals(conn: sqlite3.Connection, session: Session, transfers: bool = True,
                              f" LIMIT 1 OFFSET ?", (session.id, max(tail, 1) - 1)).fetchone()
         span = (session.id, (start[0] if start else 0) if tail > 0 else 2**63 - 1)
     where = f"WHERE d.session_id = ? AND d.id >= ? AND {STANDING}"
-    pending_rows: Iterator[Any] = iter(())
+    groups: Iterator[tuple[int, Iterator[Any]]] = iter(())
     if transfers:  # ordered by d.id (= t.deal_id), which the deals_by_session index gives without a sort
         cursor = conn.execute(
             f"SELECT t.deal_id, t.payer, t.payee, t.chips, t.reason FROM transfers t JOIN deals d ON d.id = t.deal_id"
             f" {where} ORDER BY d.id, t.id", span)
         cursor.row_factory = None  # plain tuples: a season's transfers are read by the hundred thousand
-        pending_rows = cursor
-    pending = next(pending_rows, None)
+        groups = groupby(cursor, itemgetter(0))  # each deal's, in turn
+    pending = next(groups, None)
     seat, known = session.seat, session.seats()
+    made = tuple.__new__  # a Transfer made without a call of Python's a row (its fields in order)
     rows = conn.execute(f"SELECT d.id, d.number, d.entered_at, d.balances, d.basket, {ENTRY} FROM deals d {where}"
                         f" ORDER BY d.id", span)
     rows.row_factory = None
     for r in rows:
         deal_id, number = r[0], r[1]
-        own: list[Transfer] = []
-        while pending is not None and pending[0] == deal_id:
-            payer, payee = pending[1], pending[2]
-            own.append(Transfer(known[payer] if payer in known else seat(payer, number, True),
-                                known[payee] if payee in known else seat(payee, number, True), pending[3], pending[4]))
-            pending = next(pending_rows, None)
+        own: tuple[Transfer, ...] = ()
+        if pending is not None and pending[0] == deal_id:
+            own = tuple([made(Transfer, (known[t[1]] if t[1] in known else seat(t[1], number, True),
+                                         known[t[2]] if t[2] in known else seat(t[2], number, True), t[3], t[4]))
+                         for t in pending[1]])
+            pending = next(groups, None)
         yield Recorded(id=deal_id, number=number, entered_at=r[2], deal=stored_deal(session, number, r[5:], known),
-                       transfers=tuple(own), balances=kept_balances(r[3]), basket=r[4])
+                       transfers=own, balances=kept_balances(r[3]), basket=r[4])
 
 
 def kept_balances(text: str | None) -> tuple[int, ...]:

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ..app.deals import History, Walked
+from ..app.imports import Done, Side
 from ..app.money import Book, Since
 from ..app.rescore import Rescored
 from ..app.sessions import Listed, Status
@@ -16,6 +17,7 @@ from ..core.invariants import Problem
 from ..core.settlement import Settled, money
 from ..core.tariff import Tariff
 from ..store.damage import Damage
+from ..store.merge import Brought
 from ..store.records import Correction, PaymentRecord, Session
 from .deals import describe, net_by_reason, steps
 
@@ -202,3 +204,54 @@ def problems(found: Sequence[Problem]) -> list[dict[str, Any]]:
 
 def tariffs(found: Sequence[Tariff]) -> list[dict[str, Any]]:
     return [{"name": t.name, "title": t.title, "source": t.source, "conditions": list(t.conditions)} for t in found]
+
+
+def imported(done: Done, dry_run: bool, salvaged: Sequence[str] = ()) -> dict[str, Any]:
+    """`import --json`: what the import brought (with --dry-run, would bring), what was here already, and
+    what was left out. Evenings by their numbers there (`here`: the number each got here); `fast_forwarded`,
+    those brought whole as the continuation of one here (`continues`, its number here)."""
+    plan = done.plan
+    made = dict(zip((e.id for e in plan.evenings), done.sessions, strict=False))
+    continues = dict(plan.continues)
+    coming = {name for e in plan.evenings for name in e.players} | {
+        name for p in plan.payments for name in (p.payer, p.payee)}
+    return {
+        "source": plan.source,
+        "dry_run": dry_run,
+        "import": done.import_id,
+        "evenings": {"added": len(plan.evenings) - len(continues), "fast_forwarded": len(continues),
+                     "already": plan.already, "continued_here": plan.behind, "conflicts": len(plan.conflicts),
+                     "refused": len(plan.refused)},
+        "brought": [{"there": e.id, "here": made.get(e.id), "name": e.name, "players": list(e.players),
+                     "deals": e.deals, "settled": e.settled, "continues": continues.get(e.id)}
+                    for e in plan.evenings],
+        "conflicts": [{"here": _side(c.here), "there": _side(c.there), "parts_at": c.parts_at,
+                       "differs": list(c.differs)} for c in plan.conflicts],
+        "refused": [{"there": r.there.id, "players": list(r.there.players), "problem": r.problem}
+                    for r in plan.refused],
+        "players": {"matched": sorted(coming - set(plan.new_players)), "new": list(plan.new_players),
+                    "written_as": dict(plan.renamed),
+                    "same": [{"there": a, "here": b} for a, b in plan.aliases]},
+        "payments": {"added": len(plan.payments), "already": plan.payments_here,
+                     "brought": [{"date": p.paid_at, "from": p.payer, "to": p.payee, "amount": money(p.cents),
+                                  "currency": p.currency, "cancelled_at": p.cancelled_at} for p in plan.payments],
+                     "conflicts": [{"date": p.paid_at, "from": p.payer, "to": p.payee, "amount": money(p.cents),
+                                    "currency": p.currency, "cancelled_at": p.cancelled_at}
+                                   for p in plan.payment_conflicts]},
+        "left_out": plan.left_out or bool(salvaged),
+        "salvage_left_out": list(salvaged),
+    }
+
+
+def _side(side: Side) -> dict[str, Any]:
+    e = side.evening
+    return {"session": e.id, "name": e.name, "players": list(e.players), "deals": e.deals, "settled": e.settled,
+            "last_at": e.last_at, "balances": dict(zip(e.players, side.balances, strict=False)),
+            "basket": side.basket}
+
+
+def imports(found: Sequence[Brought]) -> list[dict[str, Any]]:
+    """`import --list --json` (and `--undo ID --json`, the one undone)."""
+    return [{"id": b.id, "source": b.source, "imported_at": b.imported_at, "sessions": list(b.sessions),
+             "payments": list(b.payments), "same": [{"there": a, "here": h} for a, h in b.aliases],
+             "undone_at": b.undone_at} for b in found]
