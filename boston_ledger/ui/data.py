@@ -17,7 +17,7 @@ from ..core.invariants import Problem
 from ..core.settlement import Settled, money
 from ..core.tariff import Tariff
 from ..store.damage import Damage
-from ..store.merge import Brought
+from ..store.merge import Brought, PaymentRow
 from ..store.records import Correction, PaymentRecord, Session
 from .deals import describe, net_by_reason, steps
 
@@ -233,14 +233,16 @@ def imported(done: Done, dry_run: bool, salvaged: Sequence[str] = ()) -> dict[st
                     "written_as": dict(plan.renamed),
                     "same": [{"there": a, "here": b} for a, b in plan.aliases]},
         "payments": {"added": len(plan.payments), "already": plan.payments_here,
-                     "brought": [{"date": p.paid_at, "from": p.payer, "to": p.payee, "amount": money(p.cents),
-                                  "currency": p.currency, "cancelled_at": p.cancelled_at} for p in plan.payments],
-                     "conflicts": [{"date": p.paid_at, "from": p.payer, "to": p.payee, "amount": money(p.cents),
-                                    "currency": p.currency, "cancelled_at": p.cancelled_at}
-                                   for p in plan.payment_conflicts]},
+                     "brought": [_payment(p) for p in plan.payments],
+                     "conflicts": [_payment(p) for p in plan.payment_conflicts]},
         "left_out": plan.left_out or bool(salvaged),
         "salvage_left_out": list(salvaged),
     }
+
+
+def _payment(p: PaymentRow) -> dict[str, Any]:
+    return {"date": p.paid_at, "from": p.payer, "to": p.payee, "amount": money(p.cents), "currency": p.currency,
+            "cancelled_at": p.cancelled_at}
 
 
 def _side(side: Side) -> dict[str, Any]:
