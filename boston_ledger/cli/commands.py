@@ -725,14 +725,13 @@ def import_ledger(other: str | None = None, same: list[str] | None = None, dry_r
     (`undo`), or one spelling it joined (`undo_same`), or list the imports (`as_json`: as JSON). Exit 1
     when something was left out."""
     from ..app import imports
+    from ..ui import data
 
     if undo_same is not None:
         if other is not None or same or dry_run or salvage or undo is not None or show_list:
             raise LedgerError(_("`import --undo-same THERE=HERE` takes nothing else"))
         respelt = imports.undo_same(connect(db), undo_same)
         if as_json:
-            from ..ui import data
-
             _json({"undone": data.imports([respelt.undone])[0], "again": data.imported(respelt.again, False)})
             return 0
         _say(ngettext("Import {id} undone, and its {n} evening brought again as import {again}: {spelling} no "
@@ -747,8 +746,6 @@ def import_ledger(other: str | None = None, same: list[str] | None = None, dry_r
         conn = connect(db)
         if show_list:
             if as_json:
-                from ..ui import data
-
                 _json(data.imports(imports.listing(conn)))
                 return 0
             from ..ui.tables import imports_table
@@ -759,8 +756,6 @@ def import_ledger(other: str | None = None, same: list[str] | None = None, dry_r
         assert n is not None
         brought = imports.undo(conn, n)
         if as_json:
-            from ..ui import data
-
             _json(data.imports([brought])[0])
             return 0
         _console().print(ngettext(
@@ -783,8 +778,6 @@ def import_ledger(other: str | None = None, same: list[str] | None = None, dry_r
     else:
         done = imports.bring(connect(db), Path(other).expanduser(), same or (), dry_run)
     if as_json:
-        from ..ui import data
-
         _json(data.imported(done, dry_run, said))
         return 1 if done.plan.left_out or said else 0
     for line in lines(done, dry_run):
