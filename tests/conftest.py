@@ -13,14 +13,16 @@ import functools
 import gc
 import json
 import os
+import random
 import re
 import shutil
 import signal
 import sqlite3
 import sys
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any
 
 import click.testing
 import hypothesis
@@ -93,6 +95,29 @@ THOROUGH = os.environ.get("HYPOTHESIS_PROFILE") == "thorough"
 def examples(n: int) -> int:
     """How many examples a property test that names `n` tries in this run."""
     return n if THOROUGH else max(10, n // 4)
+
+
+# A corpus of distinct cases (hostile inputs, damaged rows, earlier ledgers) runs whole in the
+# whole suite, which CI runs; the quick subset (-m "not slow") tries a fixed sample of it.
+_PARAM = type(pytest.param(None))
+
+
+def sampled(cases: Iterable[Any], every: int) -> list[Any]:
+    """A corpus for `parametrize`: every case in the whole suite; in the quick subset the first and
+    one in `every` of the others, drawn by a seeded random.Random (the same ones each run, and not
+    in step with any pattern of the list), the others marked slow. A case is a value or a
+    pytest.param."""
+    cases = list(cases)
+    quick = {0, *random.Random(len(cases)).sample(range(1, len(cases)), (len(cases) - 1) // every)}
+    out = []
+    for i, case in enumerate(cases):
+        if i in quick:
+            out.append(case)
+        elif isinstance(case, _PARAM):
+            out.append(pytest.param(*case.values, marks=[*case.marks, pytest.mark.slow], id=case.id))
+        else:
+            out.append(pytest.param(case, marks=pytest.mark.slow))
+    return out
 
 
 # typer builds the click command of an app at every call of the app and every invoke of its

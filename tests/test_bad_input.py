@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import PLAYERS
+from conftest import PLAYERS, sampled
 
 PREFIX = "boston-ledger: error: "
 CLASSIC = Path(__file__).resolve().parent.parent / "tariffs" / "classic.toml"
@@ -303,7 +303,7 @@ def bad(cli, args: list[str]) -> None:
     assert_one_error_line(result.stdout, result.stderr)
 
 
-@pytest.mark.parametrize("args", DEAL_CASES)
+@pytest.mark.parametrize("args", sampled(DEAL_CASES, 3))
 def test_bad_input_in_a_session(table, isolated: Path, inputs: Path, tmp_path: Path, args):
     """Against a fresh session: an error line, and the ledger and every other file unchanged."""
     before, files = dump(isolated), snapshot(tmp_path, skip=isolated)
@@ -680,7 +680,7 @@ HOSTILE_DOOR_CASES = [
 ]
 
 
-@pytest.mark.parametrize("args", HOSTILE_DOOR_CASES)
+@pytest.mark.parametrize("args", sampled(HOSTILE_DOOR_CASES, 4))
 def test_hostile_input_at_other_doors(table, isolated: Path, inputs: Path, tmp_path: Path, args, monkeypatch):
     table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
     table("settle")

@@ -22,7 +22,7 @@ import pytest
 
 from boston_ledger.core.controls import visible
 from boston_ledger.ui import text as shown
-from conftest import PLAYERS
+from conftest import PLAYERS, sampled
 
 CLASSIC = Path(__file__).resolve().parent.parent / "tariffs" / "classic.toml"
 OSC52 = "\x1b]52;c;aGVsbG8=\x07"  # sets the clipboard to "hello"
@@ -503,7 +503,7 @@ def assert_file(path: Path) -> str:
     return path.read_text(encoding="utf-8-sig")
 
 
-@pytest.mark.parametrize("args", reading_runs(), ids=" ".join)
+@pytest.mark.parametrize("args", sampled(reading_runs(), 4), ids=" ".join)
 def test_every_reading_command_shows_the_hostile_ledger_escaped(hostile, tmp_path: Path, args: tuple[str, ...]) -> None:
     out = tmp_path / "out"  # beside the ledger
     out.mkdir()
