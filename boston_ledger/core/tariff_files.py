@@ -188,12 +188,12 @@ def _resolve(data: dict[str, Any], origin: str, folder: Path | None) -> tuple[di
     return _merged(data, origin, _bases(data, origin, folder))
 
 
-Bases = list[tuple[str, str, dict[str, Any]]]  # the files a tariff extends: each one's origin, text and TOML
+_Bases = list[tuple[str, str, dict[str, Any]]]  # the files a tariff extends: each one's origin, text and TOML
 
 
-def _bases(data: dict[str, Any], origin: str, folder: Path | None) -> Bases:
+def _bases(data: dict[str, Any], origin: str, folder: Path | None) -> _Bases:
     """The files a tariff `extends`: its base, its base's base... each as read (not to be changed)."""
-    bases: Bases = []
+    bases: _Bases = []
     seen: tuple[str, ...] = ()
     while True:
         head = data.get("tariff")
@@ -217,7 +217,7 @@ def _bases(data: dict[str, Any], origin: str, folder: Path | None) -> Bases:
         bases.append((origin, text, data))
 
 
-def _merged(data: dict[str, Any], origin: str, bases: Bases) -> tuple[dict[str, Any], bool]:
+def _merged(data: dict[str, Any], origin: str, bases: _Bases) -> tuple[dict[str, Any], bool]:
     """The tariff merged over its `bases` (`_bases`), the last one first, each file's `remove` taken
     out after it is merged; whether it has any."""
     if not bases:
@@ -319,15 +319,15 @@ def load(name_or_path: str, conditions: Iterable[str] = ()) -> Tariff:
 # its bases and conditions means merging and writing its TOML, which a process that loads the same
 # tariff again (the server, a test run) need not repeat. A file changed is a new key; a Tariff is
 # not changed.
-Key = tuple[str, str, tuple[tuple[str, str], ...], tuple[str, ...]]
-_LOADED: dict[Key, Tariff] = {}
+_Key = tuple[str, str, tuple[tuple[str, str], ...], tuple[str, ...]]
+_LOADED: dict[_Key, Tariff] = {}
 
 
-def _key(path: Path, text: str, bases: Bases, asked: tuple[str, ...]) -> Key:
+def _key(path: Path, text: str, bases: _Bases, asked: tuple[str, ...]) -> _Key:
     return str(path), text, tuple((origin, base_text) for origin, base_text, _data in bases), asked
 
 
-def _keep(key: Key, tariff: Tariff) -> None:
+def _keep(key: _Key, tariff: Tariff) -> None:
     if len(_LOADED) >= 128:  # every shipped tariff with each of its conditions is some 50, some 4 MB
         _LOADED.clear()
     _LOADED[key] = tariff
