@@ -393,8 +393,10 @@ def check(path_text: str) -> tuple[Tariff | None, list[str]]:
         data, extended = _merged(data, str(path), bases)
     except TariffError as e:
         return None, e.problems
+    # `load` without conditions validates the file as this does: what it kept has no problem. Its
+    # Tariff is this one but for an extended file's, which holds the text in force, not the file's.
     key = _key(path, text, bases, ())
-    loaded = _LOADED.get(key)  # validated as this checks it (a tariff's text is only held by its Tariff)
+    loaded = _LOADED.get(key)
     if loaded is not None and not extended:
         return loaded, []
     tariff, problems = read(data, text, str(path))
