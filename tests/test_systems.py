@@ -8,7 +8,8 @@ import pytest
 
 from boston_ledger.core import engine
 from boston_ledger.core.engine import BASKET, Deal, State
-from boston_ledger.core.tariff_files import load
+from boston_ledger.core.tariff import TariffError
+from boston_ledger.core.tariff_files import check, load
 from conftest import PLAYERS
 
 A, B, V, G = range(4)
@@ -337,6 +338,31 @@ def test_a_session_keeps_its_tariff_when_the_file_changes_or_goes(cli, tmp_path:
     cli("deal", "pass")  # the stored tariff still plays: stake 10 each, doubled
     assert cli.json("status")["basket"] == 80
     assert cli.json("status")["tariff_hash"] == before["tariff_hash"]  # the hash is shown where asked: --json
+
+
+def test_a_tariff_file_changed_is_read_anew(tmp_path: Path) -> None:
+    """A tariff loaded or checked before is read again when its file, or a file it extends, has
+    changed since: what a process holds is never the file as it was."""
+    classic = (Path(__file__).resolve().parent.parent / "tariffs" / "classic.toml").read_text(encoding="utf-8")
+    stake = load("classic").basket.stake
+    base, mine = tmp_path / "base.toml", tmp_path / "mine.toml"
+    base.write_text(classic, encoding="utf-8")
+    mine.write_text('[tariff]\nextends = "base.toml"\nname = "mine"\n', encoding="utf-8")
+    assert load(str(mine)).basket.stake == stake
+    simple = load(str(mine), ["simple"]).basket.stake
+    assert check(str(base))[1] == []
+    base.write_text(classic.replace(f"stake = {stake}\n", f"stake = {stake + 1}\n"), encoding="utf-8")
+    assert load(str(mine)).basket.stake == stake + 1
+    assert load(str(mine), ["simple"]).basket.stake == simple  # the condition's own stake
+    assert check(str(base))[0].basket.stake == stake + 1
+    mine.write_text(mine.read_text(encoding="utf-8") + f"[basket]\nstake = {stake + 2}\n", encoding="utf-8")
+    assert load(str(mine)).basket.stake == stake + 2
+    base.write_text(classic.replace(f"stake = {stake}\n", "stake = -1\n"), encoding="utf-8")
+    assert "[basket] stake" in check(str(base))[1][0]
+    with pytest.raises(TariffError, match=r"\[basket\] stake"):
+        load(str(base))
+    base.write_text(classic.replace('stake_payer = "each"', 'stake_payer = "dealer"', 1), encoding="utf-8")
+    assert load(str(mine)).basket.stake_payer == "dealer"
 
 
 def test_tariffs_show_fits_an_80_column_terminal(cli, monkeypatch) -> None:
