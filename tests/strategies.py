@@ -11,7 +11,9 @@ from boston_ledger.core.tariff import MISDEAL, PASS, Tariff
 
 
 @st.composite
-def deals(draw, tariff: Tariff) -> Deal:
+def deals(draw, tariff: Tariff, dealer: int | None = None) -> Deal:
+    """A deal of `tariff`; a contract that only the dealer plays alone (`alone_by`) is declared by
+    `dealer` when the deal's dealer is given (else by anyone, as a deal the engine refuses)."""
     n = tariff.players
     seat = st.integers(0, n - 1)
     extras = {
@@ -46,6 +48,8 @@ def deals(draw, tariff: Tariff) -> Deal:
     if tariff.jack and contract.jack:
         extras["jack"] = draw(st.none() | seat)
     if way == "alone":
+        if contract.alone_by == "dealer" and dealer is not None:
+            declarer = dealer
         return Deal(key, declarer, None, draw(st.integers(0, tariff.tricks)), None, rank, boston, **extras)
     partner = draw(seat.filter(lambda s: s != declarer))
     tricks = draw(st.integers(0, tariff.tricks))

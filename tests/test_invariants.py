@@ -57,7 +57,7 @@ class LedgerMachine(RuleBasedStateMachine):
 
     @rule(data=st.data())
     def enter_a_deal(self, data) -> None:
-        deal = data.draw(deals(self.tariff))
+        deal = data.draw(deals(self.tariff, engine.position(self.tariff, self.states[-1]).dealer))
         entered = table.enter(self.conn, deal, self.session_id)
         assert entered.before == self.states[-1]
         self.states.append(entered.after)
@@ -74,16 +74,22 @@ class LedgerMachine(RuleBasedStateMachine):
     @rule(data=st.data())
     def correct_an_earlier_deal(self, data) -> None:
         number = data.draw(st.integers(1, len(self.entered)))
-        deal = data.draw(deals(self.tariff))
+        deal = data.draw(deals(self.tariff, engine.position(self.tariff, self.states[number - 1]).dealer))
         if deal == self.entered[number - 1]:
             return
-        table.correct(self.conn, number, deal, "a test", self.session_id)
-        self.entered[number - 1] = deal
+        entered = [*self.entered[:number - 1], deal, *self.entered[number:]]
         state = engine.State.start(4)  # the corrected session equals a fresh one entered so
-        self.states = [state]
-        for d in self.entered:
-            state = engine.advance(state, engine.play(self.tariff, state, d))
-            self.states.append(state)
+        states = [state]
+        try:
+            for d in entered:
+                state = engine.advance(state, engine.play(self.tariff, state, d))
+                states.append(state)
+        except engine.DealError:  # a later deal the table could not have played so (its dealer moved)
+            with pytest.raises(engine.DealError):
+                table.correct(self.conn, number, deal, "a test", self.session_id)
+            return
+        table.correct(self.conn, number, deal, "a test", self.session_id)
+        self.entered, self.states = entered, states
 
     @invariant()
     def stored_state_is_the_expected_one(self) -> None:
