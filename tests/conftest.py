@@ -50,6 +50,23 @@ def described(cli, number: int = 1) -> str:
     return cli.json("history")[number - 1]["description"]
 
 
+def played(db: Path, *deals: tuple[str, ...]) -> None:
+    """Each of `deals` (what follows `deal` on its command line: a contract, then options and their
+    values) recorded as `deal` records it on the evening it would play, but not drawn: for a
+    setup whose tables nobody reads (drawing them is half of what a `deal` costs)."""
+    from boston_ledger.app import deals as table
+    from boston_ledger.store.db import open_db
+
+    conn = open_db(db)
+    try:
+        for contract, *options in deals:
+            session = table.playable(conn)
+            fields = {k.lstrip("-").replace("-", "_"): v for k, v in zip(options[::2], options[1::2], strict=True)}
+            table.enter(conn, table.typed_deal(session, contract, **fields), session.id)
+    finally:
+        conn.close()
+
+
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 STEPS = FIXTURES / "schema-steps"  # the schema each migration leaves, frozen: a released migration is never edited
 

@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from boston_ledger.cli.declarations import app
-from conftest import PLAYERS, PROGRAM
+from conftest import PLAYERS, PROGRAM, played
 
 WORKED = [
     ("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5",
@@ -56,10 +56,9 @@ def test_russian_aliases(table) -> None:
     assert status["balances"]["Anna"] == -40 + 32 * 3 + 80
 
 
-def test_status_reports_tour_double_and_dealer(table) -> None:
-    for _ in range(32):
-        table("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5",
-              "--partner-tricks", "3")
+def test_status_reports_tour_double_and_dealer(table, isolated: Path) -> None:
+    played(isolated, *[("junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5",
+                        "--partner-tricks", "3")] * 32)
     status = table.json("status")
     assert (status["deals"], status["tour"], status["multiplier"], status["dealer"]) == (32, 9, 2, "Anna")
     text = table("status").stdout

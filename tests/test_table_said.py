@@ -14,7 +14,7 @@ import pytest
 from typer.testing import CliRunner
 
 from boston_ledger.cli.declarations import app
-from conftest import PLAYERS, described, guided
+from conftest import PLAYERS, described, guided, played
 from serving import view
 
 
@@ -285,10 +285,9 @@ def test_the_40_column_sheet_keeps_its_heading_parts_whole(cli) -> None:
 
 
 @pytest.mark.parametrize("lang", ["en", "ru"])
-def test_the_no_boston_hint_fits_80_columns(cli, lang: str) -> None:
+def test_the_no_boston_hint_fits_80_columns(cli, isolated: Path, lang: str) -> None:
     cli("new", *PLAYERS)
-    for __ in range(99):
-        cli("deal", "misdeal")
+    played(isolated, *[("misdeal",)] * 99)
     hint = cli("--lang", lang, "deal", "solo", "--declarer", "Anna", "--tricks", "8").stdout.splitlines()[-1]
     assert "--boston" in hint and len(hint) <= 80, hint
 

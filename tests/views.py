@@ -95,10 +95,9 @@ def capture(lang: str, width: int, colour: bool, home: Path, evening: str = "eve
     """What the evening's script shows, command by command, in a ledger made afresh under `home`."""
     from typer.testing import CliRunner
 
-    from boston_ledger.app import deals as deals_app
     from boston_ledger.cli.declarations import app
     from boston_ledger.store import write
-    from boston_ledger.store.db import open_db
+    from conftest import played
 
     environ = {"BOSTON_LEDGER_DB": str(home / "ledger.db"), "XDG_CONFIG_HOME": str(home / "config"),
                "HOME": str(home), "COLUMNS": str(width), "LINES": "50", "TZ": "UTC", "TERM": "xterm-256color"}
@@ -118,13 +117,7 @@ def capture(lang: str, width: int, colour: bool, home: Path, evening: str = "eve
         runner = CliRunner()
         for args, shown in EVENINGS[evening]:
             if not shown and args[0] == "deal":
-                conn = open_db(home / "ledger.db")
-                try:
-                    session = deals_app.playable(conn)
-                    fields = {k.lstrip("-").replace("-", "_"): v for k, v in zip(args[2::2], args[3::2], strict=True)}
-                    deals_app.enter(conn, deals_app.typed_deal(session, args[1], **fields), session.id)
-                finally:
-                    conn.close()
+                played(home / "ledger.db", args[1:])
                 continue
             result = runner.invoke(app, ["--lang", lang, *args], catch_exceptions=False)
             assert result.exit_code == 0, (args, result.stdout, result.stderr)
