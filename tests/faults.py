@@ -65,6 +65,7 @@ from typing import TypeVar
 ALL_POINTS = os.environ.get("BOSTON_LEDGER_ALL_KILL_POINTS", "") not in ("", "0")
 FRESH = os.environ.get("BOSTON_LEDGER_FRESH_CHILDREN", "") not in ("", "0")  # every child a fresh interpreter
 FORKING = threading.Lock()  # held while a child is forked (see above)
+OWN = os.path.join(tempfile.gettempdir(), "faults-")  # the folders of the children's stdout and stderr
 T = TypeVar("T")
 
 HARNESS = r"""
@@ -172,6 +173,7 @@ class Child:
     said: str  # "stopped K WHAT", "failed K WHAT" or "done N NAMES" (the points it passed), or "" if it died silently
     out: Path
     err: Path
+    copying: tuple[threading.Thread, ...] = ()  # its stdout and stderr into `out` and `err` ("limit")
 
     @property
     def stopped(self) -> bool:
@@ -237,9 +239,14 @@ def start(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, st
     argv = [kind, str(k), str(report_w), str(barrier), str(fail), ",".join(hide), *args]
     environ = environ or env()
     process: subprocess.Popen | Forked
+    copying: tuple[threading.Thread, ...] = ()
     with FORKING:
-        o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
-        e = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+        if kind == "limit":  # its files may not grow: its output goes through pipes (RLIMIT_FSIZE is for files)
+            (out_r, o), (err_r, e) = os.pipe(), os.pipe()
+            copying = (copy(out_r, out), copy(err_r, err))
+        else:
+            o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+            e = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
         try:
             if fresh or FRESH or not forkable(environ, (o, e)):
                 process = subprocess.Popen([sys.executable, "-c", HARNESS, *argv], stdin=subprocess.DEVNULL,
@@ -250,7 +257,7 @@ def start(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, st
             os.close(o)
             os.close(e)
     os.close(report_w)
-    child = Child(process, "", out, err)
+    child = Child(process, "", out, err, copying)
     child.report = report_r  # type: ignore[attr-defined]
     if wait:
         settle(child)
@@ -271,7 +278,23 @@ def settle(child: Child) -> Child:
     else:
         child.process.wait()
         os.close(child.report)  # type: ignore[attr-defined]
+        for thread in child.copying:
+            thread.join()
     return child
+
+
+def copy(pipe: int, path: Path) -> threading.Thread:
+    """A thread that copies what comes through the pipe into the file at `path`."""
+
+    def copying() -> None:
+        with open(path, "wb") as file:
+            while chunk := os.read(pipe, 65536):
+                file.write(chunk)
+        os.close(pipe)
+
+    thread = threading.Thread(target=copying, daemon=True)
+    thread.start()
+    return thread
 
 
 def run(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, str] | None = None,
@@ -317,7 +340,8 @@ def holding(own: Iterable[int]) -> bool:
             found = os.stat(f"/proc/self/fd/{name}")
         except OSError:  # the listing's own
             continue
-        if stat.S_ISREG(found.st_mode) and found.st_nlink > 0:  # pytest's capture files are unlinked
+        if (stat.S_ISREG(found.st_mode) and found.st_nlink > 0  # pytest's capture files are unlinked
+                and not os.readlink(f"/proc/self/fd/{name}").startswith(OWN)):
             return True
     return False
 
