@@ -26,7 +26,7 @@ what a fresh Python would be (its fds, streams, environment, signals, exit) and 
 the test process cached of the ledger's files (`forget`), so that a command passes the same
 points in it as in a fresh one, whatever the test process ran before. A fresh interpreter is
 started instead where the fork could not be one: `fresh=True`, a test process that holds a file
-open (SQLite keeps a process's locks per file in memory: a child would inherit the record of
+open for reading (SQLite keeps a process's locks per file in memory: a child would inherit the record of
 locks it does not hold), a locale that is not UTF-8; and every time with
 BOSTON_LEDGER_FRESH_CHILDREN=1. While a child is forked no other thread of the test process may
 be inside SQLite (a lock of SQLite taken at that moment would stay taken in the child): a thread
@@ -56,6 +56,7 @@ import tempfile
 import threading
 import time
 import traceback
+import types
 import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -327,8 +328,8 @@ def forkable(environ: dict[str, str], own: Iterable[int]) -> bool:
 
 
 def holding(own: Iterable[int]) -> bool:
-    """Whether the test process holds a file open (besides `own`); on a system without
-    /proc/self/fd, always."""
+    """Whether the test process holds a file open for reading (besides `own`); on a system
+    without /proc/self/fd, always."""
     try:
         names = os.listdir("/proc/self/fd")
     except OSError:
@@ -341,9 +342,20 @@ def holding(own: Iterable[int]) -> bool:
         except OSError:  # the listing's own
             continue
         if (stat.S_ISREG(found.st_mode) and found.st_nlink > 0  # pytest's capture files are unlinked
-                and not os.readlink(f"/proc/self/fd/{name}").startswith(OWN)):
+                and not os.readlink(f"/proc/self/fd/{name}").startswith(OWN) and readable(name)):
             return True
     return False
+
+
+def readable(fd: str) -> bool:
+    """Whether the file descriptor is open for reading (SQLite's are; the file that pytest's output
+    was sent to, `pytest > log`, is not)."""
+    try:
+        with open(f"/proc/self/fdinfo/{fd}", encoding="ascii") as info:
+            flags = next(line for line in info if line.startswith("flags:")).split()[1]
+    except (OSError, StopIteration):
+        return True
+    return int(flags, 8) & os.O_ACCMODE != os.O_WRONLY
 
 
 def fork(argv: list[str], out: int, err: int, keep: Sequence[int], environ: dict[str, str],
@@ -451,7 +463,8 @@ def harnessed(argv: list[str]) -> int:
     sys.argv = ["-c", *argv]
     interrupted = False
     try:
-        exec(HARNESS_CODE, {"__name__": "__main__", "__builtins__": __builtins__})
+        sys.modules["__main__"] = main = types.ModuleType("__main__")  # click names a program by it
+        exec(HARNESS_CODE, vars(main))
         code = 0
     except SystemExit as exit:
         if exit.code is None or isinstance(exit.code, int):

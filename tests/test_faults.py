@@ -33,10 +33,8 @@ def counted(tmp_path: Path, name: str, fresh: bool) -> dict[str, list[str]]:
     runs = {
         "new io": (NEW, "io", folder / "new-io" / "l.db"),
         "new sql": (NEW, "sql", folder / "new-sql" / "l.db"),
-        "new sql on an empty file": (NEW, "sql", folder / "empty.db"),
         "new io on a ledger": (["new", "W", "X", "Y", "Z", "--lang", "ru", "--yes"], "io", folder / "deals.db"),
         "status sql migrating": (["status"], "sql", folder / "v1.db"),
-        "status sql in Russian": (["status", "--lang", "ru"], "sql", folder / "deals.db"),
         "export io": (["export", str(folder / "export")], "io", folder / "deals.db"),
         "check sql": (["check", "--all"], "sql", folder / "deals.db"),
     }
@@ -52,7 +50,6 @@ def counted(tmp_path: Path, name: str, fresh: bool) -> dict[str, list[str]]:
 def test_a_forked_child_passes_the_points_a_fresh_one_does(cli, tmp_path: Path) -> None:
     kept = tmp_path / "kept"
     kept.mkdir()
-    (kept / "empty.db").write_bytes(b"")
     v1_ledger(kept / "v1.db")
     ledger_with_deals(cli, kept / "deals.db")
     first = counted(tmp_path, "first", fresh=False)
