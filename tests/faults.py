@@ -22,15 +22,16 @@ Nothing here depends on timing: the parent waits for what the child reports.
 The child is the test process forked (`fork`): it has boston_ledger, typer and rich loaded and
 typer's command built (conftest.py), where a fresh `python -c` spends some 0.35 s of CPU on
 starting and loading typer before a `new` does its 20 ms of work. The forked child makes itself
-what a fresh Python would be (its fds, streams, environment, signals, exit) and forgets what
-the test process cached of the ledger's files (`forget`), so that a command passes the same
-points in it as in a fresh one, whatever the test process ran before. A fresh interpreter is
-started instead where the fork could not be one: `fresh=True`, a test process that holds a file
-open for reading (SQLite keeps a process's locks per file in memory: a child would inherit the record of
-locks it does not hold), a locale that is not UTF-8; and every time with
+what a fresh Python would be (its fds, streams, environment, signals, exit) and forgets what the
+test process cached (`forget`), so that a command passes the same points in it as in a fresh
+one, whatever the test process ran before (test_faults.py holds it to that). A fresh interpreter
+is started instead where a fork could not be one: with `fresh=True`; while the test process holds
+a file open for reading (SQLite keeps a process's locks on a file in memory: a child would
+inherit the record of locks it does not hold); for a locale that is not UTF-8; and always with
 BOSTON_LEDGER_FRESH_CHILDREN=1. While a child is forked no other thread of the test process may
-be inside SQLite (a lock of SQLite taken at that moment would stay taken in the child): a thread
-that uses SQLite while another starts children holds FORKING meanwhile.
+be inside SQLite (a lock of SQLite's taken at that moment would stay taken in the child): a
+thread that uses SQLite while another starts children holds FORKING meanwhile, or the test makes
+its ledgers before it starts them.
 
 Which points a test tries: a command passes hundreds of SQL statements, and a run of the suite
 tries a fixed sample of them (`sample`): the first and the last, the edges of its transactions,
