@@ -68,6 +68,7 @@ ALL_POINTS = os.environ.get("BOSTON_LEDGER_ALL_KILL_POINTS", "") not in ("", "0"
 FRESH = os.environ.get("BOSTON_LEDGER_FRESH_CHILDREN", "") not in ("", "0")  # every child a fresh interpreter
 FORKING = threading.Lock()  # held while a child is forked (see above)
 OWN = os.path.join(tempfile.gettempdir(), "faults-")  # the folders of the children's stdout and stderr
+WRITE = os.write  # the child's own writes, never points of the harness's "io"
 T = TypeVar("T")
 
 HARNESS = r"""
@@ -374,7 +375,7 @@ def fork(argv: list[str], out: int, err: int, keep: Sequence[int], environ: dict
             code = harnessed(argv)
         except BaseException:  # whatever happens, the child never returns into pytest
             with contextlib.suppress(BaseException):
-                os.write(2, traceback.format_exc().encode(errors="backslashreplace"))
+                WRITE(2, traceback.format_exc().encode(errors="backslashreplace"))
         finally:
             os._exit(code)
     return pid
