@@ -161,11 +161,9 @@ class Forked:
 
     def __del__(self) -> None:  # a test that failed while its child was stopped leaves no process behind
         if self.returncode is None and os.getpid() == self.parent:
-            try:
+            with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
                 os.waitpid(self.pid, 0)
-            except (ProcessLookupError, ChildProcessError):
-                pass
 
 
 @dataclass
