@@ -442,8 +442,9 @@ def show_warning(message: Warning | str, category: type[Warning], filename: str,
 
 
 def forget() -> None:
-    """What the test process cached, forgotten: a command in the child opens the files and passes
-    the SQL statements a fresh process would, whatever the test process ran before."""
+    """What the test process cached or last spoke, forgotten: a command in the child opens the
+    files and passes the SQL statements a fresh process would, whatever the test process ran
+    before."""
     for name, module in list(sys.modules.items()):
         if name.split(".")[0] == "boston_ledger" and module is not None:
             for value in list(vars(module).values()):
@@ -455,6 +456,10 @@ def forget() -> None:
         sys.modules["boston_ledger.store.db"]._commits = 0
     if "gettext" in sys.modules:
         sys.modules["gettext"]._translations.clear()  # its catalogues, read once per process
+    if "boston_ledger.core.i18n" in sys.modules:  # the language and words this thread spoke last
+        i18n = sys.modules["boston_ledger.core.i18n"]
+        i18n.set_language(i18n.SOURCE)
+        i18n.speak_words(None)
 
 
 def harnessed(argv: list[str]) -> int:
