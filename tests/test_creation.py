@@ -10,11 +10,9 @@ from __future__ import annotations
 
 import os
 import random
-import resource
 import signal
 import sqlite3
 import stat
-import subprocess
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
@@ -24,7 +22,7 @@ from typer.testing import CliRunner
 import faults
 from boston_ledger.cli.declarations import app
 from boston_ledger.store.schema import APPLICATION_ID, SCHEMA_VERSION
-from conftest import FIXTURES, PLAYERS, PROGRAM, frozen_schema, schema_of
+from conftest import FIXTURES, PLAYERS, frozen_schema, schema_of
 
 pytestmark = pytest.mark.disk  # about syncing: on a real disk, never tmpfs (conftest.py)
 
@@ -232,35 +230,29 @@ def test_new_under_a_file_size_limit(tmp_path: Path, where: str) -> None:
     or a whole ledger (a new one is some 168 KiB). Tried: no room at all, 208 KiB (room enough), and
     a sample between."""
 
-    def limited_new(kib: int) -> tuple[Path, subprocess.CompletedProcess]:
+    def limited_new(kib: int) -> tuple[Path, faults.Child]:
         path = tmp_path / f"{kib}k" / "l.db"
         path.parent.mkdir()
         if where == "empty file":
             path.write_bytes(b"")
-        return path, subprocess.run([*PROGRAM, *NEW, "--db", str(path)], capture_output=True, text=True,
-                                    env=faults.env(), preexec_fn=limited(kib * 1024))
+        return path, faults.run([*NEW, "--db", str(path)], "limit", kib * 1024)
 
     outcomes = {"refused": 0, "whole": 0, "nothing": 0, "blank": 0}
     limits = faults.sample(LIMITS_KIB, 3, WHERE[where])
     for path, done in in_parallel(limited_new, limits):
         assert "Traceback" not in done.stderr
-        if done.returncode == 0:
+        if done.process.returncode == 0:
             outcomes["whole"] += 1
             ledger(path, 1)
             continue
         outcomes["refused"] += 1
-        assert done.returncode == 2 and done.stderr.count("\n") == 1 and done.stdout == "", done.stderr
+        assert done.process.returncode == 2 and done.stderr.count("\n") == 1 and done.stdout == "", done.stderr
         assert "nothing was recorded" in done.stderr or "disk" in done.stderr, done.stderr
         if where == "fresh":
             assert not path.exists() and leftovers(path.parent, "l.db") == []
         recognised_after(path, outcomes)
     print(where, "ulimit -f", limits, outcomes)
     assert outcomes["refused"] >= 2 and outcomes["whole"] >= 1
-
-
-def limited(size: int):
-    """A child's files may not grow past `size` bytes (`ulimit -f`); writes beyond fail with EFBIG."""
-    return lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
 
 
 @pytest.mark.slow

@@ -206,9 +206,11 @@ def test_a_migration_killed_at_its_statements_leaves_the_old_ledger_or_the_new(c
     edges = faults.around(counted, "BEGIN_IMMEDIATE", "ROLLBACK") | set(range(commit - 2, commit + 3))
     points = faults.sample(range(1, total + 1), 6, 20261203, edges)
 
+    for k in points:  # made before the children: no thread of ours is in SQLite while another forks one
+        v1_ledger(tmp_path / f"at-{k}.db")
+
     def kill(k: int) -> Path:
         path = tmp_path / f"at-{k}.db"
-        v1_ledger(path)
         child = faults.start(["status"], "sql", k, faults.env(path))
         assert child.stopped, child.said
         assert child.kill() == -signal.SIGKILL
