@@ -94,6 +94,7 @@ def request(port: int, target: str, source: str = OTHER, host: str | None = None
 # ---- fair serving --------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a second of waiting: the server's looks come each second
 @pytest.mark.skipif(not loopback_alias_works(), reason="127.0.0.2 is not a loopback address here")
 def test_one_address_cannot_lock_out_another(served) -> None:
     port, threads_before = served.port, threading.active_count()
@@ -159,6 +160,7 @@ def test_one_address_cannot_lock_out_another(served) -> None:
     assert request(port, f"/api/status?t={TOKEN}", source="127.0.0.1")[0] == 200
 
 
+@pytest.mark.slow  # a second of waiting for the deadline
 def test_a_request_head_has_a_deadline_however_it_trickles(served, monkeypatch) -> None:
     monkeypatch.setattr(server_module, "HEAD_TIME", 1.0)  # 10 s in use; the mechanism is the same
     with socket.create_connection(("127.0.0.1", served.port), timeout=HANG) as s:
@@ -180,6 +182,7 @@ def test_a_request_head_has_a_deadline_however_it_trickles(served, monkeypatch) 
     wait_for(lambda: served.server.counts()["connections"] == 0, "the slow connection let go")
 
 
+@pytest.mark.slow  # a second of waiting: the server's looks come each second
 def test_the_thread_of_a_closed_stream_ends_at_once(served) -> None:
     streams = [Events(served.port, f"/events?t={TOKEN}") for __ in range(4)]
     for stream in streams:

@@ -88,6 +88,7 @@ def test_an_export_is_written_only_into_a_folder(evening, cli, tmp_path: Path, t
     assert {p.name: kind_of(p) for p in path.parent.iterdir()} == before
 
 
+@pytest.mark.slow  # three processes: /proc/self/fd/1 is each one's own
 def test_a_link_to_standard_output_is_refused(evening, tmp_path: Path) -> None:
     """The red team's case: a symlink to /proc/self/fd/1, which here is a pipe."""
     link = tmp_path / "out"

@@ -96,6 +96,7 @@ def test_the_notice_speaks_russian(cli, tmp_path: Path) -> None:
     assert child.returncode == 0
 
 
+@pytest.mark.slow  # a process each, waiting for another
 @pytest.mark.parametrize("args", [["deal", "pass"], ["undo"], ["new", "W", "X", "Y", "Z", "--yes"]],
                          ids=["quick-path", "typer-path", "new"])
 def test_ctrl_c_while_waiting_leaves_nothing_half_done(cli, tmp_path: Path, args) -> None:
