@@ -277,6 +277,7 @@ def test_shell_completion_offers_players_and_contracts(cli, shell, env, expected
         assert done.stdout.split() == expected
 
 
+@pytest.mark.slow  # forty deals through the command line
 def test_banners_for_the_double_tours_and_the_end_of_a_partie(table) -> None:
     outs = [table("deal", "junior", "--declarer", "Anna", "--partner", "Vera", "--tricks", "5",
                   "--partner-tricks", "3", "--boston", "Gleb").stdout for _ in range(41)]

@@ -56,6 +56,7 @@ AMERICAN_EVENING = [
 ]
 
 
+@pytest.mark.slow  # two games through the command line
 def test_an_american_evening_of_two_games_plays_the_pool_as_foster_does(cli) -> None:
     cli("new", *PLAYERS, "--tariff", "american", "--deals", "24")
     banners = []

@@ -218,6 +218,7 @@ DOUBLES: list[tuple[list[str], tuple[int, int, int, int, int]]] = [
 ]
 
 
+@pytest.mark.slow  # forty deals through the command line
 def test_a_french_evening_of_forty_deals_into_the_doubles(cli, tmp_path: Path) -> None:
     cli("new", *PLAYERS, "--tariff", "french", "--deals", "40")
     balances = [0, 0, 0, 0, 0]
@@ -304,6 +305,7 @@ def test_the_positions_of_a_game_played_on_for_its_pool_and_of_the_next_game() -
         assert sum(step.after.balances) + step.after.basket == 0
 
 
+@pytest.mark.slow  # eighty-four deals through the command line
 def test_a_french_evening_plays_on_for_the_pool_then_counts_the_next_game_from_its_first_deal(cli,
                                                                                            isolated: Path) -> None:
     """Game 1: forty deals thrown up (the dealer's 10, 20 in the last eight), its pool of 480 played for

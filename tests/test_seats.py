@@ -8,6 +8,8 @@ import csv
 from decimal import Decimal
 from pathlib import Path
 
+import pytest
+
 from boston_ledger.core import engine
 from boston_ledger.core.engine import Change, State
 from serving import view
@@ -163,6 +165,7 @@ def test_the_table_refuses_what_cannot_be(table) -> None:
     assert table("check").stdout == ""
 
 
+@pytest.mark.slow  # an evening of seat changes through the command line
 def test_five_share_one_table_in_turns(cli, tmp_path: Path) -> None:
     """Five friends, four seats: at the end of each game of twelve deals the one who sat out takes
     the seat of one who played, who leaves with his money and comes back with it later."""

@@ -64,7 +64,8 @@ def waiting_child(args: list[str], env: dict[str, str], notice: float | None = 0
     return child, child.stderr.readline()
 
 
-@pytest.mark.parametrize("args, notice", [pytest.param(["deal", "pass"], None, id="quick-path", marks=pytest.mark.slow),
+@pytest.mark.slow  # a process each, waiting for another
+@pytest.mark.parametrize("args, notice", [pytest.param(["deal", "pass"], None, id="quick-path"),
                                           pytest.param(["undo"], 0.1, id="typer-path"),
                                           pytest.param(["new", "W", "X", "Y", "Z", "--yes"], 0.1, id="new")])
 def test_a_held_lock_is_said_and_waited_for(cli, tmp_path: Path, args, notice) -> None:
