@@ -19,6 +19,7 @@ GNU xgettext finds all but the docstrings and the tariffs' words, hence this scr
 from __future__ import annotations
 
 import ast
+import copy
 import inspect
 import re
 import struct
@@ -207,9 +208,23 @@ def _literal(node: ast.AST | None) -> str | None:
 
 
 def code_texts(package: Path = PACKAGE) -> dict[tuple[str | None, str], Entry]:
-    """Every text marked in the package's code, by (context, text), with where it first is."""
+    """Every text marked in the package's code, by (context, text), with where it first is; read
+    once while its files are unchanged (the tests ask for the template several times), and a copy
+    each time, which its caller may change."""
+    files = sorted(package.rglob("*.py"))
+    key = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in files)
+    if key not in _READ:
+        _READ.clear()
+        _READ[key] = _code_texts(package, files)
+    return copy.deepcopy(_READ[key])
+
+
+_READ: dict[tuple[tuple[str, int, int], ...], dict[tuple[str | None, str], Entry]] = {}
+
+
+def _code_texts(package: Path, files: list[Path]) -> dict[tuple[str | None, str], Entry]:
     found: dict[tuple[str | None, str], Entry] = {}
-    for path in sorted(package.rglob("*.py")):
+    for path in files:
         where = path.relative_to(package.parent).as_posix()
         tree = ast.parse(path.read_text(encoding="utf-8"))
         for node in ast.walk(tree):
