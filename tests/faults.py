@@ -64,6 +64,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
+from conftest import interruptible
+
 ALL_POINTS = os.environ.get("BOSTON_LEDGER_ALL_KILL_POINTS", "") not in ("", "0")
 FRESH = os.environ.get("BOSTON_LEDGER_FRESH_CHILDREN", "") not in ("", "0")  # every child a fresh interpreter
 FORKING = threading.Lock()  # held while a child is forked (see above)
@@ -251,7 +253,8 @@ def start(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, st
         try:
             if fresh or FRESH or not forkable(environ, (o, e)):
                 process = subprocess.Popen([sys.executable, "-c", HARNESS, *argv], stdin=subprocess.DEVNULL,
-                                           stdout=o, stderr=e, pass_fds=fds, env=environ, cwd=cwd)
+                                           stdout=o, stderr=e, pass_fds=fds, env=environ, cwd=cwd,
+                                           preexec_fn=interruptible)  # Ctrl-C heard as a forked child hears it
             else:
                 process = Forked(fork(argv, o, e, fds, environ, cwd))
         finally:
