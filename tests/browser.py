@@ -45,3 +45,15 @@ def phone(profile: Path, dark: bool = False, languages: str = "en-US,en"):
         {"name": "prefers-color-scheme", "value": "dark" if dark else "light"}]})
     return driver
 
+
+
+def until(driver, condition):
+    """`condition(driver)` waited for until it holds (at most HANG seconds: a hang, not a timing).
+    The live page swaps its parts in place, so an element found a moment before may be gone: the
+    condition is then asked again, as it is while an element is not there yet."""
+    from selenium.common.exceptions import StaleElementReferenceException
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    from serving import HANG
+
+    return WebDriverWait(driver, HANG, ignored_exceptions=(StaleElementReferenceException,)).until(condition)

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import PHONE, missing, phone
+from browser import PHONE, missing, phone, until
 from serving import HANG, entry_link, serve
 
 pytestmark = [pytest.mark.skipif(missing() is not None, reason=missing() or ""), pytest.mark.slow]
@@ -38,7 +38,6 @@ def fits(driver, what: str) -> None:
 
 def test_every_page_fits_a_phone_in_both_languages(cli, isolated: Path, tmp_path: Path) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     cli("new", *PLAYERS, "--chip-value", "0.10", "--currency", "RUB", "--name", "Пятница у Вероники")
     cli("deal", "junior", "--declarer", "Борис", "--partner", "Глеб", "--tricks", "5", "--partner-tricks", "4",
@@ -55,7 +54,7 @@ def test_every_page_fits_a_phone_in_both_languages(cli, isolated: Path, tmp_path
     try:
         for lang in ("en", "ru"):
             driver.get(f"{program.url}&lang={lang}")
-            WebDriverWait(driver, HANG).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live"))
+            until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live"))
             fits(driver, f"the live page, {lang}")
             driver.save_screenshot(str(tmp_path / f"page-{lang}.png"))
             driver.get(f"{entering}&lang={lang}")
@@ -64,8 +63,7 @@ def test_every_page_fits_a_phone_in_both_languages(cli, isolated: Path, tmp_path
                            ("no one", "ни у кого")[lang == "ru"]):
                 question = driver.find_element(By.TAG_NAME, "main")
                 driver.find_element(By.XPATH, f"//button[normalize-space()='{answer}']").click()
-                WebDriverWait(driver, HANG).until(
-                    lambda d, question=question: question != d.find_element(By.TAG_NAME, "main"))
+                until(driver, lambda d, question=question: question != d.find_element(By.TAG_NAME, "main"))
             assert driver.find_elements(By.CSS_SELECTOR, ".preview table"), lang  # the deal shown before it is recorded
             fits(driver, f"the entry page's preview, {lang}")
             driver.save_screenshot(str(tmp_path / f"entry-{lang}.png"))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from browser import missing, phone
-from serving import HANG, JUNIOR, PASS, entry_link, play, serve
+from browser import missing, phone, until
+from serving import JUNIOR, PASS, entry_link, play, serve
 
 # a browser starts in seconds: these two run in the whole suite, not in the quick subset
 pytestmark = [pytest.mark.skipif(missing() is not None, reason=missing() or ""), pytest.mark.slow]
@@ -25,13 +25,12 @@ def driver(tmp_path_factory: pytest.TempPathFactory):
 
 def test_a_deal_from_the_terminal_appears_on_the_phone(table, isolated: Path, tmp_path: Path, driver) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     play(isolated, [JUNIOR, PASS])
     program = serve(isolated)
     try:
         driver.get(program.url)
-        WebDriverWait(driver, HANG).until(lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live"))
+        until(driver, lambda d: d.find_element(By.TAG_NAME, "body").get_attribute("data-live"))
         assert driver.execute_script("return [innerWidth, innerHeight]") == [360, 780]
         anna = driver.find_element(By.CSS_SELECTOR, '[data-player="Anna"] .balance')
         before = int(anna.text)
@@ -41,8 +40,7 @@ def test_a_deal_from_the_terminal_appears_on_the_phone(table, isolated: Path, tm
         status = table.json("status")
         after = status["balances"]["Anna"]
         assert after != before
-        WebDriverWait(driver, HANG).until(
-            lambda d: d.find_element(By.CSS_SELECTOR, '[data-player="Anna"] .balance').text == str(after))
+        until(driver, lambda d: d.find_element(By.CSS_SELECTOR, '[data-player="Anna"] .balance').text == str(after))
         assert driver.execute_script("return window.notReloaded") is True  # swapped in place, not reloaded
         assert driver.find_element(By.CSS_SELECTOR, ".sheet").get_attribute("data-deals") == "3"
         assert driver.find_element(By.CSS_SELECTOR, "article.deal").get_attribute("data-deal") == "3"
@@ -64,7 +62,6 @@ def test_a_deal_from_the_terminal_appears_on_the_phone(table, isolated: Path, tm
 
 def test_a_deal_entered_by_tapping_through_the_questions(table, isolated: Path, tmp_path: Path, driver) -> None:
     from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import WebDriverWait
 
     program = serve(isolated, "--entry")
     try:
@@ -74,7 +71,7 @@ def test_a_deal_entered_by_tapping_through_the_questions(table, isolated: Path, 
         def tap(words: str, then: str) -> None:
             question = driver.find_element(By.TAG_NAME, "main")
             driver.find_element(By.XPATH, f"//button[normalize-space()='{words}']").click()
-            WebDriverWait(driver, HANG).until(lambda d: question != d.find_element(By.TAG_NAME, "main")
+            until(driver, lambda d: question != d.find_element(By.TAG_NAME, "main")
                                               and then in d.find_element(By.TAG_NAME, "main").text)
 
         assert driver.find_element(By.CSS_SELECTOR, "h2.question").text == "Contract"
