@@ -72,7 +72,7 @@ def test_a_deal_entered_by_tapping_through_the_questions(table, isolated: Path, 
             question = driver.find_element(By.TAG_NAME, "main")
             driver.find_element(By.XPATH, f"//button[normalize-space()='{words}']").click()
             until(driver, lambda d: question != d.find_element(By.TAG_NAME, "main")
-                                              and then in d.find_element(By.TAG_NAME, "main").text)
+                  and then in d.find_element(By.TAG_NAME, "main").text)
 
         assert driver.find_element(By.CSS_SELECTOR, "h2.question").text == "Contract"
         tap("junior", "Declarer")
