@@ -150,6 +150,7 @@ def test_the_demo_leaves_your_evening_and_your_money_alone(cli) -> None:
     assert cli.json("history", "--session", "3", "--last", "1")[0]["deal"] == 36
 
 
+@pytest.mark.slow  # two processes
 def test_the_program_runs_as_a_process(tmp_path) -> None:
     """`python -m boston_ledger`, as a process of its own (the console script that `pip install`
     makes runs the same main(): test_quick_path.py)."""

@@ -218,6 +218,7 @@ def test_only_the_hosts_it_printed_are_answered(served) -> None:
     assert b"Content-Security-Policy" in answer
 
 
+@pytest.mark.slow  # a server's process
 def test_serve_listens_on_ipv6_with_host(evening: Path) -> None:
     try:
         with socket.socket(socket.AF_INET6) as s:
@@ -240,6 +241,7 @@ def test_serve_listens_on_ipv6_with_host(evening: Path) -> None:
 # ---- malformed requests ------------------------------------------------------------------------------
 
 
+@pytest.mark.slow  # a server's process
 def test_malformed_lengths_are_refused_quietly(evening: Path) -> None:
     running = serve(evening, "--entry")
     try:
