@@ -230,11 +230,12 @@ def env(db: Path | None = None, **extra: str) -> dict[str, str]:
 
 def start(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, str] | None = None,
           barrier: int = -1, cwd: Path | None = None, wait: bool = True, fail: int = 0,
-          hide: Sequence[str] = (), fresh: bool = False) -> Child:
+          hide: Sequence[str] = (), fresh: bool = False, stdout: int | None = None) -> Child:
     """Run `boston-ledger ARGS` under the harness; with `wait`, return once it has stopped at
     point k of `kind` (then it waits, stopped, for kill(), interrupt() or resume()) or has ended.
     With `fail`, the call at point k fails with that errno instead, and the child goes on. The
-    child is the test process forked, or with `fresh` a fresh interpreter."""
+    child is the test process forked, or with `fresh` a fresh interpreter; its standard output
+    goes to a file (`Child.stdout`), or to the caller's file descriptor `stdout` (a pipe)."""
     report_r, report_w = os.pipe()
     folder = Path(tempfile.mkdtemp(prefix="faults-"))
     out, err = folder / "out", folder / "err"
@@ -248,7 +249,8 @@ def start(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, st
             (out_r, o), (err_r, e) = os.pipe(), os.pipe()
             copying = (copy(out_r, out), copy(err_r, err))
         else:
-            o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
+            o = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666) if stdout is None \
+                else os.dup(stdout)
             e = os.open(err, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | os.O_CLOEXEC, 0o666)
         try:
             if fresh or FRESH or not forkable(environ, (o, e)):
@@ -302,9 +304,9 @@ def copy(pipe: int, path: Path) -> threading.Thread:
 
 
 def run(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, str] | None = None,
-        fail: int = 0, hide: Sequence[str] = (), fresh: bool = False) -> Child:
+        fail: int = 0, hide: Sequence[str] = (), fresh: bool = False, stdout: int | None = None) -> Child:
     """Run to the end (a point that is never reached, a point that fails, or an fsize limit)."""
-    child = start(args, kind, k, environ, fail=fail, hide=hide, fresh=fresh)
+    child = start(args, kind, k, environ, fail=fail, hide=hide, fresh=fresh, stdout=stdout)
     assert not child.stopped
     return child
 

@@ -15,19 +15,21 @@ from pathlib import Path
 import pytest
 
 import faults
-from conftest import PLAYERS, PROGRAM
+from conftest import PLAYERS
 
 pytestmark = pytest.mark.slow  # a process each (a closed pipe is the process's own)
 
 
 def closed_output(args: list[str], db: Path) -> subprocess.CompletedProcess:
+    """The program run (a fault child, faults.py: the test process forked) with its standard output
+    a pipe whose reading end is closed."""
     read_end, write_end = os.pipe()
     os.close(read_end)  # nobody will read: every write fails with EPIPE
     try:
-        return subprocess.run([*PROGRAM, *args], stdin=subprocess.DEVNULL, stdout=write_end,
-                              stderr=subprocess.PIPE, text=True, env=faults.env(db))
+        child = faults.run(args, environ=faults.env(db), stdout=write_end)
     finally:
         os.close(write_end)
+    return subprocess.CompletedProcess(args, child.process.returncode, "", child.stderr)
 
 
 def rows(db: Path) -> dict[str, int]:
