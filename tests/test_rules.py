@@ -477,6 +477,13 @@ BREACHES = {  # a tariff over classic, and the breaches `tariffs check` warns of
         ["ladders: pair, with a partner, made with 13 tricks pays 5, less than the lower junior's 24"],
         ["лесенки: игра pair (с партнёром), сыгранная с 13 взятками, платит 5\u00a0— "
          "меньше, чем у низшей игры младшая (24)"]),
+    "under a suit": (  # a contract of no suit under the solo is held to the solo in every suit, the junior one too
+        'ladders = [["low", "solo"]]\n' + CLUB + '[contracts.low]\nnames = ["low"]\nalone = "lows"\n'
+        '[schedules.lows]\nkind = "tricks"\nbar = 6\nconsolation = 10\nper_trick = 4\nslam = 2\n'
+        'slam_against_undertricks = 13\nfailed_basket = "labet"\n',
+        ["ladders: solo (junior), alone, made with 13 tricks pays 72, less than the lower low's 76"],
+        ["лесенки: игра соло (младшая) (без партнёра), сыгранная с 13 взятками, платит 72\u00a0— "
+         "меньше, чем у низшей игры low (76)"]),
     "twelve": (  # a slam of ten keeps the higher one above at 13 tricks: the first breach is at 12, not 11
         'ladders = [["low", "high"]]\n' + CLUB + '[contracts.low]\nnames = ["low"]\nalone = "lows"\n'
         '[contracts.high]\nnames = ["high"]\nalone = "highs"\n'
