@@ -84,6 +84,12 @@ class Plan(NamedTuple):
     def left_out(self) -> bool:
         return bool(self.conflicts or self.refused or self.payment_conflicts)
 
+    @property
+    def players(self) -> tuple[str, ...]:
+        """The names coming in, each once: the evenings' players, then the payments' payers and payees."""
+        return tuple(dict.fromkeys([*(n for e in self.evenings for n in e.players),
+                                    *(n for p in self.payments for n in (p.payer, p.payee))]))
+
 
 class Done(NamedTuple):
     plan: Plan
@@ -402,13 +408,11 @@ def _plan(conn: sqlite3.Connection, other: sqlite3.Connection, source: str, shap
         coming.append(session_id)
         evenings.append(evening)
     payments, here_count, payment_conflicts = _payments(conn, their_payments, rename)
-    coming_names = [*(n for e in evenings for n in e.players), *(n for p in payments for n in (p.payer, p.payee))]
-    known = {player_key(n) for n in names_here.values()} if coming_names else set()
-    new_players = tuple(dict.fromkeys(n for n in coming_names if player_key(n) not in known))
     plan = Plan(source, tuple(evenings), already, tuple(conflicts), tuple(refused), tuple(payments), here_count,
                 tuple(payment_conflicts), tuple(renamed.items()), tuple(pairs),
-                tuple((s, continues[s]) for s in coming if s in continues), behind, new_players)
-    return plan, coming
+                tuple((s, continues[s]) for s in coming if s in continues), behind)
+    known = {player_key(n) for n in names_here.values()} if plan.players else set()
+    return plan._replace(new_players=tuple(n for n in plan.players if player_key(n) not in known)), coming
 
 
 def _continues(mine: merge.Said, theirs: merge.Said) -> bool:

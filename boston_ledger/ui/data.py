@@ -213,8 +213,6 @@ def imported(done: Done, dry_run: bool, salvaged: Sequence[str] = ()) -> dict[st
     plan = done.plan
     made = dict(zip((e.id for e in plan.evenings), done.sessions, strict=False))
     continues = dict(plan.continues)
-    coming = {name for e in plan.evenings for name in e.players} | {
-        name for p in plan.payments for name in (p.payer, p.payee)}
     return {
         "source": plan.source,
         "dry_run": dry_run,
@@ -229,7 +227,7 @@ def imported(done: Done, dry_run: bool, salvaged: Sequence[str] = ()) -> dict[st
                        "differs": list(c.differs)} for c in plan.conflicts],
         "refused": [{"there": r.there.id, "players": list(r.there.players), "problem": r.problem}
                     for r in plan.refused],
-        "players": {"matched": sorted(coming - set(plan.new_players)), "new": list(plan.new_players),
+        "players": {"matched": sorted(set(plan.players) - set(plan.new_players)), "new": list(plan.new_players),
                     "written_as": dict(plan.renamed),
                     "same": [{"there": a, "here": b} for a, b in plan.aliases]},
         "payments": {"added": len(plan.payments), "already": plan.payments_here,
