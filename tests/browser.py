@@ -46,7 +46,6 @@ def phone(profile: Path, dark: bool = False, languages: str = "en-US,en"):
     return driver
 
 
-
 def until(driver, condition):
     """`condition(driver)` waited for until it holds (at most HANG seconds: a hang, not a timing).
     The live page swaps its parts in place, so an element found a moment before may be gone: the
