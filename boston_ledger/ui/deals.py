@@ -16,14 +16,13 @@ from ..app.deals import Corrected, Entered, Walked
 from ..store.records import Correction, Evening, Extension, Seating, Session
 from rich.cells import cell_len
 from rich.console import Group, RenderableType
-from rich.measure import Measurement
 from rich.table import Table
 from rich.text import Text as RichText
 
 from .term import Text
 from .text import amount, balance, basket_word, chip_count, currency_sign, local_time, number, signed
 from .widths import AtWidth, fitted, legend_lines, name_limits, packed, players_table, players_view, short_names, \
-    new_table, wrapped
+    new_table, widest, wrapped
 
 
 def describe(session: Session, deal: Deal, boston: bool = True, dealer: int | None = None,
@@ -228,14 +227,6 @@ def money_line(session: Session, money: Sequence[int], width: int) -> str:
                             width))
 
 
-def _width(table: Table) -> int:
-    """The most cells a table takes, laid out unbounded as it is shown."""
-    from .text import console
-
-    unbounded = console(width=10_000)
-    return Measurement.get(unbounded, unbounded.options, table).maximum
-
-
 def balances_table(session: Session, values: Sequence[int], basket: int | None) -> AtWidth:
     """Each player's balance (or score), and the basket when the tariff has one, at the width it is
     drawn in."""
@@ -405,8 +396,9 @@ def history_view(session: Session, rows: Sequence[Walked], corrected: Collection
     def lay(width: int) -> list[RenderableType]:
         for dealer, holder, stacked in ((True, True, False), (False, True, False), (False, False, False),
                                         (False, False, True)):  # the lines of more deals agreed wrap
-            if _width(_history(session, rows, {}, dealer, holder, stacked, corrected)) <= width:
-                return [_history(session, rows, agreed, dealer, holder, stacked, corrected)]
+            measured = _history(session, rows, {}, dealer, holder, stacked, corrected)
+            if widest(measured) <= width:
+                return [_history(session, rows, agreed, dealer, holder, stacked, corrected) if agreed else measured]
         return list(score_lines(session, rows, width, corrected=corrected, agreed=agreed).lines)
 
     return AtWidth(lay)

@@ -125,6 +125,12 @@ def _measuring() -> RichConsole:
     return Console(width=10_000)
 
 
+def widest(renderable: RenderableType) -> int:
+    """The most cells a renderable (a table) takes, laid out unbounded as it is shown."""
+    console = _measuring()
+    return Measurement.get(console, console.options, renderable).maximum
+
+
 def _lines(cell: object, cells: int) -> int:
     """How many lines a cell's text takes in `cells` cells, broken between words as rich breaks it."""
     text = cell.plain if isinstance(cell, RichText) else str(cell)
@@ -139,13 +145,14 @@ def fit(table: Table, width: int) -> bool:
     is left is shared alike by the columns whose cells are still broken (not their heads: a row of
     names is broken all alike)."""
     console = _measuring()
+    options = console.options  # made anew at each look (it asks the terminal's size): once here
     spans = []
     for column in table.columns:  # each cell measured once: rich draws the columns at the widths given
-        sizes = [Measurement.get(console, console.options, cell) for cell in (column.header, *column.cells)]
+        sizes = [Measurement.get(console, options, cell) for cell in (column.header, *column.cells)]
         high = max([m.maximum for m in sizes] + [column.min_width or 0])
         spans.append((high if column.no_wrap else max([m.minimum for m in sizes] + [column.min_width or 0]), high))
         column.width = high  # as it would be laid out unbounded
-    whole = Measurement.get(console, console.options, table)  # with every width given: the frame added
+    whole = Measurement.get(console, options, table)  # with every width given: the frame added
     if whole.maximum <= width:
         return True
     frame = whole.maximum - sum(high for __, high in spans)  # the borders and the padding
