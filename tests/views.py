@@ -115,14 +115,20 @@ def capture(lang: str, width: int, colour: bool, home: Path, evening: str = "eve
     out = []
     try:
         runner = CliRunner()
+        undrawn: list[tuple[str, ...]] = []  # deals in a row recorded undrawn: the ledger opened once for them
         for args, shown in EVENINGS[evening]:
             if not shown and args[0] == "deal":
-                played(home / "ledger.db", args[1:])
+                undrawn.append(args[1:])
                 continue
+            if undrawn:
+                played(home / "ledger.db", *undrawn)
+                undrawn.clear()
             result = runner.invoke(app, ["--lang", lang, *args], catch_exceptions=False)
             assert result.exit_code == 0, (args, result.stdout, result.stderr)
             if shown:
                 out.append(f"$ boston-ledger {' '.join(args)}\n{result.stdout}")
+        if undrawn:
+            played(home / "ledger.db", *undrawn)
     finally:
         write.now = was
         rich_utils.FORCE_TERMINAL = forced
