@@ -94,7 +94,7 @@ def _scan(conn: sqlite3.Connection, first: bool, session: int | None) -> list[Da
     return found
 
 
-def _where(table: str, session: int | None) -> tuple[str, tuple[int, ...]] | None:
+def _where(table: str, session: object | None) -> tuple[str, tuple[object, ...]] | None:
     """The condition that picks a table's rows of `session` (all of them without one); None for a
     table of no session."""
     if session is None:
@@ -156,10 +156,24 @@ def _bounds(table: str, column: str) -> tuple[int, int]:
 def _suspects(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, ...]) -> set[str]:
     """The tables with a row (of the scope) holding a value of the wrong type, a NULL where none
     goes, or a number out of range: one query for them all, so that a sound ledger costs one look."""
+    sql, values = _suspects_query(shape, session is not None)
+    return {r[0] for r in conn.execute(sql, _bound(values, session))} if sql else set()
+
+
+_SESSION = object()  # where the session's id goes among a query's values
+
+
+def _bound(values: tuple[object, ...], session: int | None) -> tuple[object, ...]:
+    return tuple(session if v is _SESSION else v for v in values)
+
+
+@lru_cache(maxsize=16)
+def _suspects_query(shape: tuple[_Table, ...], of_session: bool) -> tuple[str, tuple[object, ...]]:
+    """`_suspects`' query and its values (_SESSION for the session's id), written once per schema."""
     parts: list[str] = []
     values: list[object] = []
     for table in shape:
-        scope = _where(table.name, session)
+        scope = _where(table.name, _SESSION if of_session else None)
         tests: list[str] = []
         tested: list[object] = []
         for column, kind, not_null in table.columns:
@@ -176,7 +190,7 @@ def _suspects(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table
         parts.append(f'SELECT * FROM (SELECT ? FROM "{table.name}" WHERE ({scope[0]}) AND ({" OR ".join(tests)})'
                      " LIMIT 1)")
         values += [table.name, *scope[1], *tested]
-    return {r[0] for r in conn.execute(" UNION ALL ".join(parts), values)} if parts else set()
+    return " UNION ALL ".join(parts), tuple(values)
 
 
 def _types(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, ...],
@@ -226,10 +240,20 @@ def _ranges(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, 
 
 def _references(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, ...]) -> list[Damage]:
     """Rows that name a row that is not there (a player, a deal, a session...): one query for them all."""
+    sql, values = _references_query(shape, session is not None)
+    rows = conn.execute(sql, _bound(values, session)).fetchall() if sql else []
+    return [Damage(table, _key(conn, table, rowid), _("{column} {value} names a row of {parent} that is not there",
+                                                      column=column, value=_shown(value), parent=parent))
+            for __, table, column, parent, rowid, value in rows]
+
+
+@lru_cache(maxsize=16)
+def _references_query(shape: tuple[_Table, ...], of_session: bool) -> tuple[str, tuple[object, ...]]:
+    """`_references`' query and its values (_SESSION for the session's id), written once per schema."""
     parts: list[str] = []
     values: list[object] = []
     for table in shape:
-        scope = _where(table.name, session)
+        scope = _where(table.name, _SESSION if of_session else None)
         if scope is None:
             continue
         for column, parent, key in table.references:
@@ -237,10 +261,7 @@ def _references(conn: sqlite3.Connection, session: int | None, shape: tuple[_Tab
                          f' AND t."{column}" IS NOT NULL'
                          f' AND NOT EXISTS (SELECT 1 FROM "{parent}" p WHERE p."{key}" = t."{column}")')
             values += [len(parts), table.name, column, parent, *scope[1]]
-    rows = conn.execute(" UNION ALL ".join(parts) + " ORDER BY 1, 5", values).fetchall() if parts else []
-    return [Damage(table, _key(conn, table, rowid), _("{column} {value} names a row of {parent} that is not there",
-                                                      column=column, value=_shown(value), parent=parent))
-            for __, table, column, parent, rowid, value in rows]
+    return (" UNION ALL ".join(parts) + " ORDER BY 1, 5") if parts else "", tuple(values)
 
 
 def _json(conn: sqlite3.Connection, session: int | None) -> list[Damage]:
