@@ -167,6 +167,12 @@ def _bound(values: tuple[object, ...], session: int | None) -> tuple[object, ...
     return tuple(session if v is _SESSION else v for v in values)
 
 
+def _literal(value: str | int) -> str:
+    """A name of the trusted schema, a type's name or a bound, written into a query: SQLite prepares
+    a query of some 150 conditions a third faster with its constants written than with them bound."""
+    return str(value) if isinstance(value, int) else "'" + value.replace("'", "''") + "'"
+
+
 @lru_cache(maxsize=16)
 def _suspects_query(shape: tuple[_Table, ...], of_session: bool) -> tuple[str, tuple[object, ...]]:
     """`_suspects`' query and its values (_SESSION for the session's id), written once per schema."""
@@ -175,21 +181,20 @@ def _suspects_query(shape: tuple[_Table, ...], of_session: bool) -> tuple[str, t
     for table in shape:
         scope = _where(table.name, _SESSION if of_session else None)
         tests: list[str] = []
-        tested: list[object] = []
         for column, kind, not_null in table.columns:
             typed = TYPE_WORDS.get(kind)
             if typed is None:
                 continue
-            tests.append(f'typeof("{column}") NOT IN (?, \'null\')' + (f' OR "{column}" IS NULL' if not_null else ""))
-            tested.append(typed)
+            tests.append(f'typeof("{column}") NOT IN ({_literal(typed)}, \'null\')'
+                         + (f' OR "{column}" IS NULL' if not_null else ""))
             if kind == "INTEGER":
-                tests.append(f'(typeof("{column}") = \'integer\' AND "{column}" NOT BETWEEN ? AND ?)')
-                tested += _bounds(table.name, column)
+                low, high = _bounds(table.name, column)
+                tests.append(f'(typeof("{column}") = \'integer\' AND "{column}" NOT BETWEEN {low} AND {high})')
         if scope is None or not tests:
             continue
-        parts.append(f'SELECT * FROM (SELECT ? FROM "{table.name}" WHERE ({scope[0]}) AND ({" OR ".join(tests)})'
-                     " LIMIT 1)")
-        values += [table.name, *scope[1], *tested]
+        parts.append(f'SELECT * FROM (SELECT {_literal(table.name)} FROM "{table.name}" WHERE ({scope[0]})'
+                     f' AND ({" OR ".join(tests)}) LIMIT 1)')
+        values += scope[1]
     return " UNION ALL ".join(parts), tuple(values)
 
 
@@ -257,10 +262,11 @@ def _references_query(shape: tuple[_Table, ...], of_session: bool) -> tuple[str,
         if scope is None:
             continue
         for column, parent, key in table.references:
-            parts.append(f'SELECT ?, ?, ?, ?, t.rowid, t."{column}" FROM "{table.name}" t WHERE ({scope[0]})'
+            written = ", ".join(_literal(v) for v in (len(parts) + 1, table.name, column, parent))
+            parts.append(f'SELECT {written}, t.rowid, t."{column}" FROM "{table.name}" t WHERE ({scope[0]})'
                          f' AND t."{column}" IS NOT NULL'
                          f' AND NOT EXISTS (SELECT 1 FROM "{parent}" p WHERE p."{key}" = t."{column}")')
-            values += [len(parts), table.name, column, parent, *scope[1]]
+            values += scope[1]
     return (" UNION ALL ".join(parts) + " ORDER BY 1, 5") if parts else "", tuple(values)
 
 
