@@ -24,7 +24,9 @@ typer's command built (conftest.py), where a fresh `python -c` spends some 0.35 
 starting and loading typer before a `new` does its 20 ms of work. The forked child makes itself
 what a fresh Python would be (its fds, streams, environment, signals, exit) and forgets what the
 test process cached (`forget`), so that a command passes the same points in it as in a fresh
-one, whatever the test process ran before (test_faults.py holds it to that). A fresh interpreter
+one, whatever the test process ran before (test_faults.py holds it to that); `python` runs any
+`python -c` program so, its pipes as subprocess.Popen's (the durability writers, the waiting
+children). A fresh interpreter
 is started instead where a fork could not be one: with `fresh=True`; while the test process holds
 a file open for reading (SQLite keeps a process's locks on a file in memory: a child would
 inherit the record of locks it does not hold); for a locale that is not UTF-8; and always with

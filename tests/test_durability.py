@@ -111,11 +111,12 @@ DEALS = 12  # kill points among the first dozen deals (a deal takes some 25 stat
 LIMIT = 400 * 1024  # byte offsets up to this one
 
 
-def statements(folder: Path) -> list[str]:
-    """The first word of each statement the writer passes in its first DEALS deals."""
+def statements(folder: Path, interpreter: bool = False) -> list[str]:
+    """The first word of each statement the writer passes in its first DEALS deals (in a fresh
+    `interpreter`, rather than the test process forked)."""
     folder.mkdir()
     path, session = fresh(folder)
-    child = faults.python(KILLABLE, [str(path), str(session), str(DEALS), "count"], faults.env())
+    child = faults.python(KILLABLE, [str(path), str(session), str(DEALS), "count"], faults.env(), fresh=interpreter)
     out, err = child.communicate()
     assert child.returncode == 0, err
     return out.splitlines()[-1].split()
