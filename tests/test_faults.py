@@ -96,9 +96,9 @@ sys.exit(int(sys.argv[1]))
 
 
 @pytest.mark.slow
-def test_a_python_program_forked_runs_as_a_fresh_one(tmp_path: Path) -> None:
+def test_a_python_program_forked_runs_as_a_fresh_one(cli, tmp_path: Path) -> None:
     """faults.python: the same output, status and signals; and the durability writer passes the
-    same statements, in a child forked after the test process wrote to other ledgers."""
+    same statements, in a child forked after the test process recorded and checked deals."""
     said = []
     for fresh in (False, True):
         child = faults.python(SAYS, ["3", "ё"], faults.env(tmp_path / "l.db"), stdin=True, fresh=fresh)
@@ -107,4 +107,6 @@ def test_a_python_program_forked_runs_as_a_fresh_one(tmp_path: Path) -> None:
         said.append((*child.communicate(), child.returncode))
     assert said[0] == said[1]
     assert said[0][1:] == ("ё\n", 3) and "bid" in said[0][0]
+    ledger_with_deals(cli, tmp_path / "other.db")
+    cli("check", "--all", "--db", str(tmp_path / "other.db"))
     assert statements(tmp_path / "forked") == statements(tmp_path / "fresh", interpreter=True)
