@@ -24,7 +24,9 @@ typer's command built (conftest.py), where a fresh `python -c` spends some 0.35 
 starting and loading typer before a `new` does its 20 ms of work. The forked child makes itself
 what a fresh Python would be (its fds, streams, environment, signals, exit) and forgets what the
 test process cached (`forget`), so that a command passes the same points in it as in a fresh
-one, whatever the test process ran before (test_faults.py holds it to that). A fresh interpreter
+one, whatever the test process ran before (test_faults.py holds it to that); `python` runs any
+`python -c` program so, its pipes as subprocess.Popen's (the durability writers, the waiting
+children). A fresh interpreter
 is started instead where a fork could not be one: with `fresh=True`; while the test process holds
 a file open for reading (SQLite keeps a process's locks on a file in memory: a child would
 inherit the record of locks it does not hold); for a locale that is not UTF-8; and always with
@@ -44,11 +46,13 @@ from __future__ import annotations
 import atexit
 import contextlib
 import faulthandler
+import functools
 import gc
 import io
 import locale
 import os
 import random
+import selectors
 import signal
 import stat
 import subprocess
@@ -62,7 +66,7 @@ import warnings
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TypeVar
+from typing import TextIO, TypeVar
 
 from conftest import interruptible
 
@@ -144,12 +148,15 @@ WARNINGS: list[tuple[warnings._ActionKind, type[Warning], str]] = [
 
 
 class Forked:
-    """A child forked from the test process: what the tests use of subprocess.Popen."""
+    """A child forked from the test process: what the tests use of subprocess.Popen (its standard
+    streams, where they are pipes, as text: `stdin`, `stdout`, `stderr`)."""
 
-    def __init__(self, pid: int) -> None:
+    def __init__(self, pid: int, stdin: TextIO | None = None, stdout: TextIO | None = None,
+                 stderr: TextIO | None = None) -> None:
         self.pid = pid
         self.returncode: int | None = None
         self.parent = os.getpid()
+        self.stdin, self.stdout, self.stderr = stdin, stdout, stderr
 
     def wait(self) -> int:
         if self.returncode is None:
@@ -160,6 +167,33 @@ class Forked:
     def send_signal(self, sig: int) -> None:
         if self.returncode is None:
             os.kill(self.pid, sig)
+
+    def communicate(self, timeout: float | None = None) -> tuple[str, str]:
+        """Its stdout and stderr read to their ends, once it has ended: as Popen.communicate (what
+        its pipes hold, not what a readline() read ahead)."""
+        if self.stdin is not None:
+            self.stdin.close()
+        said: dict[int, list[bytes]] = {pipe.fileno(): [] for pipe in (self.stdout, self.stderr) if pipe is not None}
+        deadline = None if timeout is None else time.monotonic() + timeout
+        with selectors.DefaultSelector() as selector:
+            for fd in said:
+                selector.register(fd, selectors.EVENT_READ)
+            while selector.get_map():
+                ready = selector.select(None if deadline is None else max(0.0, deadline - time.monotonic()))
+                if not ready:
+                    raise subprocess.TimeoutExpired(f"pid {self.pid}", timeout or 0.0)
+                for key, __ in ready:
+                    if chunk := os.read(key.fd, 65536):
+                        said[key.fd].append(chunk)
+                    else:
+                        selector.unregister(key.fd)
+        self.wait()
+        texts = [b"".join(said[pipe.fileno()]).decode().replace("\r\n", "\n").replace("\r", "\n")
+                 if pipe is not None else "" for pipe in (self.stdout, self.stderr)]
+        for pipe in (self.stdout, self.stderr):
+            if pipe is not None:
+                pipe.close()
+        return texts[0], texts[1]
 
     def __del__(self) -> None:  # a test that failed while its child was stopped leaves no process behind
         if self.returncode is None and os.getpid() == self.parent:
@@ -311,6 +345,33 @@ def run(args: list[str], kind: str = "none", k: int = 0, environ: dict[str, str]
     return child
 
 
+def python(program: str, args: Sequence[str], environ: dict[str, str] | None = None, stdin: bool = False,
+           fresh: bool = False) -> subprocess.Popen | Forked:
+    """`python -c PROGRAM ARGS` as subprocess.Popen(..., text=True) runs it, its stdout and stderr
+    pipes (`.stdout`, `.stderr`), its stdin one too with `stdin` (else /dev/null): the test process
+    forked, or a fresh interpreter where a fork could not be one (as for `start`)."""
+    environ = environ or env()
+    with FORKING:
+        if fresh or FRESH or not forkable(environ, ()):
+            return subprocess.Popen([sys.executable, "-c", program, *args], text=True, env=environ,
+                                    stdin=subprocess.PIPE if stdin else subprocess.DEVNULL,
+                                    stdout=subprocess.PIPE, stderr=subprocess.PIPE, preexec_fn=interruptible)
+        (in_r, in_w), (out_r, out_w), (err_r, err_w) = os.pipe() if stdin else (-1, -1), os.pipe(), os.pipe()
+        try:
+            pid = fork(list(args), out_w, err_w, (), environ, None, compiled(program), stdin=in_r)
+        finally:
+            for fd in (in_r, out_w, err_w):
+                if fd >= 0:
+                    os.close(fd)
+    return Forked(pid, open(in_w, "w", encoding="utf-8") if stdin else None, open(out_r, encoding="utf-8"),
+                  open(err_r, encoding="utf-8"))
+
+
+@functools.cache
+def compiled(program: str) -> types.CodeType:
+    return compile(program, "<string>", "exec")
+
+
 # ---- the child forked ------------------------------------------------------------------------
 
 
@@ -364,9 +425,10 @@ def readable(fd: str) -> bool:
 
 
 def fork(argv: list[str], out: int, err: int, keep: Sequence[int], environ: dict[str, str],
-         cwd: Path | None) -> int:
-    """The harness run with `argv` in a fork of the test process, its output into `out` and `err`;
-    the child's pid."""
+         cwd: Path | None, program: types.CodeType = HARNESS_CODE, stdin: int = -1) -> int:
+    """The harness (or another `python -c` program) run with `argv` in a fork of the test
+    process, its output into `out` and `err`, its input from `stdin` (or /dev/null); the child's
+    pid."""
     pid = os.fork()
     if pid == 0:
         code = 1
@@ -374,8 +436,8 @@ def fork(argv: list[str], out: int, err: int, keep: Sequence[int], environ: dict
             # What the test process made is never collected here: a finalizer would close its
             # file descriptors (numbers this child reuses) and its SQLite connections.
             gc.freeze()
-            fresh_process(out, err, keep, environ, cwd)
-            code = harnessed(argv)
+            fresh_process(out, err, keep, environ, cwd, stdin)
+            code = harnessed(argv, program)
         except BaseException:  # whatever happens, the child never returns into pytest
             with contextlib.suppress(BaseException):
                 WRITE(2, traceback.format_exc().encode(errors="backslashreplace"))
@@ -384,8 +446,9 @@ def fork(argv: list[str], out: int, err: int, keep: Sequence[int], environ: dict
     return pid
 
 
-def fresh_process(out: int, err: int, keep: Sequence[int], environ: dict[str, str], cwd: Path | None) -> None:
-    """The forked child made what `python -c` would start as."""
+def fresh_process(out: int, err: int, keep: Sequence[int], environ: dict[str, str], cwd: Path | None,
+                  stdin: int = -1) -> None:
+    """The forked child made what `python -c` would start as (its input `stdin`, or /dev/null)."""
     signal.pthread_sigmask(signal.SIG_SETMASK, ())
     for sig in signal.valid_signals():  # as Python sets them at its start
         if sig not in (signal.SIGKILL, signal.SIGSTOP):
@@ -394,8 +457,7 @@ def fresh_process(out: int, err: int, keep: Sequence[int], environ: dict[str, st
             with contextlib.suppress(OSError, ValueError):  # those it may not set
                 signal.signal(sig, handler)
     faulthandler.disable()
-    null = os.open(os.devnull, os.O_RDONLY)
-    os.dup2(null, 0)
+    os.dup2(os.open(os.devnull, os.O_RDONLY) if stdin < 0 else stdin, 0)
     os.dup2(out, 1)
     os.dup2(err, 2)
     # Only these stay open: the test process's others (another child's report pipe, forked by
@@ -467,14 +529,15 @@ def forget() -> None:
         i18n.speak_words(None)
 
 
-def harnessed(argv: list[str]) -> int:
-    """The harness run in this (forked) process as `python -c HARNESS ARGV` would run it; the
-    exit status Python would end with (the caller ends the process)."""
+def harnessed(argv: list[str], program: types.CodeType = HARNESS_CODE) -> int:
+    """The harness (or another `python -c` program) run in this (forked) process as `python -c
+    HARNESS ARGV` would run it; the exit status Python would end with (the caller ends the
+    process)."""
     sys.argv = ["-c", *argv]
     interrupted = False
     try:
         sys.modules["__main__"] = main = types.ModuleType("__main__")  # click names a program by it
-        exec(HARNESS_CODE, vars(main))
+        exec(program, vars(main))
         code = 0
     except SystemExit as exit:
         if exit.code is None or isinstance(exit.code, int):

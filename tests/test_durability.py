@@ -5,13 +5,13 @@ same every run; BOSTON_LEDGER_ALL_KILL_POINTS=1 tries every one of them."""
 
 from __future__ import annotations
 
+import gc
 import os
 import random
 import shlex
 import signal
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -111,26 +111,30 @@ DEALS = 12  # kill points among the first dozen deals (a deal takes some 25 stat
 LIMIT = 400 * 1024  # byte offsets up to this one
 
 
-def statements(folder: Path) -> list[str]:
-    """The first word of each statement the writer passes in its first DEALS deals."""
+def statements(folder: Path, interpreter: bool = False) -> list[str]:
+    """The first word of each statement the writer passes in its first DEALS deals (in a fresh
+    `interpreter`, rather than the test process forked)."""
     folder.mkdir()
     path, session = fresh(folder)
-    done = subprocess.run([sys.executable, "-c", KILLABLE, str(path), str(session), str(DEALS), "count"],
-                          capture_output=True, text=True, check=True)
-    return done.stdout.splitlines()[-1].split()
+    child = faults.python(KILLABLE, [str(path), str(session), str(DEALS), "count"], faults.env(), fresh=interpreter)
+    out, err = child.communicate()
+    assert child.returncode == 0, err
+    return out.splitlines()[-1].split()
 
 
 def kill_loop(folder: Path, kills: list[tuple[int, str]]) -> tuple[int, int]:
     """Start a writer, kill it at a point it reports having reached (or as its writes reach a
     byte offset), check the ledger; once for each (point or offset, "stop", "go" or "limit").
-    Returns (kills, deals recorded)."""
+    Returns (kills, deals recorded). Run beside another kill loop (`two_ledgers`): what it does in
+    SQLite itself, it does holding faults.FORKING (the other forks its writers meanwhile)."""
     folder.mkdir()
-    path, session = fresh(folder)
-    env = {**os.environ, "PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"}
+    with faults.FORKING:
+        path, session = fresh(folder)
+    env = faults.env(PYTHONUNBUFFERED="1")
     total = killed = 0
     for k, mode in kills:
-        child = subprocess.Popen([sys.executable, "-c", KILLABLE, str(path), str(session), str(k), mode],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+        child = faults.python(KILLABLE, [str(path), str(session), str(k), mode], env)
+        assert child.stdout is not None and child.stderr is not None
         reported = 0
         if mode != "limit":
             while (line := child.stdout.readline()) != "at\n":  # it has reached its kill point
@@ -142,7 +146,8 @@ def kill_loop(folder: Path, kills: list[tuple[int, str]]) -> tuple[int, int]:
         assert "database is locked" not in err and "Traceback" not in err, err
         killed += child.returncode == (-signal.SIGXFSZ if mode == "limit" else -signal.SIGKILL)
         reported = int(out.split()[-1]) if out.split() else reported
-        numbers = standing(path, session)
+        with faults.FORKING:
+            numbers = standing(path, session)
         # every deal reported as recorded is there; at most the one in flight more; none half-written
         assert total + reported <= len(numbers) <= total + reported + 1
         assert numbers == list(range(1, len(numbers) + 1))
@@ -151,11 +156,20 @@ def kill_loop(folder: Path, kills: list[tuple[int, str]]) -> tuple[int, int]:
 
 
 def two_ledgers(tmp_path: Path, kills: list[tuple[int, str]]) -> list[tuple[int, int]]:
-    """The kills shared out between two ledgers, killed at once: one per core."""
+    """The kills shared out between two ledgers, killed at once: one per core. No cycle of the
+    test process's is collected meanwhile: a connection left to the collector would be closed
+    (inside SQLite) in one thread as the other forks."""
     from concurrent.futures import ThreadPoolExecutor
 
-    with ThreadPoolExecutor(2) as pool:
-        return list(pool.map(lambda n: kill_loop(tmp_path / f"l{n}", kills[n::2]), range(2)))
+    collecting = gc.isenabled()
+    gc.collect()
+    gc.disable()
+    try:
+        with ThreadPoolExecutor(2) as pool:
+            return list(pool.map(lambda n: kill_loop(tmp_path / f"l{n}", kills[n::2]), range(2)))
+    finally:
+        if collecting:
+            gc.enable()
 
 
 @pytest.mark.slow
@@ -194,9 +208,7 @@ def test_killed_as_a_write_reaches_a_byte_offset_loses_nothing(tmp_path: Path) -
 def test_two_writers_at_once(tmp_path: Path) -> None:
     path, session = fresh(tmp_path)
     each = 150
-    children = [subprocess.Popen([sys.executable, "-c", WRITER, str(path), str(session), str(each)],
-                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-                for _ in range(2)]
+    children = [faults.python(WRITER, [str(path), str(session), str(each)]) for _ in range(2)]
     results = [child.communicate(timeout=300) for child in children]
     for child, (out, err) in zip(children, results, strict=True):
         assert child.returncode == 0, err

@@ -13,6 +13,7 @@ import pytest
 
 import faults
 from conftest import PLAYERS
+from test_durability import statements
 from test_foreign_files import v1_ledger
 
 NEW = ["new", *PLAYERS, "--chip-value", "0.10"]
@@ -82,3 +83,30 @@ def test_a_forked_child_ends_as_python_would(tmp_path: Path) -> None:
         assert stopped.interrupt() == 130 and "Traceback" not in stopped.stderr, (fresh, stopped.stderr)
     killed = faults.start(["status"], "sql", 1, env)
     assert killed.kill() == -signal.SIGKILL
+
+
+# A program that says what it was given and how its signals stand, and ends with its first argument.
+SAYS = """
+import os, signal, sys
+print(sys.argv, os.environ["BOSTON_LEDGER_DB"], sys.stdin.readline().strip(), sys.stdout.encoding)
+print([signal.getsignal(s) for s in (signal.SIGINT, signal.SIGPIPE, signal.SIGXFSZ, signal.SIGTERM)])
+print("ё", file=sys.stderr)
+sys.exit(int(sys.argv[1]))
+"""
+
+
+@pytest.mark.slow
+def test_a_python_program_forked_runs_as_a_fresh_one(cli, tmp_path: Path) -> None:
+    """faults.python: the same output, status and signals; and the durability writer passes the
+    same statements, in a child forked after the test process recorded and checked deals."""
+    said = []
+    for fresh in (False, True):
+        child = faults.python(SAYS, ["3", "ё"], faults.env(tmp_path / "l.db"), stdin=True, fresh=fresh)
+        assert child.stdin is not None
+        child.stdin.write("bid\n")
+        said.append((*child.communicate(), child.returncode))
+    assert said[0] == said[1]
+    assert said[0][1:] == ("ё\n", 3) and "bid" in said[0][0]
+    ledger_with_deals(cli, tmp_path / "other.db")
+    cli("check", "--all", "--db", str(tmp_path / "other.db"))
+    assert statements(tmp_path / "forked") == statements(tmp_path / "fresh", interpreter=True)

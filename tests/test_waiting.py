@@ -16,7 +16,6 @@ import os
 import signal
 import sqlite3
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -55,13 +54,47 @@ main()
 """
 
 
-def waiting_child(args: list[str], env: dict[str, str], notice: float | None = 0.1) -> tuple[subprocess.Popen, str]:
+def waiting_child(args: list[str], env: dict[str, str],
+                  notice: float | None = 0.1) -> tuple[subprocess.Popen | faults.Forked, str]:
     """Start the program (saying that it waits after `notice` seconds, None: the program's own
-    WAIT_NOTICE); return once it says that it waits (its first stderr line)."""
-    start = PROGRAM if notice is None else [sys.executable, "-c", SOON, str(notice)]
-    child = subprocess.Popen([*start, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, text=True, env=env, preexec_fn=interruptible)
+    WAIT_NOTICE); return once it says that it waits (its first stderr line). With `notice`, the
+    test process forked (faults.python); without, the program itself, started afresh."""
+    child: subprocess.Popen | faults.Forked
+    if notice is None:
+        child = subprocess.Popen([*PROGRAM, *args], stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                                 stderr=subprocess.PIPE, text=True, env=env, preexec_fn=interruptible)
+    else:
+        child = faults.python(SOON, [str(notice), *args], env)
+    assert child.stderr is not None
     return child, child.stderr.readline()
+
+
+# Another writer, in the middle of its transaction on the ledger `sys.argv[1]`; it ends it with the
+# statement it reads (COMMIT or ROLLBACK). A process of its own: while the test process held the
+# ledger, its children could not be forked from it (tests/faults.py).
+HOLDER = """
+import sqlite3, sys
+holder = sqlite3.connect(sys.argv[1], isolation_level=None)
+holder.execute("BEGIN IMMEDIATE")
+print("holding", flush=True)
+holder.execute(sys.stdin.readline())
+holder.close()
+"""
+
+
+def holding(path: Path) -> subprocess.Popen | faults.Forked:
+    """Another writer, once it holds the ledger."""
+    holder = faults.python(HOLDER, [str(path)], faults.env(), stdin=True)
+    assert holder.stdout is not None and holder.stdout.readline() == "holding\n", holder.communicate()
+    return holder
+
+
+def release(holder: subprocess.Popen | faults.Forked, statement: str) -> None:
+    """The other writer ends its transaction with `statement`, and ends."""
+    assert holder.stdin is not None
+    holder.stdin.write(statement + "\n")
+    __, err = holder.communicate()
+    assert holder.returncode == 0 and err == "", err
 
 
 @pytest.mark.slow  # a process each, waiting for another
@@ -72,11 +105,10 @@ def test_a_held_lock_is_said_and_waited_for(cli, tmp_path: Path, args, notice) -
     path = tmp_path / "l.db"
     cli(*NEW, "--db", str(path))
     cli("deal", "pass", "--db", str(path))
-    holder = sqlite3.connect(path, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")  # another writer, in the middle of its transaction
+    holder = holding(path)  # another writer, in the middle of its transaction
     child, said = waiting_child(args, faults.env(path), notice)  # the first: after the program's 2 s
     assert said == NOTICE + f"{path} (Ctrl-C stops waiting; nothing is recorded then)\n"
-    holder.execute("COMMIT")
+    release(holder, "COMMIT")
     __, err = child.communicate()
     assert child.returncode == 0 and err == "", err
     assert count(path, "deals") == 1 + (args == ["deal", "pass"])
@@ -88,11 +120,10 @@ def test_a_held_lock_is_said_and_waited_for(cli, tmp_path: Path, args, notice) -
 def test_the_notice_speaks_russian(cli, tmp_path: Path) -> None:
     path = tmp_path / "l.db"
     cli(*NEW, "--db", str(path))
-    holder = sqlite3.connect(path, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")
+    holder = holding(path)
     child, said = waiting_child(["deal", "pass", "--lang", "ru"], faults.env(path))
     assert said.startswith("boston-ledger: ждём другой boston-ledger, который пишет в ")
-    holder.execute("ROLLBACK")
+    release(holder, "ROLLBACK")
     child.communicate()
     assert child.returncode == 0
 
@@ -105,15 +136,13 @@ def test_ctrl_c_while_waiting_leaves_nothing_half_done(cli, tmp_path: Path, args
     cli(*NEW, "--db", str(path))
     cli("deal", "pass", "--db", str(path))
     before = list(sqlite3.connect(path).iterdump())
-    holder = sqlite3.connect(path, isolation_level=None)
-    holder.execute("BEGIN IMMEDIATE")
+    holder = holding(path)
     child, said = waiting_child(args, faults.env(path))
     assert said.startswith(NOTICE)
     child.send_signal(signal.SIGINT)
     __, err = child.communicate()
     assert child.returncode != 0 and "Traceback" not in err, err
-    holder.execute("ROLLBACK")
-    holder.close()
+    release(holder, "ROLLBACK")
     assert list(sqlite3.connect(path).iterdump()) == before
     sound(cli, path)
 
