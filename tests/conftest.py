@@ -199,6 +199,13 @@ def pytest_configure(config: pytest.Config) -> None:
     config.option.basetemp = tempfile.mkdtemp(prefix=f"{os.getpid()}-", dir=runs)
 
 
+def pytest_collection_finish(session: pytest.Session) -> None:
+    """What the run has loaded and collected (pytest's, hypothesis', the tests' modules) lives to
+    its end: kept out of the cycle collector's full sweeps, which would walk it again each time."""
+    gc.collect()
+    gc.freeze()
+
+
 @pytest.fixture
 def tmp_path(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Path]:
     """pytest's tmp_path (in the run's base folder), but for a test marked `disk` a folder on a

@@ -36,6 +36,7 @@ import pytest
 from boston_ledger.app import deals as deals_app
 from boston_ledger.app import sessions as sessions_app
 from boston_ledger.core.tariff_files import parse
+from boston_ledger.serve import routes
 from boston_ledger.serve import server as server_module
 from boston_ledger.serve.server import PER_ADDRESS, STREAMS_PER_ADDRESS, Served
 from boston_ledger.store.db import open_db
@@ -63,7 +64,8 @@ def evening(table, isolated: Path) -> Path:
 
 
 @pytest.fixture
-def served(evening: Path):
+def served(evening: Path, monkeypatch):
+    monkeypatch.setattr(routes, "LOOK", 0.1)  # a stream looks for its client each second in use: the same, sooner
     running = Served(evening, None, "127.0.0.1", 0, TOKEN).in_thread()
     yield running
     running.close()
@@ -94,7 +96,7 @@ def request(port: int, target: str, source: str = OTHER, host: str | None = None
 # ---- fair serving --------------------------------------------------------------------------------
 
 
-@pytest.mark.slow  # a second of waiting: the server's looks come each second
+@pytest.mark.slow  # waits on the server's clock (its looks at the streams), 400 sockets
 @pytest.mark.skipif(not loopback_alias_works(), reason="127.0.0.2 is not a loopback address here")
 def test_one_address_cannot_lock_out_another(served) -> None:
     port, threads_before = served.port, threading.active_count()
@@ -160,9 +162,9 @@ def test_one_address_cannot_lock_out_another(served) -> None:
     assert request(port, f"/api/status?t={TOKEN}", source="127.0.0.1")[0] == 200
 
 
-@pytest.mark.slow  # a second of waiting for the deadline
+@pytest.mark.slow  # a wait on the server's clock (the head's deadline)
 def test_a_request_head_has_a_deadline_however_it_trickles(served, monkeypatch) -> None:
-    monkeypatch.setattr(server_module, "HEAD_TIME", 1.0)  # 10 s in use; the mechanism is the same
+    monkeypatch.setattr(server_module, "HEAD_TIME", 0.4)  # 10 s in use; the mechanism is the same
     with socket.create_connection(("127.0.0.1", served.port), timeout=HANG) as s:
         s.sendall(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
         s.settimeout(0.2)
@@ -182,7 +184,7 @@ def test_a_request_head_has_a_deadline_however_it_trickles(served, monkeypatch) 
     wait_for(lambda: served.server.counts()["connections"] == 0, "the slow connection let go")
 
 
-@pytest.mark.slow  # a second of waiting: the server's looks come each second
+@pytest.mark.slow  # a wait on the server's clock (its looks at the streams)
 def test_the_thread_of_a_closed_stream_ends_at_once(served) -> None:
     streams = [Events(served.port, f"/events?t={TOKEN}") for __ in range(4)]
     for stream in streams:
@@ -191,7 +193,7 @@ def test_the_thread_of_a_closed_stream_ends_at_once(served) -> None:
     for stream in streams:
         stream.close()
     took = wait_for(lambda: served.server.counts() == {"connections": 0, "streams": 0}, "the streams let go")
-    assert took < 4.0  # a look every second (LOOK); the rest is margin for a busy machine
+    assert took < 4.0  # a look every tenth of a second here (LOOK); the rest is margin for a busy machine
 
 
 # ---- the Host header -------------------------------------------------------------------------------
