@@ -280,21 +280,46 @@ def cli() -> Cli:
     return Cli()
 
 
-@pytest.fixture(scope="session")
-def classic_ledger(tmp_path_factory: pytest.TempPathFactory) -> bytes:
-    """The ledger that `new Anna Boris Vera Gleb --chip-value 0.10` makes, made once for the run
-    (a `new` takes some 15 ms; hundreds of tests start from one)."""
-    home = tmp_path_factory.mktemp("classic")
+def _made(home: Path, start: bytes | None, *commands: tuple[str, ...]) -> bytes:
+    """The ledger that `commands` leave under `home` (from a copy of `start`), all in its file."""
     path = home / "ledger.db"
+    if start is not None:
+        path.write_bytes(start)
     env = {"BOSTON_LEDGER_DB": str(path), "XDG_CONFIG_HOME": str(home / "config"), "HOME": str(home),
            "LANG": "C.UTF-8", "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "BOSTON_LEDGER_SESSION": None}
-    made = CliRunner().invoke(app, ["new", *PLAYERS, "--chip-value", "0.10"], env=env, catch_exceptions=False)
-    assert made.exit_code == 0, made.stderr
+    for command in commands:
+        done = CliRunner().invoke(app, list(command), env=env, catch_exceptions=False)
+        assert done.exit_code == 0, (command, done.stderr)
     conn = sqlite3.connect(path)
     conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")  # all of it in the file itself
     conn.close()
     i18n.set_language("en")
     return path.read_bytes()
+
+
+@pytest.fixture(scope="session")
+def classic_ledger(tmp_path_factory: pytest.TempPathFactory) -> bytes:
+    """The ledger that `new Anna Boris Vera Gleb --chip-value 0.10` makes, made once for the run
+    (a `new` takes some 15 ms; hundreds of tests start from one)."""
+    return _made(tmp_path_factory.mktemp("classic"), None, ("new", *PLAYERS, "--chip-value", "0.10"))
+
+
+class Made:
+    """Ledgers that commands make from the classic one (`classic_ledger`), each made once for the
+    run: for the many cases of a corpus that start where the same few commands leave them."""
+
+    def __init__(self, factory: pytest.TempPathFactory, classic: bytes) -> None:
+        self.factory, self.classic, self.kept = factory, classic, dict[tuple[tuple[str, ...], ...], bytes]()
+
+    def __call__(self, *commands: tuple[str, ...]) -> bytes:
+        if commands not in self.kept:
+            self.kept[commands] = _made(self.factory.mktemp("made"), self.classic, *commands)
+        return self.kept[commands]
+
+
+@pytest.fixture(scope="session")
+def made(tmp_path_factory: pytest.TempPathFactory, classic_ledger: bytes) -> Made:
+    return Made(tmp_path_factory, classic_ledger)
 
 
 @pytest.fixture

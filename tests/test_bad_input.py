@@ -681,9 +681,8 @@ HOSTILE_DOOR_CASES = [
 
 
 @pytest.mark.parametrize("args", sampled(HOSTILE_DOOR_CASES, 4))
-def test_hostile_input_at_other_doors(table, isolated: Path, inputs: Path, tmp_path: Path, args, monkeypatch):
-    table("deal", "solo", "--declarer", "Anna", "--tricks", "8")
-    table("settle")
+def test_hostile_input_at_other_doors(table, isolated: Path, inputs: Path, tmp_path: Path, args, monkeypatch, made):
+    isolated.write_bytes(made(("deal", "solo", "--declarer", "Anna", "--tricks", "8"), ("settle",)))
     monkeypatch.chdir(inputs)  # `tariffs new` writes into the current folder
     before, files = dump(isolated), snapshot(tmp_path, skip=isolated)
     result = table(*expand(args, inputs), code=2)

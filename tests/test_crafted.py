@@ -28,14 +28,10 @@ from serving import ENTRY, HANG, VIEW, Phone, get
 
 
 @pytest.fixture
-def sound(table, isolated: Path):
+def sound(table, isolated: Path, made):
     """A ledger of one session: a made solo (deal 1), settled, then reopened (it takes deals again)."""
-    table("deal", "solo", "--declarer", "Vera", "--tricks", "8")
-    table("settle", "--yes")
-    table("reopen")
-    conn = sqlite3.connect(isolated)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
+    isolated.write_bytes(made(("deal", "solo", "--declarer", "Vera", "--tricks", "8"), ("settle", "--yes"),
+                              ("reopen",)))
     return table
 
 
