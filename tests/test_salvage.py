@@ -17,15 +17,11 @@ from conftest import FIXTURES, sampled
 
 
 @pytest.fixture
-def hand(table, isolated: Path) -> Path:
+def hand(table, isolated: Path, made) -> Path:
     """A ledger of one evening (a made solo, then a senior alone made), settled: Vera +70, the
     others; then a change by hand is made to it by each test."""
-    table("deal", "solo", "--declarer", "Vera", "--tricks", "8")
-    table("deal", "senior", "--declarer", "Anna", "--tricks", "6")
-    table("settle", "--yes")
-    conn = sqlite3.connect(isolated)
-    conn.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-    conn.close()
+    isolated.write_bytes(made(("deal", "solo", "--declarer", "Vera", "--tricks", "8"),
+                              ("deal", "senior", "--declarer", "Anna", "--tricks", "6"), ("settle", "--yes")))
     return isolated
 
 
