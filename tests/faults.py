@@ -140,7 +140,8 @@ HARNESS_CODE = compile(HARNESS, "<string>", "exec")
 # caches of boston_ledger's modules), and its count of commits: a fresh process starts without.
 CACHES = {"boston_ledger.core.i18n": ("_catalogues", "_worders"), "boston_ledger.core.tariff": ("_DERIVED",),
           "boston_ledger.core.tariff_files": ("_TOML", "_LOADED", "_PARSED"),
-          "boston_ledger.store.identify": ("_OBJECTS",), "boston_ledger.store.damage": ("_SHAPES",)}
+          "boston_ledger.store.identify": ("_OBJECTS",), "boston_ledger.store.damage": ("_SHAPES",),
+          "boston_ledger.store.db": ("_BLANKS",)}
 # Python's own warning filters (without -W or PYTHONWARNINGS): pytest's, which record, are not the child's.
 WARNINGS: list[tuple[warnings._ActionKind, type[Warning], str]] = [
     ("default", DeprecationWarning, "__main__"), ("ignore", DeprecationWarning, ""),
