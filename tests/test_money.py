@@ -49,12 +49,10 @@ def shown_at(stamp: str, date: str = "%Y-%m-%d") -> str:
 
 
 @pytest.fixture
-def evening(table):
+def evening(table, isolated: Path, made):
     """The worked example settled (no currency, a chip 0.10): Vera owes 4.00, Boris and Gleb 1.20
-    each, Anna is owed 6.40."""
-    for args in WORKED:
-        table(*args)
-    table("settle")
+    each, Anna is owed 6.40 (made once for the run, conftest.made)."""
+    isolated.write_bytes(made(*(tuple(args) for args in WORKED), ("settle",)))
     assert ledger(table) == ["Money: Anna 6.40, Boris -1.20, Gleb -1.20, Vera -4.00", "  Vera pays Anna 4.00",
                              "  Boris pays Anna 1.20", "  Gleb pays Anna 1.20"]
     return table
