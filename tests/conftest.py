@@ -309,12 +309,14 @@ class Made:
     run: for the many cases of a corpus that start where the same few commands leave them."""
 
     def __init__(self, factory: pytest.TempPathFactory, classic: bytes) -> None:
-        self.factory, self.classic, self.kept = factory, classic, dict[tuple[tuple[str, ...], ...], bytes]()
+        self.factory, self.classic, self.kept = factory, classic, dict[tuple[tuple[str, ...] | str, ...], bytes]()
 
-    def __call__(self, *commands: tuple[str, ...]) -> bytes:
-        if commands not in self.kept:
-            self.kept[commands] = _made(self.factory.mktemp("made"), self.classic, *commands)
-        return self.kept[commands]
+    def __call__(self, *commands: tuple[str, ...], blank: bool = False) -> bytes:
+        """The ledger `commands` leave (`blank`: from no ledger at all rather than the classic one)."""
+        key = (("blank",) if blank else (), *commands)
+        if key not in self.kept:
+            self.kept[key] = _made(self.factory.mktemp("made"), None if blank else self.classic, *commands)
+        return self.kept[key]
 
 
 @pytest.fixture(scope="session")

@@ -38,14 +38,16 @@ def evening(cli, db: Path, players: list[str], *deals: list[str], settle: bool =
 
 
 @pytest.fixture
-def two(cli, tmp_path: Path) -> tuple[Path, Path]:
+def two(tmp_path: Path, made) -> tuple[Path, Path]:
     """This laptop's ledger (one settled evening of the worked example's first deal) and another's
-    (a settled evening with Алёна written in small letters, and a payment)."""
+    (a settled evening with Алёна written in small letters, and a payment): each made once for the
+    run (conftest.made), copied for each test."""
     here, there = tmp_path / "here.db", tmp_path / "there.db"
-    evening(cli, here, ["Anna", "Boris", "Vera", "Gleb"], JUNIOR)
-    evening(cli, there, ["Anna", "Boris", "Vera", "алёна"], ["deal", "senior", "--declarer", "Anna", "--tricks", "6"])
-    cli("paid", "Boris", "Anna", "5.00", "--yes", "--db", str(there))
-    cli("new", "Алена", "Boris", "Vera", "Gleb", "--db", str(here), "--yes")  # Алёна as this ledger writes her
+    here.write_bytes(made(("new", "Anna", "Boris", "Vera", "Gleb", "--yes"), tuple(JUNIOR), ("settle", "--yes"),
+                          ("new", "Алена", "Boris", "Vera", "Gleb", "--yes"), blank=True))  # Алёна as here writes her
+    there.write_bytes(made(("new", "Anna", "Boris", "Vera", "алёна", "--yes"),
+                           ("deal", "senior", "--declarer", "Anna", "--tricks", "6"), ("settle", "--yes"),
+                           ("paid", "Boris", "Anna", "5.00", "--yes"), blank=True))
     return here, there
 
 
