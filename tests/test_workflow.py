@@ -19,7 +19,7 @@ from boston_ledger import __version__
 from boston_ledger.cli.declarations import app
 from boston_ledger.cli.options import prepare, session_id
 from boston_ledger.core import i18n
-from conftest import PLAYERS
+from conftest import PLAYERS, played
 from test_cli import WORKED
 
 GUIDED = {"BOSTON_LEDGER_GUIDED": "1"}  # a person at a terminal (fed answers)
@@ -308,10 +308,9 @@ def test_the_same_payment_again_is_doubted_within_the_hour(table, isolated: Path
 # ---- 10: stats that agree with themselves ------------------------------------------------------
 
 
-def test_best_and_worst_partnership_are_never_the_same_pair(table) -> None:
-    for __ in range(5):  # two pairs, each made all five: equally successful
-        table(*PAIR)
-        table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "3")
+def test_best_and_worst_partnership_are_never_the_same_pair(table, isolated: Path) -> None:
+    played(isolated, *[PAIR[1:], ("junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5",
+                                  "--partner-tricks", "3")] * 5)  # two pairs, each made all five: equally successful
     data = table.json("stats")
     assert data["best_partnership"]["players"] == ["Anna", "Vera"] and data["worst_partnership"] is None
     table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "2", "--partner-tricks", "3")
@@ -449,9 +448,8 @@ def test_history_shows_change_and_standing_for_everyone_and_the_basket(table) ->
         assert d["balances"] == running and d["basket"] == basket
 
 
-def test_history_marks_the_double_tours(table) -> None:
-    for __ in range(33):
-        table(*PAIR)
+def test_history_marks_the_double_tours(table, isolated: Path) -> None:
+    played(isolated, *[PAIR[1:]] * 33)
     out = table("history", "--last", "3").stdout
     assert "partie 1, tour 8 (simple tour)" in out and "partie 1, tour 9 (double tour ×2)" in out
     assert table.json("history", "--last", "1")[0]["double"] is True
