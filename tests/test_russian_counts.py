@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+from conftest import played
+
 COUNTS = (1, 2, 5, 11, 21, 22, 25)
 # the noun after the count, in the case each sentence needs
 DEALS_ACCUSATIVE = {1: "сдачу", 2: "сдачи", 5: "сдач", 11: "сдач", 21: "сдачу", 22: "сдачи", 25: "сдач"}
@@ -36,7 +38,7 @@ def one_line(text: str) -> str:
 # 1, 2 and 5 are the three forms (one, few, many) in the quick subset; 11, 21, 22 and 25, where
 # the last digits decide, in the whole suite
 @pytest.mark.parametrize("n", [n if n in (1, 2, 5) else pytest.param(n, marks=pytest.mark.slow) for n in COUNTS])
-def test_a_russian_evening_counts_in_russian(n: int, cli, tmp_path: Path) -> None:
+def test_a_russian_evening_counts_in_russian(n: int, cli, isolated: Path, tmp_path: Path) -> None:
     tariff = tmp_path / f"stake{n}.toml"
     tariff.write_text(f'[tariff]\nextends = "classic"\nname = "stake{n}"\n\n[basket]\nstake = {n}\n\n'
                       f'[boston]\namount = {n}\n', encoding="utf-8")
@@ -52,8 +54,7 @@ def test_a_russian_evening_counts_in_russian(n: int, cli, tmp_path: Path) -> Non
     status = one_line(cli(*ru, "status").stdout)
     assert f"следующая сдача начинается со ставки: {n} {CHIPS[n]} с каждого игрока" in status
     assert f"{AGREED_LEFT[n]}, осталось {n}" in status
-    for _ in range(n - 1):
-        cli(*ru, "deal", "пас")
+    played(isolated, *[("pass",)] * (n - 1))  # the passes before the last, undrawn
     last = one_line(cli(*ru, "deal", "пас").stdout)
     assert f"Это была {LAST[n]}: `boston-ledger settle`." in last
     status = one_line(cli(*ru, "status").stdout)
