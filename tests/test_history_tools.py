@@ -12,23 +12,23 @@ import pytest
 
 from boston_ledger.app.demo import PLAYERS as DEMO_PLAYERS, SCRIPT, command_line
 from boston_ledger.core.tariff_files import load
-from conftest import PLAYERS
+from conftest import PLAYERS, played
 
 CLASSIC = load("classic")
 
 FORTY = [deal for deal, _ in SCRIPT] + [deal for deal, _ in SCRIPT[4:8]]  # 40 deals: a whole partie
 
 
-def enter(cli, deals) -> None:
-    for deal in deals:
-        cli(*command_line(DEMO_PLAYERS, deal, CLASSIC).split()[1:])
+def enter(db: Path, deals) -> None:
+    """The deals, as their command lines say them (the demo's), recorded undrawn (conftest.played)."""
+    played(db, *(tuple(command_line(DEMO_PLAYERS, deal, CLASSIC).split()[2:]) for deal in deals))
 
 
 @pytest.mark.slow
 def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path, monkeypatch) -> None:
     assert len(FORTY) == 40
     cli("new", *DEMO_PLAYERS)
-    enter(cli, FORTY)
+    enter(isolated, FORTY)
     corrected = command_line(DEMO_PLAYERS, FORTY[0], CLASSIC).split()[2:]
     corrected[corrected.index("--tricks") + 1] = "3"  # Boris took 3, not 5: the pair fails, a labet
     out = cli("edit", "1", *corrected, "--reason", "Boris took 3, not 5").stdout
@@ -37,7 +37,7 @@ def test_editing_deal_one_of_forty_equals_a_fresh_session(cli, isolated: Path, m
     cli("new", *DEMO_PLAYERS, "--yes")
     monkeypatch.setenv("BOSTON_LEDGER_SESSION", "2")  # session 1 stays open: this terminal plays 2
     cli("deal", *corrected)
-    enter(cli, FORTY[1:])
+    enter(isolated, FORTY[1:])
     fresh = cli.json("status")
     monkeypatch.delenv("BOSTON_LEDGER_SESSION")
     for key in ("balances", "basket", "deals", "tour", "dealer", "stake_due"):
