@@ -56,7 +56,7 @@ def options(path: tuple[str, ...]) -> set[str]:
 
 
 @pytest.mark.parametrize("path", list(commands()), ids=" ".join)
-def test_every_reading_command_speaks_json(table, path) -> None:
+def test_every_reading_command_speaks_json(table, isolated: Path, made, path) -> None:
     """Every command of the tree: with --json its answer is JSON, and says what it is about (a
     settled evening of four with a payment: the players; a tariff: its name), or it is one of
     NO_JSON, with the reason."""
@@ -64,9 +64,9 @@ def test_every_reading_command_speaks_json(table, path) -> None:
         assert path in NO_JSON, f"`{' '.join(path)}` has no --json: a command that only reads speaks JSON"
         return
     assert path not in NO_JSON, f"`{' '.join(path)}` speaks JSON now: take it out of NO_JSON"
-    table("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5", "--partner-tricks", "4")
-    table("settle", "--yes")
-    table("paid", "Boris", "Anna", "0.10", "--yes")
+    isolated.write_bytes(made(("deal", "junior", "--declarer", "Boris", "--partner", "Gleb", "--tricks", "5",
+                               "--partner-tricks", "4"), ("settle", "--yes"),
+                              ("paid", "Boris", "Anna", "0.10", "--yes")))  # made once for the run
     for arguments in ARGUMENTS.get(path, [[]]):
         out = table(*path, *arguments, "--json").stdout
         data = json.loads(out)
