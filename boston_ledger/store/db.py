@@ -343,28 +343,38 @@ def _publish(path: Path, first: Callable[[Ledger], T] | None) -> T | None:
     something is at `path` by then. On any failure nothing is left."""
     result: T | None = None
 
-    def image() -> bytes:
+    def written(memory: Ledger) -> None:
         nonlocal result
-        memory = _connect(":memory:")
-        try:
-            memory.deserialize(_blank())
-            memory.execute("BEGIN IMMEDIATE")
-            try:
-                result = first(memory) if first is not None else None
-                memory.execute("COMMIT")
-            except BaseException:
-                if memory.in_transaction:
-                    memory.execute("ROLLBACK")
-                raise
-            made = bytearray(memory.serialize())
-        finally:
-            memory.close()
+        result = first(memory) if first is not None else None
+
+    def image() -> bytes:
+        made = bytearray(_in_memory(_blank(), written))
         made[18] = made[19] = 2  # in WAL mode, as `PRAGMA journal_mode = WAL` marks a file
         return bytes(made)
 
     newfile.create(path, image)
     _committed()
     return result
+
+
+def _in_memory(start: bytes | None, work: Callable[[Ledger], object]) -> bytes:
+    """The database that `work` leaves, done in one transaction in memory on a copy of `start`
+    (or on nothing); nothing when it fails."""
+    memory = _connect(":memory:")
+    try:
+        if start is not None:
+            memory.deserialize(start)
+        memory.execute("BEGIN IMMEDIATE")
+        try:
+            work(memory)
+            memory.execute("COMMIT")
+        except BaseException:
+            if memory.in_transaction:
+                memory.execute("ROLLBACK")
+            raise
+        return memory.serialize()
+    finally:
+        memory.close()
 
 
 _BLANKS: dict[int, bytes] = {}  # a ledger of today's schema with nothing in it, made once per process
@@ -375,19 +385,7 @@ def _blank() -> bytes:
     from an empty database): made once per process, copied for each new ledger (a process that
     makes many, as the tests do, migrates once)."""
     if SCHEMA_VERSION not in _BLANKS:
-        memory = _connect(":memory:")
-        try:
-            memory.execute("BEGIN IMMEDIATE")
-            try:
-                schema.migrate(memory)
-                memory.execute("COMMIT")
-            except BaseException:
-                if memory.in_transaction:
-                    memory.execute("ROLLBACK")
-                raise
-            _BLANKS[SCHEMA_VERSION] = memory.serialize()
-        finally:
-            memory.close()
+        _BLANKS[SCHEMA_VERSION] = _in_memory(None, schema.migrate)
     return _BLANKS[SCHEMA_VERSION]
 
 
