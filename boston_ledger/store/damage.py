@@ -156,15 +156,11 @@ def _bounds(table: str, column: str) -> tuple[int, int]:
 def _suspects(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, ...]) -> set[str]:
     """The tables with a row (of the scope) holding a value of the wrong type, a NULL where none
     goes, or a number out of range: one query for them all, so that a sound ledger costs one look."""
-    sql, values = _suspects_query(shape, session is not None)
-    return {r[0] for r in conn.execute(sql, _bound(values, session))} if sql else set()
+    sql, ids = _suspects_query(shape, session is not None)
+    return {r[0] for r in conn.execute(sql, (session,) * ids)} if sql else set()
 
 
-_SESSION = object()  # where the session's id goes among a query's values
-
-
-def _bound(values: tuple[object, ...], session: int | None) -> tuple[object, ...]:
-    return tuple(session if v is _SESSION else v for v in values)
+_SESSION = object()  # the session a query is written for, whose id is bound each time it runs
 
 
 def _literal(value: str | int) -> str:
@@ -174,10 +170,10 @@ def _literal(value: str | int) -> str:
 
 
 @lru_cache(maxsize=16)
-def _suspects_query(shape: tuple[_Table, ...], of_session: bool) -> tuple[str, tuple[object, ...]]:
-    """`_suspects`' query and its values (_SESSION for the session's id), written once per schema."""
+def _suspects_query(shape: tuple[_Table, ...], of_session: bool) -> tuple[str, int]:
+    """`_suspects`' query, written once per schema, and how many times it takes the session's id."""
     parts: list[str] = []
-    values: list[object] = []
+    ids = 0
     for table in shape:
         scope = _where(table.name, _SESSION if of_session else None)
         tests: list[str] = []
@@ -194,8 +190,8 @@ def _suspects_query(shape: tuple[_Table, ...], of_session: bool) -> tuple[str, t
             continue
         parts.append(f'SELECT * FROM (SELECT {_literal(table.name)} FROM "{table.name}" WHERE ({scope[0]})'
                      f' AND ({" OR ".join(tests)}) LIMIT 1)')
-        values += scope[1]
-    return " UNION ALL ".join(parts), tuple(values)
+        ids += len(scope[1])
+    return " UNION ALL ".join(parts), ids
 
 
 def _types(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, ...],
@@ -245,18 +241,18 @@ def _ranges(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, 
 
 def _references(conn: sqlite3.Connection, session: int | None, shape: tuple[_Table, ...]) -> list[Damage]:
     """Rows that name a row that is not there (a player, a deal, a session...): one query for them all."""
-    sql, values = _references_query(shape, session is not None)
-    rows = conn.execute(sql, _bound(values, session)).fetchall() if sql else []
+    sql, ids = _references_query(shape, session is not None)
+    rows = conn.execute(sql, (session,) * ids).fetchall() if sql else []
     return [Damage(table, _key(conn, table, rowid), _("{column} {value} names a row of {parent} that is not there",
                                                       column=column, value=_shown(value), parent=parent))
             for __, table, column, parent, rowid, value in rows]
 
 
 @lru_cache(maxsize=16)
-def _references_query(shape: tuple[_Table, ...], of_session: bool) -> tuple[str, tuple[object, ...]]:
-    """`_references`' query and its values (_SESSION for the session's id), written once per schema."""
+def _references_query(shape: tuple[_Table, ...], of_session: bool) -> tuple[str, int]:
+    """`_references`' query, written once per schema, and how many times it takes the session's id."""
     parts: list[str] = []
-    values: list[object] = []
+    ids = 0
     for table in shape:
         scope = _where(table.name, _SESSION if of_session else None)
         if scope is None:
@@ -266,8 +262,8 @@ def _references_query(shape: tuple[_Table, ...], of_session: bool) -> tuple[str,
             parts.append(f'SELECT {written}, t.rowid, t."{column}" FROM "{table.name}" t WHERE ({scope[0]})'
                          f' AND t."{column}" IS NOT NULL'
                          f' AND NOT EXISTS (SELECT 1 FROM "{parent}" p WHERE p."{key}" = t."{column}")')
-            values += scope[1]
-    return (" UNION ALL ".join(parts) + " ORDER BY 1, 5") if parts else "", tuple(values)
+            ids += len(scope[1])
+    return (" UNION ALL ".join(parts) + " ORDER BY 1, 5") if parts else "", ids
 
 
 def _json(conn: sqlite3.Connection, session: int | None) -> list[Damage]:
