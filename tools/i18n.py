@@ -212,7 +212,7 @@ def code_texts(package: Path = PACKAGE) -> dict[tuple[str | None, str], Entry]:
     once while its files are unchanged (the tests ask for the template several times), and a copy
     each time, which its caller may change."""
     files = sorted(package.rglob("*.py"))
-    key = tuple((str(path), path.stat().st_mtime_ns, path.stat().st_size) for path in files)
+    key = tuple((str(path), (seen := path.stat()).st_mtime_ns, seen.st_size) for path in files)
     if key not in _READ:
         _READ.clear()
         _READ[key] = _code_texts(package, files)
