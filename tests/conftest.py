@@ -280,13 +280,19 @@ def cli() -> Cli:
     return Cli()
 
 
+def at_home(home: Path) -> dict[str, str | None]:
+    """The environment of commands run (CliRunner's env=) on the ledger `home`/ledger.db, in English,
+    as `isolated` sets it for a test."""
+    return {"BOSTON_LEDGER_DB": str(home / "ledger.db"), "XDG_CONFIG_HOME": str(home / "config"), "HOME": str(home),
+            "LANG": "C.UTF-8", "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "BOSTON_LEDGER_SESSION": None}
+
+
 def _made(home: Path, start: bytes | None, *commands: tuple[str, ...]) -> bytes:
     """The ledger that `commands` leave under `home` (from a copy of `start`), all in its file."""
     path = home / "ledger.db"
     if start is not None:
         path.write_bytes(start)
-    env = {"BOSTON_LEDGER_DB": str(path), "XDG_CONFIG_HOME": str(home / "config"), "HOME": str(home),
-           "LANG": "C.UTF-8", "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "BOSTON_LEDGER_SESSION": None}
+    env = at_home(home)
     for command in commands:
         done = CliRunner().invoke(app, list(command), env=env, catch_exceptions=False)
         assert done.exit_code == 0, (command, done.stderr)

@@ -22,7 +22,7 @@ import pytest
 
 from boston_ledger.core.controls import visible
 from boston_ledger.ui import text as shown
-from conftest import PLAYERS, sampled
+from conftest import PLAYERS, at_home, sampled
 
 CLASSIC = Path(__file__).resolve().parent.parent / "tariffs" / "classic.toml"
 OSC52 = "\x1b]52;c;aGVsbG8=\x07"  # sets the clipboard to "hello"
@@ -357,8 +357,7 @@ def hostile_ledger(tmp_path_factory: pytest.TempPathFactory) -> bytes:
 
     home = tmp_path_factory.mktemp("hostile")
     db = home / "ledger.db"
-    env = {"BOSTON_LEDGER_DB": str(db), "XDG_CONFIG_HOME": str(home / "config"), "HOME": str(home),
-           "LANG": "C.UTF-8", "LANGUAGE": None, "LC_ALL": None, "LC_MESSAGES": None, "BOSTON_LEDGER_SESSION": None}
+    env = at_home(home)
 
     def run(*args: str) -> None:
         done = CliRunner().invoke(app, list(args), env=env, catch_exceptions=False)
